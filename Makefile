@@ -1,0 +1,102 @@
+# nstest - build, test and install.
+#
+#   make                 build ./nstest
+#   make DEVELOPER=1     the strict warning set, warnings are errors
+#   make SANITIZE=address,undefined
+#   make check           unit tests, bats CLI tests, every scenario, isolation
+#   make demo            the article's demos on this kernel
+#   make install         honours PREFIX and DESTDIR
+
+PREFIX    ?= /usr/local
+BINDIR    ?= $(PREFIX)/bin
+DATADIR   ?= $(PREFIX)/share/nstest
+MANDIR    ?= $(PREFIX)/share/man
+DESTDIR   ?=
+
+CC        ?= cc
+PKG_CONFIG ?= pkg-config
+CFLAGS    ?= -O2 -g
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags mount libcap 2>/dev/null)
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs mount libcap 2>/dev/null)
+
+ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib $(DEPS_CFLAGS) \
+	-DNS_DATADIR='"$(DATADIR)"' -MMD -MP
+ifdef DEVELOPER
+ALL_CFLAGS += -Werror -Wformat=2 -Wshadow -Wpointer-arith -Wcast-qual \
+	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
+	-Wvla -Wwrite-strings -Wundef -Wnull-dereference -Wimplicit-fallthrough \
+	-Wdeclaration-after-statement -Wno-declaration-after-statement \
+	-Wconversion -Wno-sign-conversion -Wredundant-decls -fno-common
+endif
+ifdef SANITIZE
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+ALL_LDFLAGS += -fsanitize=$(SANITIZE)
+endif
+ALL_CFLAGS += $(CFLAGS)
+ALL_LDFLAGS += $(LDFLAGS)
+
+LIB_SRC  := $(sort $(wildcard lib/*.c))
+LIB_OBJ  := $(LIB_SRC:.c=.o)
+CLI_SRC  := $(sort $(wildcard harness/*.c))
+CLI_OBJ  := $(CLI_SRC:.c=.o)
+UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
+UNIT_BIN := $(UNIT_SRC:.c=)
+
+# Rebuild everything when the flags change (DEVELOPER, SANITIZE, ...).
+FLAGS_FILE := .build-flags
+$(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
+	echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $(FLAGS_FILE))
+
+.PHONY: all deps check check-unit check-bats check-scenarios demo install \
+	clean bench fuzz
+all: nstest
+
+%.o: %.c $(FLAGS_FILE)
+	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+lib/libnstest.a: $(LIB_OBJ)
+	$(AR) rcs $@ $^
+
+nstest: $(CLI_OBJ) lib/libnstest.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) lib/libnstest.a $(DEPS_LIBS)
+
+tests/unit/%: tests/unit/%.o lib/libnstest.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $< lib/libnstest.a $(DEPS_LIBS)
+
+# Install missing build and test dependencies (apt-get); says what it does.
+deps:
+	@ci/install-deps
+
+check: deps
+	$(MAKE) check-unit check-bats check-scenarios
+
+check-unit: $(UNIT_BIN)
+	prove -f $(UNIT_BIN)
+
+check-bats: nstest
+	bats --tap tests/bats
+
+# Every scenario in both stand-in modes, with the host's mount table and
+# loop devices compared before and after the whole run.
+check-scenarios: nstest
+	tests/isolation-check ./nstest run scenarios
+	tests/isolation-check ./nstest run --devices=loop scenarios
+
+demo: deps
+	$(MAKE) nstest
+	./nstest run --verbose scenarios/article
+
+install: nstest
+	install -d $(DESTDIR)$(BINDIR) $(DESTDIR)$(DATADIR)/scenarios \
+		$(DESTDIR)$(MANDIR)/man1 $(DESTDIR)$(MANDIR)/man5
+	install -m 755 nstest $(DESTDIR)$(BINDIR)/nstest
+	cd scenarios && find . -name '*.scn' -exec install -D -m 644 '{}' \
+		'$(DESTDIR)$(DATADIR)/scenarios/{}' ';'
+	install -m 644 docs/nstest.1 $(DESTDIR)$(MANDIR)/man1/nstest.1
+	install -m 644 docs/nstest-scenario.5 $(DESTDIR)$(MANDIR)/man5/nstest-scenario.5
+
+clean:
+	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) \
+		tests/unit/*.o $(FLAGS_FILE) */*.d tests/unit/*.d
+
+-include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d)

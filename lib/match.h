@@ -1,0 +1,56 @@
+/* match.h - compare a step's expected output with what the kernel printed
+ * (design §4). Mountinfo records match up to one consistent one-to-one
+ * renaming of mount IDs, device numbers and peer-group numbers that holds
+ * across the whole scenario; every other line matches literally; "..."
+ * matches any number of lines. */
+#ifndef NS_MATCH_H
+#define NS_MATCH_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scenario.h"
+#include "util.h"
+
+/* A mountinfo record as the matcher sees it. Fields point into a copy of
+ * the line owned by the struct. */
+struct ns_mi_line {
+	char *buf;
+	unsigned long id, parent;
+	unsigned long major, minor;
+	char *root, *mountpoint, *opts;
+	/* optional fields: shared:N, master:N, propagate_from:N are numbered;
+	 * anything else (unbindable, ...) is kept as a literal tag */
+	struct ns_mi_tag {
+		char *name;          /* "shared", "master", "propagate_from" or the literal */
+		unsigned long group; /* valid when numbered */
+		bool numbered;
+	} *tags;
+	size_t ntags;
+	char *rest;          /* " - FSTYPE SOURCE OPTS" and anything after, or "" */
+};
+
+/* Parse one line as a mountinfo record; false when it is not one. */
+bool ns_mi_parse(const char *line, struct ns_mi_line *out);
+void ns_mi_free(struct ns_mi_line *l);
+
+struct ns_matcher;
+
+struct ns_matcher *ns_matcher_new(void);
+void ns_matcher_free(struct ns_matcher *m);
+
+/* Match exp[0..nexp) against the actual output text. On success, keep the
+ * renamings the match made and return true. On failure, leave the
+ * renaming as it was, append a unified diff (expected vs actual, with
+ * actual numbers written in the expected names wherever the renaming is
+ * already fixed) to diff, and return false. */
+bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
+		     size_t nexp, bool unordered, const char *actual,
+		     struct ns_buf *diff);
+
+/* Append line with its numbers renamed into the expected names where the
+ * renaming knows them (used by diffs and by `show`). */
+void ns_matcher_rename(const struct ns_matcher *m, const char *line,
+		       struct ns_buf *out);
+
+#endif

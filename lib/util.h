@@ -1,0 +1,70 @@
+/* util.h - allocation that never returns NULL, cleanup helpers, byte buffers
+ * and line lists shared by every module of the engine. */
+#ifndef NS_UTIL_H
+#define NS_UTIL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#define NS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define NS_PRINTF(f, a) __attribute__((format(printf, f, a)))
+
+void *xmalloc(size_t n);
+void *xcalloc(size_t n, size_t size);
+void *xrealloc(void *p, size_t n);
+char *xstrdup(const char *s);
+char *xstrndup(const char *s, size_t n);
+char *xasprintf(const char *fmt, ...) NS_PRINTF(1, 2);
+
+/* Grow *v so that it holds at least `need` elements of `size` bytes. */
+void ns_grow(void **v, size_t *cap, size_t need, size_t size);
+
+static inline void ns_freep(void *p) { free(*(void **)p); }
+void ns_closep(int *fd);
+void ns_fclosep(FILE **f);
+#define _cleanup_free_ __attribute__((cleanup(ns_freep)))
+#define _cleanup_close_ __attribute__((cleanup(ns_closep)))
+#define _cleanup_fclose_ __attribute__((cleanup(ns_fclosep)))
+
+/* A growable byte string, always NUL-terminated once anything was added. */
+struct ns_buf {
+	char *data;
+	size_t len, cap;
+};
+#define NS_BUF_INIT { NULL, 0, 0 }
+void ns_buf_add(struct ns_buf *b, const void *p, size_t n);
+void ns_buf_adds(struct ns_buf *b, const char *s);
+void ns_buf_addc(struct ns_buf *b, char c);
+void ns_buf_addf(struct ns_buf *b, const char *fmt, ...) NS_PRINTF(2, 3);
+void ns_buf_vaddf(struct ns_buf *b, const char *fmt, va_list ap);
+const char *ns_buf_str(const struct ns_buf *b); /* "" when empty */
+char *ns_buf_detach(struct ns_buf *b);         /* caller frees; never NULL */
+void ns_buf_reset(struct ns_buf *b);
+void ns_buf_free(struct ns_buf *b);
+
+/* A list of owned strings. */
+struct ns_lines {
+	char **v;
+	size_t n, cap;
+};
+#define NS_LINES_INIT { NULL, 0, 0 }
+void ns_lines_push(struct ns_lines *l, const char *s);
+void ns_lines_pushn(struct ns_lines *l, const char *s, size_t n);
+/* Split text into lines on '\n'; a final line without '\n' still counts,
+ * a trailing '\n' does not add an empty line. */
+void ns_lines_split(struct ns_lines *l, const char *text, size_t len);
+void ns_lines_free(struct ns_lines *l);
+
+/* "EINVAL" for EINVAL; "E<number>" for an errno this table does not know. */
+const char *ns_errname(int err);
+
+/* Read a whole file (at most max bytes; EFBIG beyond). Returns 0 or -errno. */
+int ns_read_file(const char *path, size_t max, char **data, size_t *len);
+int ns_read_fd(int fd, size_t max, char **data, size_t *len);
+
+/* Write all bytes, retrying on EINTR and short writes. 0 or -errno. */
+int ns_write_all(int fd, const void *p, size_t n);
+
+#endif
