@@ -25,7 +25,6 @@ ifdef DEVELOPER
 ALL_CFLAGS += -Werror -Wformat=2 -Wshadow -Wpointer-arith -Wcast-qual \
 	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
 	-Wvla -Wwrite-strings -Wundef -Wnull-dereference -Wimplicit-fallthrough \
-	-Wdeclaration-after-statement -Wno-declaration-after-statement \
 	-Wconversion -Wno-sign-conversion -Wredundant-decls -fno-common
 endif
 ifdef SANITIZE
