@@ -39,6 +39,9 @@ struct ns_cmd_def {
 		    const struct ns_buf *in, struct ns_buf *out,
 		    struct ns_cmd_result *res);
 	void (*free_args)(void *args);
+	/* The stand-in device name (/dev/...) the command mounts, or NULL;
+	 * may itself be NULL for commands that never mount a device. */
+	const char *(*device)(const void *args);
 };
 
 /* Look a command up by name; NULL if there is none. */

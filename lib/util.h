@@ -7,6 +7,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #define NS_ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
 #define NS_PRINTF(f, a) __attribute__((format(printf, f, a)))

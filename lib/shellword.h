@@ -1,0 +1,27 @@
+/* shellword.h - split a typed command line into pipeline stages and words,
+ * the way a POSIX shell would for the small subset scenarios use: blanks
+ * separate words, '...' and "..." quote, backslash escapes, '|' separates
+ * stages and an unquoted '#' at the start of a word starts a comment. */
+#ifndef NS_SHELLWORD_H
+#define NS_SHELLWORD_H
+
+#include <stddef.h>
+
+struct ns_words {
+	char **v;
+	int *col;       /* 0-based offset of each word in the input */
+	size_t n, cap;
+};
+
+struct ns_split {
+	struct ns_words *stages;
+	size_t n;
+	size_t comment; /* offset of the trailing comment, or the input length */
+};
+
+/* Returns 0, or -1 with *msg (heap) and *at (0-based offset) describing
+ * the problem. */
+int ns_shell_split(const char *s, struct ns_split *out, char **msg, size_t *at);
+void ns_split_free(struct ns_split *sp);
+
+#endif
