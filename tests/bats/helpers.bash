@@ -1,0 +1,62 @@
+# tests/bats/helpers.bash - shared setup for the CLI tests.
+#
+#     load helpers
+#
+#     @test "a command with no output passes" {
+#         scn=$(write_scn mkdir <<'SCN'
+#         # mkdir /a
+#     SCN
+#         )
+#         run "$NSTEST" run "$scn"
+#         assert_success
+#     }
+#
+# The setup() below is the default; a file that needs its own setup()
+# calls nstest_setup from it.
+
+# bats-support before bats-assert, which uses it. bats_load_library
+# (bats >= 1.7) honours BATS_LIB_PATH; older bats gets Debian's location.
+_nstest_load_lib() {
+	if declare -F bats_load_library >/dev/null; then
+		BATS_LIB_PATH=${BATS_LIB_PATH:+$BATS_LIB_PATH:}/usr/lib/bats \
+			bats_load_library "$1"
+	else
+		load "/usr/lib/bats/$1/load.bash"
+	fi
+}
+_nstest_load_lib bats-support
+_nstest_load_lib bats-assert
+
+# The binary under test: the repo's ./nstest, found from this file's own
+# place (tests/bats/) so that test files may live in subdirectories.
+NSTEST_ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+NSTEST=$NSTEST_ROOT/nstest
+export NSTEST_ROOT NSTEST
+
+# Each test writes its scenarios into its own directory, which bats
+# removes afterwards; tests never see each other's files.
+nstest_setup() {
+	SCN_DIR=$BATS_TEST_TMPDIR/scn
+	mkdir -p "$SCN_DIR"
+	[[ -x $NSTEST ]] || fail "$NSTEST is missing: run 'make nstest' first"
+}
+
+setup() {
+	nstest_setup
+}
+
+# write_scn NAME <<'EOF' ... EOF
+# Saves stdin as scenario NAME in this test's directory and prints the
+# path. NAME may contain directories (to build a tree for `nstest run
+# DIR`); it gets ".scn" unless it has an extension, so that tests can
+# also write files nstest must refuse.
+write_scn() {
+	if (($# != 1)); then
+		fail "usage: write_scn NAME <<'EOF' ... EOF"
+		return
+	fi
+	local path=$SCN_DIR/$1
+	[[ ${1##*/} == *.* ]] || path+=.scn
+	mkdir -p "${path%/*}"
+	cat >"$path" && printf '%s\n' "$path"
+}
