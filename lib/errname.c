@@ -1,5 +1,4 @@
 /* errname.c - symbolic errno names for error lines and reports */
-#define _GNU_SOURCE
 #include "util.h"
 
 #include <string.h>

@@ -1,0 +1,75 @@
+/* collect.c - turn the PATH operands into a sorted list of scenario files */
+#include "harness.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <string.h>
+#include <sys/stat.h>
+
+static int cmp_str(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static bool is_scn(const char *name)
+{
+	size_t n = strlen(name);
+
+	return n > 4 && !strcmp(name + n - 4, ".scn");
+}
+
+static int walk(const char *dir, struct ns_lines *out)
+{
+	struct ns_lines names = NS_LINES_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+	int r = 0;
+
+	if (!d) {
+		fprintf(stderr, "nstest: %s: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	while ((de = readdir(d)))
+		if (de->d_name[0] != '.')
+			ns_lines_push(&names, de->d_name);
+	closedir(d);
+	qsort(names.v, names.n, sizeof(char *), cmp_str);
+	for (size_t i = 0; i < names.n && r == 0; i++) {
+		char *p = xasprintf("%s/%s", dir, names.v[i]);
+		struct stat st;
+		if (stat(p, &st) == 0 && S_ISDIR(st.st_mode))
+			r = walk(p, out);
+		else if (is_scn(names.v[i]))
+			ns_lines_push(out, p);
+		free(p);
+	}
+	ns_lines_free(&names);
+	return r;
+}
+
+int collect_scenarios(char **paths, int n, struct ns_lines *out)
+{
+	for (int i = 0; i < n; i++) {
+		struct stat st;
+		size_t len = strlen(paths[i]);
+		char *p = xstrdup(paths[i]);
+
+		while (len > 1 && p[len - 1] == '/')
+			p[--len] = '\0';
+		if (stat(p, &st) < 0) {
+			fprintf(stderr, "nstest: %s: %s\n", p, strerror(errno));
+			free(p);
+			return -1;
+		}
+		if (S_ISDIR(st.st_mode)) {
+			if (walk(p, out) < 0) {
+				free(p);
+				return -1;
+			}
+		} else {
+			ns_lines_push(out, p);
+		}
+		free(p);
+	}
+	return 0;
+}

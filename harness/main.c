@@ -1,0 +1,51 @@
+/* main.c - nstest: replay mount-namespace transcripts on the real kernel */
+#include "harness.h"
+
+#include <stdarg.h>
+#include <string.h>
+
+static const char usage_text[] =
+	"usage: nstest run [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH...\n"
+	"       nstest lint PATH...\n"
+	"       nstest --help | --version\n"
+	"\n"
+	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
+	"  lint   parse scenario files and report errors; runs nothing\n"
+	"\n"
+	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage or parse error.\n"
+	"See nstest(1) and nstest-scenario(5).\n";
+
+void usage_error(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nstest: error: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs("\n", stderr);
+	fputs(usage_text, stderr);
+}
+
+int main(int argc, char **argv)
+{
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	if (argc < 2) {
+		usage_error("no command given");
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h")) {
+		fputs(usage_text, stdout);
+		return EXIT_PASS;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("nstest %s\n", NS_VERSION);
+		return EXIT_PASS;
+	}
+	if (!strcmp(argv[1], "run"))
+		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "lint"))
+		return cmd_lint(argc - 1, argv + 1);
+	usage_error("unknown command '%s'", argv[1]);
+	return EXIT_USAGE;
+}

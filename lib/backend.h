@@ -1,0 +1,43 @@
+/* backend.h - what carries out a plan. The kernel backend runs each step
+ * with real system calls in a sandbox; a model backend can implement the
+ * same interface later without touching the parser, matcher or reports. */
+#ifndef NS_BACKEND_H
+#define NS_BACKEND_H
+
+#include <stdbool.h>
+
+#include "scenario.h"
+#include "terminal.h"
+
+struct ns_run_opts {
+	enum ns_devices_mode devices;   /* NS_DEVICES_TMPFS or _LOOP */
+	unsigned timeout_s;             /* per scenario; 0 = none */
+};
+
+struct ns_obs {
+	bool ran;
+	struct ns_step_out out;
+};
+
+struct ns_run {
+	struct ns_obs *obs;             /* one per step */
+	size_t n;
+	char *aborted;                  /* why steps are missing, or NULL */
+	bool timed_out;
+};
+
+struct ns_backend {
+	const char *name;
+	/* Work done once per process before any scenario (0 or -1 + err). */
+	int (*prepare)(const struct ns_run_opts *o, struct ns_buf *err);
+	/* Run every step; fills *run (which the caller frees). Failures of
+	 * the run itself land in run->aborted. */
+	void (*run)(const struct ns_scenario *sc, const struct ns_run_opts *o,
+		    struct ns_run *run);
+};
+
+extern const struct ns_backend ns_backend_kernel;
+
+void ns_run_free(struct ns_run *r);
+
+#endif

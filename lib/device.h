@@ -1,0 +1,35 @@
+/* device.h - device stand-ins (design §3). Each /dev/NAME of a scenario is
+ * one filesystem: every mount of the name is the same superblock. By
+ * default it is a tmpfs whose mount source reads NAME; in loop mode it is
+ * a real filesystem on a loop block device, still shown as NAME. */
+#ifndef NS_DEVICE_H
+#define NS_DEVICE_H
+
+#include <stddef.h>
+
+#include "scenario.h"
+#include "util.h"
+
+struct ns_devices;
+
+/* Work shared by every sandbox of a run (the loop image), done once
+ * before the sandboxes fork. 0, or -1 with a message in err. */
+int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err);
+
+/* Make the stand-ins for names[0..n). Loop mode needs the host's
+ * /dev/loop-control, so this runs before the sandbox drops the host's
+ * tree. Returns NULL with a message in err. */
+struct ns_devices *ns_devices_new(char *const *names, size_t n,
+				  enum ns_devices_mode mode, struct ns_buf *err);
+void ns_devices_free(struct ns_devices *d);
+
+/* Mount stand-in idx at target (resolved in the caller's namespace,
+ * root and working directory) with MOUNT_ATTR_* flags. Returns 0, or -1
+ * with errno set and *syscall naming the call that failed. */
+int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
+		     unsigned long long attr, const char **syscall);
+
+/* The filesystem type a stand-in shows ("tmpfs", "ext4"). */
+const char *ns_devices_fstype(const struct ns_devices *d);
+
+#endif

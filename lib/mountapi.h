@@ -1,0 +1,43 @@
+/* mountapi.h - the new mount API system calls, which glibc 2.36 does not
+ * wrap in every build; thin syscall(2) wrappers. */
+#ifndef NS_MOUNTAPI_H
+#define NS_MOUNTAPI_H
+
+#include <linux/mount.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+static inline int ns_fsopen(const char *fs, unsigned int flags)
+{
+	return (int)syscall(SYS_fsopen, fs, flags);
+}
+
+static inline int ns_fsconfig(int fd, unsigned int cmd, const char *key,
+			      const void *value, int aux)
+{
+	return (int)syscall(SYS_fsconfig, fd, cmd, key, value, aux);
+}
+
+static inline int ns_fsmount(int fd, unsigned int flags, unsigned int attr)
+{
+	return (int)syscall(SYS_fsmount, fd, flags, attr);
+}
+
+static inline int ns_open_tree(int dfd, const char *path, unsigned int flags)
+{
+	return (int)syscall(SYS_open_tree, dfd, path, flags);
+}
+
+static inline int ns_move_mount(int from_dfd, const char *from, int to_dfd,
+				const char *to, unsigned int flags)
+{
+	return (int)syscall(SYS_move_mount, from_dfd, from, to_dfd, to, flags);
+}
+
+static inline int ns_mount_setattr(int dfd, const char *path, unsigned int flags,
+				   struct mount_attr *attr, size_t size)
+{
+	return (int)syscall(SYS_mount_setattr, dfd, path, flags, attr, size);
+}
+
+#endif

@@ -1,0 +1,85 @@
+/* report.c - see report.h */
+#include "report.h"
+
+#include <string.h>
+
+static const char *prompt_of(const struct ns_step *st, char *buf, size_t n)
+{
+	snprintf(buf, n, "%s%c", st->terminal, st->prompt);
+	return buf;
+}
+
+static void print_indented(FILE *f, const char *text, const char *indent)
+{
+	const char *s = text;
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		fprintf(f, "%s%.*s\n", indent, (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+}
+
+static void report_step(FILE *f, const struct ns_scenario *sc, size_t i,
+			const struct ns_run *run, const struct ns_verdict *v,
+			bool verbose)
+{
+	const struct ns_step *st = &sc->steps[i];
+	const struct ns_obs *o = &run->obs[i];
+	const struct ns_step_verdict *sv = &v->steps[i];
+	char p[64];
+
+	if (!sv->ran) {
+		if (verbose)
+			fprintf(f, "  --  %s %s   (not run)\n", prompt_of(st, p, sizeof(p)), st->cmdline);
+		return;
+	}
+	if (sv->ok && !verbose)
+		return;
+	if (verbose) {
+		fprintf(f, "  %s  %s %s\n", sv->ok ? "ok" : "XX", prompt_of(st, p, sizeof(p)), st->cmdline);
+		if (sv->ok)
+			print_indented(f, o->out.output, "          ");
+	} else {
+		fprintf(f, "%s:%d: %s %s\n", sc->path, st->line, prompt_of(st, p, sizeof(p)), st->cmdline);
+	}
+	if (sv->ok)
+		return;
+	if (o->out.err)
+		fprintf(f, "    %s failed: %s(2): %s\n", st->pipeline.stages[0].argv[0],
+			o->out.syscall, ns_errname(o->out.err));
+	print_indented(f, sv->diff ? sv->diff : "", "    ");
+}
+
+void ns_report_scenario(FILE *f, const struct ns_scenario *sc,
+			const struct ns_run *run, const struct ns_verdict *v,
+			bool verbose)
+{
+	if (verbose && v->status != NS_SKIP)
+		fprintf(f, "=== %s%s%s\n", sc->path, sc->title ? ": " : "",
+			sc->title ? sc->title : "");
+	for (size_t i = 0; run && i < v->n; i++)
+		report_step(f, sc, i, run, v, verbose);
+	fprintf(f, "%-5s %s", ns_status_name(v->status), sc->path);
+	if (v->reason)
+		fprintf(f, " (%s)", v->reason);
+	fputc('\n', f);
+	if (verbose)
+		fputc('\n', f);
+	fflush(f);
+}
+
+void ns_tally_add(struct ns_tally *t, enum ns_status s)
+{
+	unsigned *slot[] = { &t->passed, &t->failed, &t->skipped, &t->xfailed, &t->xpassed };
+
+	(*slot[s])++;
+}
+
+void ns_report_summary(FILE *f, const struct ns_tally *t)
+{
+	fprintf(f, "%u passed, %u failed, %u skipped", t->passed, t->failed, t->skipped);
+	if (t->xfailed || t->xpassed)
+		fprintf(f, ", %u xfailed, %u xpassed", t->xfailed, t->xpassed);
+	fputc('\n', f);
+}

@@ -1,0 +1,129 @@
+/* sandbox.c - see sandbox.h. Each step is one system call with the reason
+ * it is there; nothing here ever touches the host's mount namespace. */
+#include "sandbox.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/magic.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <sys/statfs.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include "mountapi.h"
+#include "snapshot.h"
+
+static int die(struct ns_buf *err, const char *what)
+{
+	int e = errno;
+
+	ns_buf_addf(err, "%s: %s", what, strerror(e));
+	if (e == ENOSPC)
+		ns_buf_adds(err, " (too many mounts: see /proc/sys/fs/mount-max)");
+	if (e == EPERM)
+		ns_buf_adds(err, " (needs CAP_SYS_ADMIN: run nstest as root)");
+	errno = e;
+	return -1;
+}
+
+static int open_proc(struct ns_buf *err)
+{
+	struct statfs sf;
+	int fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+
+	if (fd < 0)
+		return die(err, "open /proc");
+	if (fstatfs(fd, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC) {
+		close(fd);
+		ns_buf_adds(err, "/proc is not a procfs mount");
+		return -1;
+	}
+	return fd;
+}
+
+/* Where the root stand-in waits before pivot_root: any directory of the
+ * host works, since the mount happens only in our private namespace. */
+static const char *staging_dir(void)
+{
+	static const char *const dirs[] = { "/tmp", "/mnt", "/var/tmp" };
+	struct stat st;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(dirs); i++)
+		if (stat(dirs[i], &st) == 0 && S_ISDIR(st.st_mode))
+			return dirs[i];
+	return NULL;
+}
+
+static int enter_root(struct ns_sandbox *sb, struct ns_buf *err)
+{
+	const char *dir = staging_dir();
+	const char *sys = "mount";
+
+	if (!dir) {
+		ns_buf_adds(err, "no staging directory (/tmp, /mnt or /var/tmp) for the root stand-in");
+		return -1;
+	}
+	/* The root stand-in is device 0 of the scenario. */
+	if (ns_devices_mount(sb->devs, 0, dir, 0, &sys) < 0)
+		return die(err, "mounting the root stand-in");
+	if (chdir(dir) < 0)
+		return die(err, "chdir to the root stand-in");
+	/* pivot_root(".", ".") stacks the old root on top of the new one;
+	 * detaching it leaves the stand-in as the only mount in sight. */
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		return die(err, "pivot_root");
+	if (umount2(".", MNT_DETACH) < 0)
+		return die(err, "detaching the host's root");
+	if (chdir("/") < 0)
+		return die(err, "chdir /");
+	return 0;
+}
+
+/* The design promises a scenario starts with exactly one mount. */
+static int check_one_mount(const struct ns_sandbox *sb, struct ns_buf *err)
+{
+	struct ns_snapshot *s;
+	size_t n;
+	int r = ns_snapshot_read(sb->procfd, &s);
+
+	if (r < 0) {
+		errno = -r;
+		return die(err, "reading the sandbox's mountinfo");
+	}
+	n = ns_snapshot_count(s);
+	ns_snapshot_free(s);
+	if (n != 1) {
+		ns_buf_addf(err, "the sandbox starts with %zu mounts instead of 1", n);
+		return -1;
+	}
+	return 0;
+}
+
+int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
+		     struct ns_sandbox *sb, struct ns_buf *err)
+{
+	sb->procfd = -1;
+	sb->devs = NULL;
+	/* A mount namespace of our own: the host's table is never touched. */
+	if (unshare(CLONE_NEWNS) < 0)
+		return die(err, "unshare(CLONE_NEWNS)");
+	/* Before any mount: cut propagation both ways, so nothing the
+	 * scenario does reaches the host and no host event reaches it. */
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return die(err, "making / rprivate");
+	/* Terminals read their mountinfo through this handle later, so the
+	 * sandbox never has to mount a /proc of its own. */
+	sb->procfd = open_proc(err);
+	if (sb->procfd < 0)
+		return -1;
+	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, err);
+	if (!sb->devs)
+		return -1;
+	if (enter_root(sb, err) < 0)
+		return -1;
+	umask(022);
+	return check_one_mount(sb, err);
+}

@@ -1,0 +1,88 @@
+/* wire.c - see wire.h */
+#include "wire.h"
+
+#include <errno.h>
+#include <string.h>
+#include <unistd.h>
+
+#define NS_WIRE_MAX_OUTPUT (1u << 30)
+
+struct result_head {
+	uint32_t step;
+	int32_t err;
+	uint32_t closed;
+	uint32_t len;
+	char syscall[32];
+};
+
+/* 1 when all n bytes came, 0 on end of stream before the first byte,
+ * -EPROTO on a torn read, -errno on error. */
+static int read_full(int fd, void *p, size_t n)
+{
+	char *c = p;
+	size_t got = 0;
+
+	while (got < n) {
+		ssize_t r = read(fd, c + got, n - got);
+		if (r < 0 && errno == EINTR)
+			continue;
+		if (r < 0)
+			return -errno;
+		if (r == 0)
+			return got ? -EPROTO : 0;
+		got += (size_t)r;
+	}
+	return 1;
+}
+
+int ns_wire_send_index(int fd, uint32_t index)
+{
+	return ns_write_all(fd, &index, sizeof(index));
+}
+
+int ns_wire_recv_index(int fd, uint32_t *index)
+{
+	return read_full(fd, index, sizeof(*index));
+}
+
+int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
+{
+	struct result_head h;
+	size_t len = o->output ? strlen(o->output) : 0;
+	int r;
+
+	memset(&h, 0, sizeof(h));
+	h.step = step;
+	h.err = o->err;
+	h.closed = o->closed;
+	h.len = (uint32_t)len;
+	memcpy(h.syscall, o->syscall, sizeof(h.syscall) - 1);
+	r = ns_write_all(fd, &h, sizeof(h));
+	return r < 0 ? r : ns_write_all(fd, o->output ? o->output : "", len);
+}
+
+int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
+{
+	struct result_head h;
+	int r = read_full(fd, &h, sizeof(h));
+
+	if (r <= 0)
+		return r;
+	if (h.len > NS_WIRE_MAX_OUTPUT)
+		return -EPROTO;
+	memset(o, 0, sizeof(*o));
+	o->output = xmalloc(h.len + 1);
+	r = h.len ? read_full(fd, o->output, h.len) : 1;
+	if (r <= 0) {
+		free(o->output);
+		o->output = NULL;
+		return r == 0 ? -EPROTO : r;
+	}
+	o->output[h.len] = '\0';
+	o->err = h.err;
+	o->closed = h.closed != 0;
+	memcpy(o->syscall, h.syscall, sizeof(o->syscall));
+	o->syscall[sizeof(o->syscall) - 1] = '\0';
+	*step = h.step;
+	return 1;
+}

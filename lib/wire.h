@@ -1,0 +1,23 @@
+/* wire.h - the frames that carry step requests and step results between
+ * the runner, the sandbox and its terminals (all on one machine, so
+ * native byte order). */
+#ifndef NS_WIRE_H
+#define NS_WIRE_H
+
+#include <stdint.h>
+
+#include "terminal.h"
+
+#define NS_WIRE_SETUP_FAILED UINT32_MAX /* step index of a set-up error */
+
+/* 0, or -errno; -EPIPE when the peer is gone. */
+int ns_wire_send_index(int fd, uint32_t index);
+/* 1 with *index, 0 on a clean end of stream, or -errno. */
+int ns_wire_recv_index(int fd, uint32_t *index);
+
+int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o);
+/* 1 with a result (o->output is heap), 0 on a clean end, or -errno;
+ * -EPROTO for a torn or malformed frame. */
+int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o);
+
+#endif
