@@ -1,0 +1,141 @@
+/* test_parse.c - the scenario parser and the shell-word splitter */
+#include <stdlib.h>
+#include <string.h>
+
+#include "command.h"
+#include "scenario.h"
+#include "shellword.h"
+#include "tap.h"
+
+static struct ns_scenario *parse(const char *text, char **err)
+{
+	struct ns_diag d = { NULL };
+	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
+
+	*err = d.msg;
+	return sc;
+}
+
+/* Expect a parse error with exactly this message. */
+static void parse_error(const char *text, const char *want, const char *what)
+{
+	char *err;
+	struct ns_scenario *sc = parse(text, &err);
+
+	ok(sc == NULL, "%s: rejected", what);
+	is_str(err, want, "%s: message", what);
+	ns_scenario_free(sc);
+	free(err);
+}
+
+static void test_transcript(void)
+{
+	const char *text =
+		"title: demo\n"
+		"root: /dev/sda2\n"
+		"\n"
+		"Prose line: with a colon, not a directive.\n"
+		"    sh1# mount --make-shared /mntS\n"
+		"    sh1# cat /proc/self/mountinfo | grep '/mnt' | sed 's/ - .*//'\n"
+		"    77 61 8:17 / /mntS rw,relatime shared:1\n"
+		"    ...\n"
+		"\tsh2# unshare -m --propagation unchanged sh   # a comment\n"
+		"    # mount /dev/sdb6 /mntS/a\n"
+		"    $ ls\n"
+		"    [unordered]\n"
+		"    b\n"
+		"    a\n";
+	char *err;
+	struct ns_scenario *sc = parse(text, &err);
+
+	ok(sc != NULL, "transcript parses");
+	if (!sc) {
+		printf("# %s\n", err);
+		free(err);
+		return;
+	}
+	is_str(sc->title, "demo", "title directive");
+	is_str(sc->root_dev, "/dev/sda2", "root directive");
+	ok(sc->nsteps == 5, "five steps (%zu)", sc->nsteps);
+	is_str(sc->steps[0].terminal, "sh1", "named prompt");
+	ok(sc->steps[0].line == 5, "command line number");
+	ok(sc->steps[1].pipeline.n == 3, "pipeline of three stages");
+	is_str(sc->steps[1].pipeline.stages[2].argv[1], "s/ - .*//", "quotes removed");
+	ok(sc->steps[1].nexpect == 2, "two expected lines");
+	is_str(sc->steps[1].expect[1].text, "...", "wildcard kept as a line");
+	ok(sc->steps[1].expect[0].line == 7, "expected line number");
+	is_str(sc->steps[2].cmdline, "unshare -m --propagation unchanged sh", "trailing comment dropped");
+	is_str(sc->steps[2].terminal, "sh2", "tab-indented session line");
+	is_str(sc->steps[3].terminal, "", "bare prompt is the default terminal");
+	ok(sc->steps[4].prompt == '$', "dollar prompt");
+	ok(sc->steps[4].unordered && sc->steps[4].nexpect == 2, "[unordered] marks the block");
+	ok(sc->ndevnames == 2, "root and one stand-in");
+	is_str(sc->devnames[0], "/dev/sda2", "root stand-in first");
+	is_str(sc->devnames[1], "/dev/sdb6", "stand-in from mount");
+	ns_scenario_free(sc);
+}
+
+static void test_errors(void)
+{
+	parse_error("    x\n", "t.scn:1:5: error: output line before any command", "output first");
+	parse_error("    # frobnicate /x\n", "t.scn:1:7: error: unknown command 'frobnicate'", "unknown command");
+	parse_error("    # mount | sort\n", "t.scn:1:15: error: unknown filter 'sort'", "unknown filter");
+	parse_error("    # ls 'abc\n", "t.scn:1:10: error: unterminated single quote", "single quote");
+	parse_error("    # ls \"abc\n", "t.scn:1:10: error: unterminated double quote", "double quote");
+	parse_error("    # ls; ls\n", "t.scn:1:9: error: unsupported shell syntax ';'", "semicolon");
+	parse_error("    # ls > x\n", "t.scn:1:10: error: unsupported shell syntax '>'", "redirect");
+	parse_error("    # grep x\n", "t.scn:1:7: error: 'grep' is a filter: it reads the output of a command through '|'", "filter first");
+	parse_error("    # mount | mkdir x\n", "t.scn:1:15: error: 'mkdir' cannot read from a pipe", "command after pipe");
+	parse_error("frob: 1\n    # ls\n", "t.scn:1:1: error: unknown directive 'frob' (known: root, requires, kernel, devices, title)", "unknown directive");
+	parse_error("kernel: 6\n    # ls\n", "t.scn:1:9: error: kernel: expected '>= MAJOR.MINOR[.PATCH]', got '6'", "bad kernel version");
+	parse_error("root: sda1\n    # ls\n", "t.scn:1:7: error: root: 'sda1' is not a device path like /dev/sda1", "root not a path");
+	parse_error("    # ls\r\n", "t.scn:1:9: error: CRLF line ending; scenario files use LF (convert with dos2unix)", "CRLF");
+	parse_error("    # ls \xff\n", "t.scn:1:10: error: invalid UTF-8", "bad UTF-8");
+	parse_error("just prose\n", "t.scn:1:1: error: no commands: a scenario needs at least one indented '# command' line", "no commands");
+	parse_error("    # \n", "t.scn:1:7: error: empty command after the prompt", "empty command");
+	parse_error("    # mount -t proc proc /p\n", "t.scn:1:7: error: mount: filesystem type 'proc' is not allowed in a sandbox (allowed: tmpfs, ramfs)", "unsafe fs type");
+	parse_error("    # unshare sh\n", "t.scn:1:7: error: unshare: only mount namespaces are supported: give -m", "unshare without -m");
+	parse_error("    # mount --bind a\n", "t.scn:1:20: error: mount: 'a': fstab lookups are not supported; give SOURCE and TARGET", "bind with one operand");
+	parse_error("    # mount sdb6 /x\n", "t.scn:1:13: error: mount: 'sdb6' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", "source not a device");
+}
+
+static void test_nul(void)
+{
+	static const char text[] = "    # ls\0x\n";
+	struct ns_diag d = { NULL };
+	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, sizeof(text) - 1, &d);
+
+	ok(!sc, "NUL byte rejected");
+	is_str(d.msg, "t.scn:1:9: error: NUL byte in scenario file", "NUL message");
+	ns_diag_free(&d);
+}
+
+static void test_split(void)
+{
+	struct ns_split sp;
+	char *msg = NULL;
+	size_t at = 0;
+
+	ok(ns_shell_split("a 'b c' \"d\\\"e\" f\\ g | h # x", &sp, &msg, &at) == 0, "split");
+	ok(sp.n == 2 && sp.stages[0].n == 4, "two stages, four words");
+	is_str(sp.stages[0].v[1], "b c", "single quotes");
+	is_str(sp.stages[0].v[2], "d\"e", "double quotes with escape");
+	is_str(sp.stages[0].v[3], "f g", "backslash blank");
+	ok(sp.stages[1].col[0] == 22, "column of h (%d)", sp.stages[1].col[0]);
+	ok(sp.comment == 24, "comment offset (%zu)", sp.comment);
+	ns_split_free(&sp);
+	ok(ns_shell_split("a | | b", &sp, &msg, &at) < 0 && at == 4, "empty stage");
+	free(msg);
+	ok(ns_shell_split("a#b", &sp, &msg, &at) == 0 && sp.stages[0].n == 1, "# inside a word is literal");
+	is_str(sp.stages[0].v[0], "a#b", "word with #");
+	ns_split_free(&sp);
+}
+
+int main(void)
+{
+	test_transcript();
+	test_errors();
+	test_nul();
+	test_split();
+	return tap_done();
+}
