@@ -1,0 +1,363 @@
+/* test_snapshot.c - mountinfo parsed through libmount must render back byte
+ * for byte as the kernel printed it, and as mount(8) prints it: fixtures in
+ * tests/data, this host's own table, and (as root) tricky mounts made in a
+ * private mount namespace that the host never sees. */
+#include "snapshot.h"
+#include "tap.h"
+#include "util.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <sched.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* tests/data/NAME, found next to this file's folder. */
+static char *data_path(const char *name)
+{
+	const char *unit = strstr(__FILE__, "unit/test_snapshot.c");
+	int dirlen = unit ? (int)(unit - __FILE__) : 0;
+
+	return xasprintf("%.*sdata/%s", dirlen, __FILE__, name);
+}
+
+static char *slurp(const char *path)
+{
+	char *data = NULL;
+	size_t len = 0;
+
+	if (ns_read_file(path, 1u << 24, &data, &len) < 0)
+		return NULL;
+	return data;
+}
+
+/* The mountinfo rendering of text, or NULL if it does not parse. */
+static char *render_mountinfo(const char *text)
+{
+	struct ns_snapshot *s = NULL;
+	struct ns_buf b = NS_BUF_INIT;
+
+	if (ns_snapshot_parse(text, strlen(text), &s) < 0)
+		return NULL;
+	ns_snapshot_render_mountinfo(s, &b);
+	ns_snapshot_free(s);
+	return ns_buf_detach(&b);
+}
+
+static char *render_mount(const char *text)
+{
+	struct ns_snapshot *s = NULL;
+	struct ns_buf b = NS_BUF_INIT;
+
+	if (ns_snapshot_parse(text, strlen(text), &s) < 0)
+		return NULL;
+	ns_snapshot_render_mount(s, &b);
+	ns_snapshot_free(s);
+	return ns_buf_detach(&b);
+}
+
+/* What a shell command printed, or NULL if it could not run or failed. */
+static char *run(const char *cmd)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	char chunk[4096];
+	size_t n;
+	FILE *p = popen(cmd, "r");
+
+	if (!p)
+		return NULL;
+	while ((n = fread(chunk, 1, sizeof(chunk), p)) > 0)
+		ns_buf_add(&b, chunk, n);
+	if (pclose(p) != 0) {
+		ns_buf_free(&b);
+		return NULL;
+	}
+	return ns_buf_detach(&b);
+}
+
+static void test_fixture(void)
+{
+	_cleanup_free_ char *mi_path = data_path("tricky.mountinfo");
+	_cleanup_free_ char *mount_path = data_path("tricky.mount");
+	_cleanup_free_ char *mi = slurp(mi_path);
+	_cleanup_free_ char *want_mount = slurp(mount_path);
+	_cleanup_free_ char *got_mi = NULL, *got_mount = NULL;
+	struct ns_snapshot *s = NULL;
+
+	ok(mi && want_mount, "fixtures %s and %s are readable", mi_path,
+	   mount_path);
+	if (!mi || !want_mount)
+		return;
+	got_mi = render_mountinfo(mi);
+	is_str(got_mi, mi, "tricky.mountinfo renders back byte for byte");
+	got_mount = render_mount(mi);
+	is_str(got_mount, want_mount, "tricky.mountinfo renders as mount(8) printed it");
+	ok(ns_snapshot_parse(mi, strlen(mi), &s) == 0 &&
+	   ns_snapshot_count(s) == 15, "tricky.mountinfo holds 15 mounts");
+	ns_snapshot_free(s);
+}
+
+/* Each kernel escape, optional-field shape and source oddity on its own,
+ * so that a failure names the case. */
+static void test_single_lines(void)
+{
+	static const char *const lines[] = {
+		"77 61 8:17 / /mntS rw,relatime shared:1 - ext4 /dev/sdb6 rw\n",
+		"83 61 8:15 / /mntP rw,relatime - ext4 /dev/sdb7 rw\n",
+		"169 167 8:22 / /mntY rw,relatime master:2 - ext4 /dev/sdb1 rw\n",
+		"1 2 0:3 / /x rw shared:4 master:5 propagate_from:6 - tmpfs t rw\n",
+		"108 83 8:2 / /home/cecilia rw,relatime unbindable - ext4 /dev/sda1 rw\n",
+		"1 2 0:3 / /a\\040b rw - tmpfs s\\040p rw\n",
+		"1 2 0:3 / /a\\011b rw - tmpfs s\\011p rw\n",
+		"1 2 0:3 / /a\\012b rw - tmpfs s\\012p rw\n",
+		"1 2 0:3 /r\\134t /a\\134b rw - tmpfs s\\134p rw\n",
+		"1 2 0:3 / /a#b rw - tmpfs s\\043p rw\n",
+		"1 2 0:3 / /x rw - tmpfs none rw\n",
+		"1 2 0:3 / /x rw - tmpfs  rw\n",
+		"1 2 0:3 / /x rw - fuse.my\\040fs src rw\n",
+		"1 2 0:3 / /x rw - overlay overlay rw,lowerdir=/l\\040x,upperdir=/u\n",
+		"4095 1 4095:1048575 / /x rw - ext4 /dev/big rw\n",
+	};
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(lines); i++) {
+		_cleanup_free_ char *got = render_mountinfo(lines[i]);
+
+		is_str(got, lines[i], "renders back: %.*s", (int)strcspn(lines[i], "\n"),
+		       lines[i]);
+	}
+}
+
+/* libmount rewrites the source /dev/root to its guess of the root device;
+ * mountinfo must show the kernel's text all the same. */
+static void test_dev_root(void)
+{
+	static const char text[] =
+		"30 1 8:1 / /r rw - ext4 /dev/root rw\n"
+		"31 1 0:51 / /dev/root rw - tmpfs x rw\n"
+		"32 1 0:52 / /q rw - tmpfs /dev/rootish rw\n";
+	_cleanup_free_ char *got = render_mountinfo(text);
+	_cleanup_free_ char *mnt = render_mount(text);
+
+	is_str(got, text, "/dev/root source survives libmount's rewrite");
+	ok(mnt && strstr(mnt, " on /dev/root type tmpfs (rw)\n") &&
+	   strstr(mnt, "/dev/rootish on /q type tmpfs (rw)\n"),
+	   "mount(8) view of /dev/root lines");
+}
+
+static void expect_einval(const char *text, const char *what)
+{
+	struct ns_snapshot *s = (struct ns_snapshot *)&s; /* must be reset */
+	int rc = ns_snapshot_parse(text, strlen(text), &s);
+
+	ok(rc == -EINVAL && s == NULL, "rejected (%d): %s", rc, what);
+}
+
+static void test_parse_errors(void)
+{
+	static const char good[] = "1 0 0:2 / / rw - tmpfs t rw\n";
+	struct ns_snapshot *s = NULL;
+	struct ns_buf b = NS_BUF_INIT;
+
+	expect_einval("garbage\n", "text that is not mountinfo");
+	expect_einval("/dev/sda1 / ext4 rw 0 0\n", "a /proc/mounts line");
+	expect_einval("1 0 0:2 / / rw tmpfs t rw\n", "no ' - ' separator");
+	expect_einval("1 0 0:2 / / rw - tmpfs\n", "no source");
+	expect_einval("1 0 x:2 / / rw - tmpfs t rw\n", "bad MAJ:MIN");
+	expect_einval("1 0 0:2 / / rw - tmpfs t rw\n2 1 0:3 /\n"
+		      "3 1 0:4 / /b rw - tmpfs t rw\n", "a bad line in the middle");
+	expect_einval("1 0 0:2 / / rw - tmpfs t rw\n2 1 0:3 /", "a bad last line");
+
+	ok(ns_snapshot_parse("", 0, &s) == 0 && ns_snapshot_count(s) == 0,
+	   "empty text is an empty table");
+	if (s)
+		ns_snapshot_render_mountinfo(s, &b);
+	is_str(ns_buf_str(&b), "", "an empty table renders as nothing");
+	ns_snapshot_free(s);
+	ns_buf_free(&b);
+
+	_cleanup_free_ char *nonl = render_mountinfo("1 0 0:2 / / rw - tmpfs t rw");
+	is_str(nonl, good, "a last line without newline still counts");
+}
+
+static void test_read_errors(void)
+{
+	struct ns_snapshot *s = NULL;
+	char dir[] = "/tmp/nstest-snap.XXXXXX";
+	int fd;
+
+	ok(ns_snapshot_read(-1, &s) == -EBADF && !s, "bad procfd: -EBADF");
+	ok(mkdtemp(dir) != NULL, "made %s", dir);
+	fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+	ok(ns_snapshot_read(fd, &s) == -ENOENT && !s,
+	   "a directory that is not procfs: -ENOENT");
+	close(fd);
+	rmdir(dir);
+}
+
+/* The live table, read twice in a row, must render as read. */
+static void check_live_table(const char *where)
+{
+	_cleanup_free_ char *raw = slurp("/proc/self/mountinfo");
+	_cleanup_free_ char *got = raw ? render_mountinfo(raw) : NULL;
+	_cleanup_free_ char *listing = run("mount 2>/dev/null");
+	_cleanup_free_ char *got_mount = raw ? render_mount(raw) : NULL;
+	struct ns_snapshot *s = NULL;
+	struct ns_buf b = NS_BUF_INIT;
+	int procfd = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+
+	is_str(got, raw, "%s: /proc/self/mountinfo renders back byte for byte", where);
+	ok(ns_snapshot_read(procfd, &s) == 0, "%s: ns_snapshot_read", where);
+	if (s)
+		ns_snapshot_render_mountinfo(s, &b);
+	is_str(ns_buf_str(&b), raw, "%s: ns_snapshot_read renders the same", where);
+	if (listing)
+		is_str(got_mount, listing, "%s: renders as mount(8) prints it", where);
+	else
+		ok(1, "# SKIP %s: mount(8) did not run", where);
+	ns_snapshot_free(s);
+	ns_buf_free(&b);
+	close(procfd);
+}
+
+static int mkdirs(const char *base, const char *const *names, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		_cleanup_free_ char *p = xasprintf("%s/%s", base, names[i]);
+
+		if (mkdir(p, 0755) < 0)
+			return -1;
+	}
+	return 0;
+}
+
+static int mount_at(const char *src, const char *base, const char *dir,
+		    const char *type, unsigned long flags)
+{
+	_cleanup_free_ char *p = xasprintf("%s/%s", base, dir);
+
+	return mount(src, p, type, flags, NULL);
+}
+
+static int bind_at(const char *base, const char *from, const char *to)
+{
+	_cleanup_free_ char *src = xasprintf("%s/%s", base, from);
+
+	return mount_at(src, base, to, NULL, MS_BIND);
+}
+
+static int set_propagation(const char *base, const char *dir, unsigned long how)
+{
+	return mount_at(NULL, base, dir, NULL, how);
+}
+
+static int mkdir_at(const char *base, const char *dir)
+{
+	_cleanup_free_ char *p = xasprintf("%s/%s", base, dir);
+
+	return mkdir(p, 0755);
+}
+
+/* Mount points and sources that need every kernel escape, and optional
+ * fields of every shape: shared, master, both, unbindable. */
+static int make_tricky_mounts(const char *base)
+{
+	static const char *const dirs[] = {
+		"sp ace", "t\tab", "back\\slash", "new\nline", "h#ash",
+		"empty", "none", "devroot", "peer", "slave",
+	};
+
+	if (mount("nstest-base", base, "tmpfs", 0, NULL) < 0 ||
+	    mkdirs(base, dirs, NS_ARRAY_SIZE(dirs)) < 0)
+		return -1;
+	if (mount_at("src with space", base, "sp ace", "tmpfs", 0) < 0 ||
+	    mount_at("s\\rc\ttab", base, "t\tab", "tmpfs", 0) < 0 ||
+	    mount_at("a#b,c", base, "back\\slash", "tmpfs", 0) < 0 ||
+	    mount_at("x\ny", base, "new\nline", "tmpfs", 0) < 0 ||
+	    mount_at("hash", base, "h#ash", "tmpfs", MS_NOSUID | MS_RDONLY) < 0 ||
+	    mount_at("", base, "empty", "tmpfs", 0) < 0 ||
+	    mount_at("none", base, "none", "tmpfs", 0) < 0 ||
+	    mount_at("/dev/root", base, "devroot", "tmpfs", 0) < 0)
+		return -1;
+	/* a bind of a subdirectory has a root other than "/" */
+	if (mkdir_at(base, "sp ace/dir x") < 0 ||
+	    set_propagation(base, "sp ace", MS_SHARED) < 0 ||
+	    bind_at(base, "sp ace/dir x", "peer") < 0 ||
+	    bind_at(base, "sp ace", "slave") < 0 ||
+	    set_propagation(base, "slave", MS_SLAVE) < 0 ||
+	    set_propagation(base, "slave", MS_SHARED) < 0 ||
+	    set_propagation(base, "h#ash", MS_UNBINDABLE) < 0)
+		return -1;
+	return 0;
+}
+
+/* libmount guesses the device behind "/dev/root" from root= on the kernel
+ * command line; give it one, so that the rewrite really happens. */
+static int fake_kernel_cmdline(const char *base)
+{
+	_cleanup_free_ char *path = xasprintf("%s/cmdline", base);
+	static const char line[] = "root=/dev/nstest-guessed\n";
+	int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+
+	if (fd < 0)
+		return -1;
+	if (ns_write_all(fd, line, sizeof(line) - 1) < 0) {
+		close(fd);
+		return -1;
+	}
+	close(fd);
+	return mount(path, "/proc/cmdline", NULL, MS_BIND, NULL);
+}
+
+static void check_dev_root_rewritten(void)
+{
+	static const char text[] = "30 1 8:1 / /r rw - ext4 /dev/root rw\n";
+	_cleanup_free_ char *got = render_mountinfo(text);
+	_cleanup_free_ char *mnt = render_mount(text);
+
+	is_str(mnt, "/dev/nstest-guessed on /r type ext4 (rw)\n",
+	       "libmount rewrote /dev/root from root=");
+	is_str(got, text, "mountinfo still shows /dev/root");
+}
+
+/* Everything below runs in a new mount namespace whose mounts are all
+ * private first, so nothing made here can reach the host. */
+static void test_private_namespace(void)
+{
+	char base[] = "/tmp/nstest-snap.XXXXXX";
+
+	if (geteuid() != 0 || unshare(CLONE_NEWNS) < 0) {
+		ok(1, "# SKIP needs root and a new mount namespace");
+		return;
+	}
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0) {
+		printf("Bail out! cannot make / rprivate: %s\n", strerror(errno));
+		exit(1);
+	}
+	if (!mkdtemp(base)) {
+		ok(0, "mkdtemp: %s", strerror(errno));
+		return;
+	}
+	ok(make_tricky_mounts(base) == 0, "tricky mounts under %s: %s", base,
+	   strerror(errno));
+	ok(fake_kernel_cmdline(base) == 0, "root= on a private /proc/cmdline: %s",
+	   strerror(errno));
+	check_live_table("private namespace");
+	check_dev_root_rewritten();
+	umount2(base, MNT_DETACH);
+	rmdir(base);
+}
+
+int main(void)
+{
+	test_fixture();
+	test_single_lines();
+	test_dev_root();
+	test_parse_errors();
+	test_read_errors();
+	check_live_table("host");
+	test_private_namespace();
+	return tap_done();
+}
