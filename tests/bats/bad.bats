@@ -1,0 +1,148 @@
+#!/usr/bin/env bats
+# tests/bats/bad.bats - the catalogue of malformed scenarios in tests/bad/.
+#
+# Each tests/bad/NAME.scn is a scenario nstest must refuse, and NAME.err
+# holds the one line `nstest lint` must print for it, exactly, with the
+# path as tests/bad/NAME.scn (so lint runs from the top of the repo).
+# Inputs that are too big to commit (a 1 MiB line, 100k lines, 64 MiB)
+# are generated here at test time.
+#
+# Adding a case: write NAME.scn and NAME.err, and add a `@test` line
+# below; the completeness test fails until both are done.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# Entries whose .err states what nstest should say but does not yet, each
+# with the reason; the test is skipped, not failed, and names the bug.
+declare -gA KNOWN_BUG=(
+	[device-not-a-path]="column points at 'mount' (7), not at the device word (13)"
+	[disallowed-fstype]="column points at 'mount' (7), not at the type after -t (16)"
+)
+
+# lint_bad NAME: lint tests/bad/NAME.scn and compare with NAME.err.
+lint_bad() {
+	local name=$1 want
+	[[ -f $NSTEST_ROOT/tests/bad/$name.scn ]] || fail "tests/bad/$name.scn is missing"
+	[[ -f $NSTEST_ROOT/tests/bad/$name.err ]] || fail "tests/bad/$name.err is missing"
+	want=$(<"$NSTEST_ROOT/tests/bad/$name.err")
+	cd "$NSTEST_ROOT"
+	run --separate-stderr "$NSTEST" lint "tests/bad/$name.scn"
+	if [[ -n ${KNOWN_BUG[$name]-} && $status -eq 2 && $stderr != "$want" ]]; then
+		skip "known bug: ${KNOWN_BUG[$name]}; nstest says: $stderr"
+	fi
+	assert_equal "$stderr" "$want"
+	assert_equal "$status" 2
+	# a refused file parses to nothing: no "parsed" line
+	assert_equal "$output" ""
+}
+
+@test "bad: empty file" { lint_bad empty; }
+@test "bad: binary file (committed)" { lint_bad binary; }
+@test "bad: output line before any command" { lint_bad output-before-command; }
+@test "bad: unknown command" { lint_bad unknown-command; }
+@test "bad: unknown filter" { lint_bad unknown-filter; }
+@test "bad: unbalanced single quote" { lint_bad unbalanced-single-quote; }
+@test "bad: unbalanced double quote" { lint_bad unbalanced-double-quote; }
+@test "bad: unknown directive" { lint_bad unknown-directive; }
+@test "bad: bad kernel version" { lint_bad bad-kernel-version; }
+@test "bad: root device that is not a path (root: sda1)" { lint_bad root-not-a-path; }
+@test "bad: mounted device name that is not a path" { lint_bad device-not-a-path; }
+@test "bad: CRLF line endings" { lint_bad crlf; }
+@test "bad: NUL byte" { lint_bad nul-byte; }
+@test "bad: invalid UTF-8" { lint_bad invalid-utf8; }
+@test "bad: unsupported shell syntax ';'" { lint_bad shell-semicolon; }
+@test "bad: unsupported shell syntax '>'" { lint_bad shell-redirect; }
+@test "bad: a filter as the first command" { lint_bad filter-first; }
+@test "bad: a non-filter after a pipe" { lint_bad pipe-into-command; }
+@test "bad: mount of a disallowed filesystem type" { lint_bad disallowed-fstype; }
+@test "bad: unshare without -m" { lint_bad unshare-without-m; }
+
+@test "bad: every catalogue entry has its .scn, its .err and a test here" {
+	local f name missing=()
+	for f in "$NSTEST_ROOT"/tests/bad/*.scn "$NSTEST_ROOT"/tests/bad/*.err; do
+		name=${f##*/}
+		name=${name%.*}
+		[[ -f $NSTEST_ROOT/tests/bad/$name.scn ]] || missing+=("$name.scn")
+		[[ -f $NSTEST_ROOT/tests/bad/$name.err ]] || missing+=("$name.err")
+		grep -q "lint_bad $name;" "$BATS_TEST_FILENAME" || missing+=("test for $name")
+	done
+	assert_equal "${missing[*]}" ""
+}
+
+@test "bad: linting the whole catalogue reports each file and exits 2" {
+	cd "$NSTEST_ROOT"
+	run --separate-stderr "$NSTEST" lint tests/bad
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+	# one line per file, each in the file:line:col form
+	local n
+	n=$(find tests/bad -name '*.scn' | wc -l)
+	assert_equal "$(printf '%s\n' "$stderr" | wc -l)" "$n"
+	run grep -cvE '^tests/bad/[^:]+\.scn:[0-9]+:[0-9]+: error: ' <<<"$stderr"
+	assert_output 0
+}
+
+@test "bad: random binary data is refused with a file:line:col error" {
+	local f=$SCN_DIR/random.scn
+	head -c 4096 /dev/urandom >"$f"
+	run --separate-stderr "$NSTEST" lint "$f"
+	assert_equal "$status" 2
+	[[ $stderr =~ ^"$f":[0-9]+:[0-9]+:\ error:\ [^$'\n']+$ ]] ||
+		fail "unexpected stderr: $stderr"
+}
+
+@test "bad: a line longer than 1 MiB is refused" {
+	local f=$SCN_DIR/long.scn
+	{
+		printf '    # mkdir /a\n'
+		head -c $((1024 * 1024 + 1)) /dev/zero | tr '\0' x
+		printf '\n'
+	} >"$f"
+	run --separate-stderr "$NSTEST" lint "$f"
+	assert_equal "$stderr" "$f:2:1: error: line longer than 1048576 bytes"
+	assert_equal "$status" 2
+}
+
+@test "bad: a line of exactly 1 MiB is still accepted" {
+	local f=$SCN_DIR/long.scn
+	{
+		printf '    # mkdir /a\n'
+		head -c $((1024 * 1024)) /dev/zero | tr '\0' x
+		printf '\n'
+	} >"$f"
+	run --separate-stderr "$NSTEST" lint "$f"
+	assert_equal "$stderr" ""
+	assert_equal "$output" "1 scenario(s) parsed"
+	assert_success
+}
+
+@test "bad: a file of 100k valid commands parses, quickly" {
+	local f=$SCN_DIR/many.scn start
+	seq 1 100000 | sed 's|^|    # mkdir /d|' >"$f"
+	start=$SECONDS
+	run --separate-stderr "$NSTEST" lint "$f"
+	assert_equal "$stderr" ""
+	assert_equal "$output" "1 scenario(s) parsed"
+	assert_success
+	(( SECONDS - start < 20 )) || fail "lint took $((SECONDS - start)) s"
+}
+
+@test "bad: a 100k-line file with one bad line names that line" {
+	local f=$SCN_DIR/many.scn
+	{
+		seq 1 99999 | sed 's|^|    # mkdir /d|'
+		printf '    # frobnicate /d\n'
+	} >"$f"
+	run --separate-stderr "$NSTEST" lint "$f"
+	assert_equal "$stderr" "$f:100000:7: error: unknown command 'frobnicate'"
+	assert_equal "$status" 2
+}
+
+@test "bad: a file larger than 64 MiB is refused without reading it all" {
+	local f=$SCN_DIR/huge.scn
+	truncate -s 65M "$f"
+	run --separate-stderr "$NSTEST" lint "$f"
+	assert_equal "$stderr" "$f:0:0: error: cannot read: larger than 64 MiB"
+	assert_equal "$status" 2
+}
