@@ -1,0 +1,619 @@
+#!/usr/bin/env bats
+# tests/bats/cli.bats - the nstest command line as a user meets it: exit
+# statuses, the PASS/FAIL/SKIP lines and the closing count, the diff of a
+# failed step, parse errors that stop everything, missing privileges, and
+# the transcript rules that show at the command line (error lines, "...",
+# renaming of IDs across terminals, one-to-one devices, [unordered]).
+#
+# Runs as root: `nstest run` sandboxes itself in a private mount namespace.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# ---- passing and failing ------------------------------------------------
+
+@test "cli: a passing scenario exits 0 with a PASS line and the count" {
+	scn=$(write_scn pass <<'SCN'
+A scenario that passes.
+
+    # mkdir /a
+    # touch /a/f
+    # ls /a
+    f
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$scn"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_output "PASS  $scn
+1 passed, 0 failed, 0 skipped"
+}
+
+@test "cli: a failing step shows file:line, the command and the diff; exit 1" {
+	scn=$(write_scn fail <<'SCN'
+    # mkdir /a
+    # touch /a/f
+    # ls /a
+    g
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	assert_output "$scn:3: # ls /a
+    --- expected
+    +++ actual
+    @@ -1,1 +1,1 @@
+    -g
+    +f
+FAIL  $scn
+0 passed, 1 failed, 0 skipped"
+}
+
+@test "cli: a failing diff keeps context lines and names the terminal" {
+	scn=$(write_scn context <<'SCN'
+    sh1# mkdir /a /b /c
+    sh1# mount /dev/sdb1 /a
+    sh1# mount /dev/sdb2 /b
+    sh1# mount /dev/sdb3 /c
+    sh1# mount | awk '{print $1, $2, $3}'
+    /dev/sda1 on /
+    /dev/sdb1 on /a
+    /dev/sdb9 on /b
+    /dev/sdb3 on /c
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_output "$scn:5: sh1# mount | awk '{print \$1, \$2, \$3}'
+    --- expected
+    +++ actual
+    @@ -1,4 +1,4 @@
+     /dev/sda1 on /
+     /dev/sdb1 on /a
+    -/dev/sdb9 on /b
+    +/dev/sdb2 on /b
+     /dev/sdb3 on /c
+FAIL  $scn
+0 passed, 1 failed, 0 skipped"
+}
+
+@test "cli: several scenarios: one line each, in order, and the count" {
+	write_scn tree/a-pass >/dev/null <<'SCN'
+    # mkdir /a
+SCN
+	write_scn tree/b-fail >/dev/null <<'SCN'
+    # ls /
+    nothing
+SCN
+	write_scn tree/sub/c-pass >/dev/null <<'SCN'
+    # mkdir /c
+SCN
+	write_scn tree/not-a-scenario.txt >/dev/null <<'SCN'
+    # frobnicate
+SCN
+	run "$NSTEST" run "$SCN_DIR/tree"
+	assert_failure 1
+	assert_line --index 0 "PASS  $SCN_DIR/tree/a-pass.scn"
+	assert_line "FAIL  $SCN_DIR/tree/b-fail.scn"
+	assert_line --index -2 "PASS  $SCN_DIR/tree/sub/c-pass.scn"
+	assert_line --index -1 "2 passed, 1 failed, 0 skipped"
+}
+
+@test "cli: --verbose shows every step with its output" {
+	scn=$(write_scn verbose <<'SCN'
+title: verbose output
+    # mkdir /a
+    # touch /a/f
+    # ls /a
+    f
+SCN
+	)
+	run "$NSTEST" run --verbose "$scn"
+	assert_success
+	assert_line "=== $scn: verbose output"
+	assert_line --partial "# ls /a"
+	assert_line "PASS  $scn"
+	assert_line "1 passed, 0 failed, 0 skipped"
+}
+
+# ---- parse errors: nothing runs -------------------------------------------
+
+@test "cli: a parse error in any file runs nothing and exits 2" {
+	# The first file is valid and would FAIL; the second does not parse.
+	good=$(write_scn 1-would-fail <<'SCN'
+    # ls /
+    this line is never printed
+SCN
+	)
+	bad=$(write_scn 2-bad <<'SCN'
+    # mkdir /a
+    # mkdir 'unterminated
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$good" "$bad"
+	assert_failure 2
+	assert_equal "$stderr" "$bad:2:13: error: unterminated single quote"
+	# nothing ran: no verdict line and no count
+	assert_output ""
+	# ... while on its own the first file does run, and fails
+	run "$NSTEST" run "$good"
+	assert_failure 1
+	assert_line "FAIL  $good"
+}
+
+@test "cli: parse errors of every bad file are reported, then nothing runs" {
+	bad1=$(write_scn bad1 <<'SCN'
+    # frobnicate /a
+SCN
+	)
+	bad2=$(write_scn bad2 <<'SCN'
+    # mkdir /a
+    # mount | sort
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$bad1" "$bad2"
+	assert_failure 2
+	assert_equal "$stderr" "$bad1:1:7: error: unknown command 'frobnicate'
+$bad2:2:15: error: unknown filter 'sort'"
+	assert_output ""
+}
+
+@test "cli: an unknown command names it, with its line and column" {
+	scn=$(write_scn unknown-command <<'SCN'
+Prose comes first.
+
+    sh1# mkdir /a
+    sh1#   frobnicate --now /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$scn"
+	assert_failure 2
+	assert_equal "$stderr" "$scn:4:12: error: unknown command 'frobnicate'"
+	assert_output ""
+}
+
+@test "cli: an unknown filter names it, with its line and column" {
+	scn=$(write_scn unknown-filter <<'SCN'
+    # mkdir /a
+    # cat /proc/self/mountinfo | grep /a | tee /out
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$scn"
+	assert_failure 2
+	assert_equal "$stderr" "$scn:2:44: error: unknown filter 'tee'"
+	assert_output ""
+}
+
+@test "cli: lint reports a good file and needs no sandbox" {
+	scn=$(write_scn good <<'SCN'
+    # mkdir /a
+    # mount | wc -l
+    1
+SCN
+	)
+	run --separate-stderr "$NSTEST" lint "$scn"
+	assert_success
+	assert_output "1 scenario(s) parsed"
+	assert_equal "$stderr" ""
+}
+
+# ---- privileges -------------------------------------------------------------
+
+# A copy of nstest and a scenario that another user can read.
+nobody_copy() {
+	local d=$BATS_TEST_TMPDIR
+	cp "$NSTEST" "$d/nstest"
+	chmod 755 "$d/nstest" "$SCN_DIR"
+	while [[ $d == "$BATS_RUN_TMPDIR"* && $d != / ]]; do
+		chmod o+x "$d"
+		d=${d%/*}
+	done
+	scn=$(write_scn ok <<'SCN'
+    # mkdir /a
+SCN
+	)
+	chmod 644 "$scn"
+}
+
+@test "cli: run as an unprivileged user says what is missing; exit 2" {
+	nobody_copy
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$BATS_TEST_TMPDIR/nstest" run "$scn"
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: missing CAP_SYS_ADMIN, CAP_SYS_CHROOT, CAP_MKNOD: nstest creates mount namespaces and mounts; run it as root (sudo nstest ...)"
+	assert_output ""
+}
+
+@test "cli: run as root without CAP_SYS_ADMIN names that capability; exit 2" {
+	nobody_copy
+	run --separate-stderr setpriv --bounding-set=-sys_admin --inh-caps=-sys_admin \
+		"$BATS_TEST_TMPDIR/nstest" run "$scn"
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: missing CAP_SYS_ADMIN: nstest creates mount namespaces and mounts; run it as root (sudo nstest ...)"
+	assert_output ""
+}
+
+@test "cli: lint needs no privileges" {
+	nobody_copy
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$BATS_TEST_TMPDIR/nstest" lint "$scn"
+	assert_success
+	assert_output "1 scenario(s) parsed"
+}
+
+@test "cli: a parse error outranks missing privileges (exit 2, the parse error)" {
+	nobody_copy
+	printf '    # frobnicate\n' >"$scn"
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$BATS_TEST_TMPDIR/nstest" run "$scn"
+	assert_failure 2
+	assert_equal "$stderr" "$scn:1:7: error: unknown command 'frobnicate'"
+}
+
+# ---- usage ----------------------------------------------------------------
+
+@test "cli: --help prints the usage on stdout and exits 0" {
+	run --separate-stderr "$NSTEST" --help
+	assert_success
+	assert_line --index 0 --partial "usage: nstest run [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH..."
+	assert_line --partial "nstest lint PATH..."
+	assert_equal "$stderr" ""
+}
+
+@test "cli: --version prints the version and exits 0" {
+	run --separate-stderr "$NSTEST" --version
+	assert_success
+	assert_output --regexp '^nstest [0-9]+\.[0-9]+\.[0-9]+$'
+}
+
+@test "cli: an unknown run option gives the usage and exits 2" {
+	scn=$(write_scn ok <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run --frobnicate "$scn"
+	assert_failure 2
+	assert_output ""
+	[[ $stderr == *"--frobnicate"* ]] || fail "stderr does not name the option: $stderr"
+	[[ $stderr == *"usage: nstest run "* ]] || fail "no usage: $stderr"
+}
+
+@test "cli: a bad --devices value gives the usage and exits 2" {
+	run --separate-stderr "$NSTEST" run --devices=floppy /nonexistent.scn
+	assert_failure 2
+	[[ $stderr == "nstest: error: --devices must be tmpfs or loop, not 'floppy'"$'\n'"usage: nstest run "* ]] ||
+		fail "unexpected stderr: $stderr"
+}
+
+@test "cli: a bad --timeout value gives the usage and exits 2" {
+	run --separate-stderr "$NSTEST" run --timeout 0 /nonexistent.scn
+	assert_failure 2
+	[[ $stderr == "nstest: error: --timeout must be a number of seconds from 1 to 86400, not '0'"$'\n'"usage: nstest run "* ]] ||
+		fail "unexpected stderr: $stderr"
+}
+
+@test "cli: an unknown subcommand gives the usage and exits 2" {
+	run --separate-stderr "$NSTEST" frobnicate
+	assert_failure 2
+	[[ $stderr == "nstest: error: unknown command 'frobnicate'"$'\n'"usage: nstest run "* ]] ||
+		fail "unexpected stderr: $stderr"
+}
+
+@test "cli: no arguments, and run with no path, give the usage and exit 2" {
+	run --separate-stderr "$NSTEST"
+	assert_failure 2
+	[[ $stderr == "nstest: error: no command given"$'\n'"usage: "* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" run
+	assert_failure 2
+	[[ $stderr == "nstest: error: run needs at least one scenario file or folder"$'\n'"usage: "* ]] ||
+		fail "$stderr"
+}
+
+@test "cli: a missing path exits 2 and runs nothing" {
+	scn=$(write_scn ok <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$scn" "$SCN_DIR/missing.scn"
+	assert_failure 2
+	assert_equal "$stderr" "nstest: $SCN_DIR/missing.scn: No such file or directory"
+	assert_output ""
+}
+
+@test "cli: a folder without scenarios is a usage error" {
+	mkdir -p "$SCN_DIR/empty"
+	run --separate-stderr "$NSTEST" run "$SCN_DIR/empty"
+	assert_failure 2
+	[[ $stderr == "nstest: error: no scenario files (*.scn) found"$'\n'"usage: "* ]] || fail "$stderr"
+}
+
+@test "cli: a hung step is killed by the watchdog" {
+	skip "no scenario command can hang yet, so the watchdog cannot be driven"
+}
+
+# ---- failing commands ---------------------------------------------------------
+
+@test "cli: an expected failure line is matched like output" {
+	scn=$(write_scn eexist <<'SCN'
+    # mkdir /x
+    # mkdir /x
+    mkdir: EEXIST (File exists)
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+	assert_output "PASS  $scn
+1 passed, 0 failed, 0 skipped"
+}
+
+@test "cli: an expected failure that does not happen fails the step" {
+	scn=$(write_scn no-eexist <<'SCN'
+    # mkdir /x
+    mkdir: EEXIST (File exists)
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_output "$scn:1: # mkdir /x
+    --- expected
+    +++ actual
+    @@ -1,1 +0,0 @@
+    -mkdir: EEXIST (File exists)
+FAIL  $scn
+0 passed, 1 failed, 0 skipped"
+}
+
+@test "cli: an unexpected failure fails the step and names the syscall and errno" {
+	scn=$(write_scn unexpected <<'SCN'
+    # mkdir /x
+    # mkdir /x
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_output "$scn:2: # mkdir /x
+    mkdir failed: mkdir(2): EEXIST
+    --- expected
+    +++ actual
+    @@ -0,0 +1,1 @@
+    +mkdir: EEXIST (File exists)
+FAIL  $scn
+0 passed, 1 failed, 0 skipped"
+}
+
+@test "cli: a failing mount names mount(2) and its errno" {
+	scn=$(write_scn enoent <<'SCN'
+    # mount /dev/sdb1 /nowhere
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "$scn:1: # mount /dev/sdb1 /nowhere"
+	assert_line --regexp '^    mount failed: [a-z_]+\(2\): ENOENT$'
+	assert_line "    +mount: ENOENT (No such file or directory)"
+}
+
+# ---- "..." ------------------------------------------------------------------
+
+@test "cli: '...' matches any number of lines, including none" {
+	scn=$(write_scn dots <<'SCN'
+    # mkdir /a /b /c
+    # mount /dev/sdb1 /a
+    # mount /dev/sdb2 /b
+    # mount /dev/sdb3 /c
+    # mount | awk '{print $1, $2, $3}'
+    /dev/sda1 on /
+    ...
+    /dev/sdb3 on /c
+    # mount | awk '{print $1, $2, $3}'
+    ...
+    /dev/sda1 on /
+    /dev/sdb1 on /a
+    ...
+    /dev/sdb2 on /b
+    /dev/sdb3 on /c
+    ...
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+	assert_output "PASS  $scn
+1 passed, 0 failed, 0 skipped"
+}
+
+@test "cli: '...' does not excuse a line that is not there" {
+	scn=$(write_scn dots-fail <<'SCN'
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mount /dev/sdb2 /b
+    # mount | awk '{print $1, $2, $3}'
+    ...
+    /dev/sdb9 on /b
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "$scn:4: # mount | awk '{print \$1, \$2, \$3}'"
+	assert_line "    -/dev/sdb9 on /b"
+	assert_line "FAIL  $scn"
+}
+
+# ---- renaming of mountinfo numbers -----------------------------------------------
+
+# The article's IDs and groups in two terminals: 222 and 77 are two mounts,
+# and shared:1 in sh2 and sh1 is one peer group.
+two_terminals() {
+	write_scn "$1" <<SCN
+    sh1# mkdir /mntS
+    sh1# mount /dev/sdb1 /mntS
+    sh1# mount --make-shared /mntS
+    sh2# unshare -m --propagation unchanged sh
+    sh2# mkdir /mntS/a
+    sh2# mount /dev/sdb6 /mntS/a
+    sh2# cat /proc/self/mountinfo | grep /mnt | sed 's/ - .*//'
+    222 145 8:17 / /mntS rw,relatime shared:1
+    178 222 8:22 / /mntS/a rw,relatime shared:2
+    sh1# cat /proc/self/mountinfo | grep /mnt | sed 's/ - .*//'
+    $2
+    $3
+SCN
+}
+
+@test "cli: mountinfo numbers are renamed consistently across terminals" {
+	scn=$(two_terminals rename \
+		"77 61 8:17 / /mntS rw,relatime shared:1" \
+		"179 77 8:22 / /mntS/a rw,relatime shared:2")
+	run "$NSTEST" run "$scn"
+	assert_success
+	assert_output "PASS  $scn
+1 passed, 0 failed, 0 skipped"
+}
+
+@test "cli: a peer group named differently in another terminal fails" {
+	scn=$(two_terminals rename-group \
+		"77 61 8:17 / /mntS rw,relatime shared:1" \
+		"179 77 8:22 / /mntS/a rw,relatime shared:1")
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "$scn:10: sh1# cat /proc/self/mountinfo | grep /mnt | sed 's/ - .*//'"
+	assert_line "    -179 77 8:22 / /mntS/a rw,relatime shared:1"
+	# the new mount's ID is not bound (its line failed), its parent is
+	assert_line --regexp '^    \+[0-9]+ 77 8:22 / /mntS/a rw,relatime shared:2$'
+	assert_line "FAIL  $scn"
+}
+
+@test "cli: one mount ID used for two mounts in different terminals fails" {
+	# 222 is sh2's /mntS; sh1's /mntS is another mount and cannot be 222.
+	scn=$(two_terminals rename-id \
+		"222 61 8:17 / /mntS rw,relatime shared:1" \
+		"179 222 8:22 / /mntS/a rw,relatime shared:2")
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "$scn:10: sh1# cat /proc/self/mountinfo | grep /mnt | sed 's/ - .*//'"
+	assert_line "    -222 61 8:17 / /mntS rw,relatime shared:1"
+	assert_line "FAIL  $scn"
+}
+
+@test "cli: the diff writes actual numbers in the expected names it knows" {
+	# Only the mountpoint differs; every number is already bound, so the
+	# + line shows the article's numbers, not this machine's.
+	scn=$(two_terminals rename-diff \
+		"77 61 8:17 / /mntS rw,relatime shared:1" \
+		"179 77 8:22 / /mntS/b rw,relatime shared:2")
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "    -179 77 8:22 / /mntS/b rw,relatime shared:2"
+	assert_line --regexp '^    \+[0-9]+ 77 8:22 / /mntS/a rw,relatime shared:2$'
+}
+
+mount_twice() {
+	write_scn "$1" <<SCN
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mount $2 /b
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    20 19 0:30 / / rw,relatime
+    21 20 8:17 / /a rw,relatime
+    22 20 $3 / /b rw,relatime
+SCN
+}
+
+@test "cli: two device names are two devices" {
+	scn=$(mount_twice two-devices /dev/sdb2 8:18)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "cli: one device name mounted twice is one device" {
+	scn=$(mount_twice same-device /dev/sdb1 8:17)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "cli: a device reused where the transcript says two devices fails" {
+	scn=$(mount_twice reused-device /dev/sdb1 8:18)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "$scn:4: # cat /proc/self/mountinfo | sed 's/ - .*//'"
+	assert_line "    -22 20 8:18 / /b rw,relatime"
+	assert_line --regexp '^    \+[0-9]+ 20 8:17 / /b rw,relatime$'
+	assert_line "FAIL  $scn"
+}
+
+@test "cli: two devices where the transcript says one device fails" {
+	scn=$(mount_twice split-device /dev/sdb2 8:17)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "    -22 20 8:17 / /b rw,relatime"
+	assert_line "FAIL  $scn"
+}
+
+# ---- [unordered] ------------------------------------------------------------
+
+unordered() {
+	write_scn "$1" <<SCN
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mount /dev/sdb2 /b
+    # mount | awk '{print \$1, \$2, \$3}'
+    $2
+    $3
+    $4
+    $5
+SCN
+}
+
+@test "cli: an [unordered] block matches its lines in any order" {
+	scn=$(unordered unordered "[unordered]" "/dev/sdb2 on /b" "/dev/sda1 on /" "/dev/sdb1 on /a")
+	run "$NSTEST" run "$scn"
+	assert_success
+	assert_output "PASS  $scn
+1 passed, 0 failed, 0 skipped"
+}
+
+@test "cli: without [unordered] the order of lines matters" {
+	scn=$(unordered ordered "/dev/sdb2 on /b" "/dev/sda1 on /" "/dev/sdb1 on /a" "")
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "FAIL  $scn"
+}
+
+@test "cli: an [unordered] block still needs every line, once" {
+	scn=$(unordered unordered-wrong "[unordered]" "/dev/sdb2 on /b" "/dev/sda1 on /" "/dev/sdb2 on /b")
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "FAIL  $scn"
+}
+
+@test "cli: [unordered] later in a block is an ordinary expected line" {
+	scn=$(unordered unordered-late "/dev/sda1 on /" "[unordered]" "/dev/sdb1 on /a" "/dev/sdb2 on /b")
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "    -[unordered]"
+	assert_line "FAIL  $scn"
+}
+
+# ---- loop stand-ins -----------------------------------------------------------
+
+@test "cli: --devices=loop passes a small scenario" {
+	[[ -e /dev/loop-control ]] || skip "no loop driver on this machine"
+	scn=$(write_scn loop <<'SCN'
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mkdir /a/d
+    # touch /a/d/f
+    # mount /dev/sdb1 /b
+    # ls /b/d
+    f
+    # mount | awk '{print $1, $2, $3}'
+    /dev/sda1 on /
+    /dev/sdb1 on /a
+    /dev/sdb1 on /b
+SCN
+	)
+	run "$NSTEST" run --devices=loop "$scn"
+	assert_success
+	assert_output "PASS  $scn
+1 passed, 0 failed, 0 skipped"
+}
