@@ -46,8 +46,8 @@ FLAGS_FILE := .build-flags
 $(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
 	echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $(FLAGS_FILE))
 
-.PHONY: all deps check check-unit check-bats check-scenarios demo install \
-	clean bench fuzz
+.PHONY: all deps check check-unit check-bats check-scenarios check-mutation \
+	demo install clean bench fuzz
 all: nstest
 
 %.o: %.c $(FLAGS_FILE)
@@ -67,7 +67,7 @@ deps:
 	@ci/install-deps
 
 check: deps
-	$(MAKE) check-unit check-bats check-scenarios
+	$(MAKE) check-unit check-bats check-scenarios check-mutation
 
 check-unit: $(UNIT_BIN)
 	prove -f $(UNIT_BIN)
@@ -80,6 +80,11 @@ check-bats: nstest
 check-scenarios: nstest
 	tests/isolation-check ./nstest run scenarios
 	tests/isolation-check ./nstest run --devices=loop scenarios
+
+# Each article scenario, broken on purpose, must fail: proves that the
+# scenarios can catch a kernel that gets propagation wrong.
+check-mutation: nstest
+	tests/isolation-check tests/mutation-check ./nstest
 
 demo: deps
 	$(MAKE) nstest
