@@ -328,8 +328,42 @@ SCN
 	[[ $stderr == "nstest: error: no scenario files (*.scn) found"$'\n'"usage: "* ]] || fail "$stderr"
 }
 
-@test "cli: a hung step is killed by the watchdog" {
-	skip "no scenario command can hang yet, so the watchdog cannot be driven"
+@test "cli: a hung step is killed by the watchdog and the run goes on" {
+	hang=$(write_scn 1-hang <<'SCN'
+    # mkdir /a
+    # sleep 60
+    # mkdir /b
+SCN
+	)
+	ok=$(write_scn 2-ok <<'SCN'
+    # sleep 0.1
+    # mkdir /a
+SCN
+	)
+	start=$SECONDS
+	run --separate-stderr "$NSTEST" run --timeout 1 "$hang" "$ok"
+	(( SECONDS - start < 15 )) || fail "the run took $((SECONDS - start)) s"
+	assert_failure 1
+	assert_output "FAIL  $hang (timeout after 1 s)
+PASS  $ok
+1 passed, 1 failed, 0 skipped"
+	# every process of the hung scenario is gone (terminals carry its path)
+	run pgrep -f -- "$hang"
+	assert_failure 1
+}
+
+@test "cli: --verbose marks the steps a timeout kept from running" {
+	hang=$(write_scn hang <<'SCN'
+    # mkdir /a
+    # sleep 60
+    # mkdir /b
+SCN
+	)
+	run "$NSTEST" run --verbose --timeout=1 "$hang"
+	assert_failure 1
+	assert_line "  ok  # mkdir /a"
+	assert_line "  --  # mkdir /b   (not run)"
+	assert_line "FAIL  $hang (timeout after 1 s)"
 }
 
 # ---- failing commands ---------------------------------------------------------
