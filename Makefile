@@ -66,8 +66,11 @@ tests/unit/%: tests/unit/%.o lib/libnstest.a
 deps:
 	@ci/install-deps
 
+# The whole run sits inside one isolation check as well: whatever any test
+# did, the host's mount table must be byte-identical afterwards and no loop
+# device of ours may remain attached.
 check: deps
-	$(MAKE) check-unit check-bats check-scenarios check-mutation
+	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation
 
 check-unit: $(UNIT_BIN)
 	prove -f $(UNIT_BIN)
