@@ -48,6 +48,12 @@ bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
 		     size_t nexp, bool unordered, const char *actual,
 		     struct ns_buf *diff);
 
+/* Cap the line comparisons one step may try while looking for a pairing
+ * (several "..." or an unordered block with look-alike records can make
+ * the search exponential); past it the step fails and its diff says the
+ * matcher gave up. 0 restores the default, ten million. */
+void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
+
 /* Append line with its numbers renamed into the expected names where the
  * renaming knows them (used by diffs and by `show`). */
 void ns_matcher_rename(const struct ns_matcher *m, const char *line,

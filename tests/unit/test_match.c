@@ -1,0 +1,669 @@
+/* test_match.c - the matcher: mountinfo parsing, the three renamings that
+ * hold across a scenario, "...", unordered blocks and the diff of a failed
+ * step. Every rule has a test that makes it fail. */
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "match.h"
+#include "tap.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+/* Run one step. exp is a NULL-terminated list of expected lines. The diff
+ * of a failure goes to *diff when diff is not NULL. */
+static bool run(struct ns_matcher *m, const char *const *exp, bool unordered,
+		const char *actual, char **diff)
+{
+	struct ns_expect e[64] = { { NULL, 0 } };
+	struct ns_buf d = NS_BUF_INIT;
+	size_t n = 0;
+	bool ok;
+
+	for (; exp[n]; n++)
+		e[n] = (struct ns_expect){ xstrdup(exp[n]), (int)n + 1 };
+	ok = ns_matcher_step(m, e, n, unordered, actual, &d);
+	for (size_t i = 0; i < n; i++)
+		free(e[i].text);
+	if (diff)
+		*diff = ns_buf_detach(&d);
+	else
+		ns_buf_free(&d);
+	return ok;
+}
+
+/* A step on a fresh matcher. */
+static bool run1(const char *const *exp, bool unordered, const char *actual)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	bool ok = run(m, exp, unordered, actual, NULL);
+
+	ns_matcher_free(m);
+	return ok;
+}
+
+static char *renamed(const struct ns_matcher *m, const char *line)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	ns_matcher_rename(m, line, &b);
+	return ns_buf_detach(&b);
+}
+
+#define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* ---- ns_mi_parse --------------------------------------------------------- */
+
+static void test_parse_article_line(void)
+{
+	struct ns_mi_line l;
+
+	ok(ns_mi_parse("77 61 8:17 / /mntS rw,relatime shared:1", &l),
+	   "parse: the article's line without \" - ...\"");
+	ok(l.id == 77 && l.parent == 61 && l.major == 8 && l.minor == 17,
+	   "parse: ID, PARENT and MAJ:MIN");
+	is_str(l.root, "/", "parse: ROOT");
+	is_str(l.mountpoint, "/mntS", "parse: MOUNTPOINT");
+	is_str(l.opts, "rw,relatime", "parse: OPTS");
+	ok(l.ntags == 1 && l.tags[0].numbered && l.tags[0].group == 1,
+	   "parse: shared:1 is a numbered tag");
+	is_str(l.tags[0].name, "shared", "parse: its name");
+	is_str(l.rest, "", "parse: no rest");
+	ns_mi_free(&l);
+}
+
+static void test_parse_full_line(void)
+{
+	struct ns_mi_line l;
+
+	ok(ns_mi_parse("133 83 8:22 /sub /mntY rw shared:2 master:1 "
+		       "propagate_from:3 unbindable - tmpfs /dev/sdb6 rw,size=4k", &l),
+	   "parse: a line with every kind of tag and the rest");
+	ok(l.ntags == 4, "parse: four optional fields");
+	ok(l.tags[1].numbered && strcmp(l.tags[1].name, "master") == 0 &&
+	   l.tags[1].group == 1, "parse: master:1");
+	ok(l.tags[2].numbered && strcmp(l.tags[2].name, "propagate_from") == 0 &&
+	   l.tags[2].group == 3, "parse: propagate_from:3");
+	ok(!l.tags[3].numbered, "parse: unbindable is a literal tag");
+	is_str(l.tags[3].name, "unbindable", "parse: its text");
+	is_str(l.rest, " - tmpfs /dev/sdb6 rw,size=4k", "parse: rest from \" - \" on");
+	ns_mi_free(&l);
+
+	ok(ns_mi_parse("83 61 8:15 / /mntP rw,relatime - ext4 /dev/sda rw", &l) &&
+	   l.ntags == 0, "parse: the rest right after OPTS");
+	is_str(l.rest, " - ext4 /dev/sda rw", "parse: that rest");
+	ns_mi_free(&l);
+}
+
+static void test_parse_odd_tags(void)
+{
+	static const char *const lit[] = { "shared:", "shared:x", "shared:01",
+					   "shared:1:2", "slave:3", "Shared:1" };
+	struct ns_mi_line l;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(lit); i++) {
+		char *line = xasprintf("1 2 3:4 / /m rw %s", lit[i]);
+		ok(ns_mi_parse(line, &l) && l.ntags == 1 && !l.tags[0].numbered &&
+		   strcmp(l.tags[0].name, lit[i]) == 0,
+		   "parse: \"%s\" is a literal tag", lit[i]);
+		ns_mi_free(&l);
+		free(line);
+	}
+}
+
+static void test_parse_rejects(void)
+{
+	static const char *const bad[] = {
+		"", "77", "77 61 8:17 / /mntS", "x 61 8:17 / /mntS rw",
+		"77 -1 8:17 / /mntS rw", "077 61 8:17 / /mntS rw",
+		"77 61 817 / /mntS rw", "77 61 8:x / /mntS rw", "77 61 8: / /m rw",
+		"77 61 :17 / /m rw", "77 61 8:17:1 / /m rw", "77 61 8:17 x /m rw",
+		"77 61 8:17 / m rw", "77 61 8:17 / /m ", "77  61 8:17 / /m rw",
+		" 77 61 8:17 / /m rw", "77 61 8:17 / /m rw ", "77 61 8:17 / /m rw  shared:1",
+		"99999999999999999999999 61 8:17 / /m rw", "77 61 8:17 / /m\trw",
+		"/dev/sda1 on /", "...",
+	};
+	struct ns_mi_line l;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(bad); i++) {
+		ok(!ns_mi_parse(bad[i], &l), "parse: rejects \"%s\"", bad[i]);
+		ns_mi_free(&l);
+	}
+}
+
+/* Mutate the article's lines at random: the parser must not crash, and
+ * whatever it accepts must come back byte for byte from rename on an empty
+ * matcher (so rename never loses or reformats anything). */
+static void test_parse_fuzz(void)
+{
+	static const char *const seeds[] = {
+		"77 61 8:17 / /mntS rw,relatime shared:1",
+		"169 167 8:22 / /mntY rw,relatime master:2",
+		"108 83 8:2 / /home/cecilia rw,relatime unbindable",
+		"133 83 8:22 /x /mntY rw shared:2 master:1 - tmpfs /dev/sdb6 rw",
+	};
+	static const char alphabet[] = "0123456789:/ -abshredmt,";
+	struct ns_matcher *m = ns_matcher_new();
+	unsigned long seed = 42;
+	int accepted = 0, bad = 0;
+
+	for (int round = 0; round < 100000; round++) {
+		char line[128];
+		seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+		strcpy(line, seeds[(seed >> 33) % NS_ARRAY_SIZE(seeds)]);
+		for (int k = 0; k < 1 + (int)((seed >> 40) % 4); k++) {
+			seed = seed * 6364136223846793005UL + 1442695040888963407UL;
+			size_t len = strlen(line), at = (seed >> 33) % (len + 1);
+			char c = alphabet[(seed >> 20) % (sizeof(alphabet) - 1)];
+			if ((seed >> 50) % 3 == 0 && at < len)
+				memmove(line + at, line + at + 1, len - at); /* delete */
+			else if ((seed >> 50) % 3 == 1 && len < sizeof(line) - 1)
+				memmove(line + at + 1, line + at, len - at + 1), line[at] = c;
+			else if (at < len)
+				line[at] = c;
+		}
+		struct ns_mi_line l;
+		if (ns_mi_parse(line, &l)) {
+			char *back = renamed(m, line);
+			accepted++;
+			bad += strcmp(back, line) != 0;
+			free(back);
+		}
+		ns_mi_free(&l);
+	}
+	ok(bad == 0 && accepted > 1000,
+	   "parse: 100000 mutated lines, %d accepted, all rename back unchanged (%d bad)",
+	   accepted, bad);
+	ns_matcher_free(m);
+}
+
+/* ---- the article's MS_SHARED demo ---------------------------------------- */
+
+static void test_article_shared_demo(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *s;
+
+	ok(run(m, L("77 61 8:17 / /mntS rw,relatime shared:1",
+		    "83 61 8:15 / /mntP rw,relatime"), false,
+	       "1001 900 0:41 / /mntS rw,relatime shared:501\n"
+	       "1002 900 0:42 / /mntP rw,relatime\n", NULL),
+	   "article: sh1 sees /mntS shared and /mntP private");
+	ok(run(m, L("222 145 8:17 / /mntS rw,relatime shared:1",
+		    "225 145 8:15 / /mntP rw,relatime"), false,
+	       "2001 2000 0:41 / /mntS rw,relatime shared:501\n"
+	       "2002 2000 0:42 / /mntP rw,relatime\n", NULL),
+	   "article: sh2's copies: new IDs, same devices and peer group");
+	ok(run(m, L("222 145 8:17 / /mntS rw,relatime shared:1",
+		    "225 145 8:15 / /mntP rw,relatime",
+		    "178 222 8:22 / /mntS/a rw,relatime shared:2",
+		    "230 225 8:23 / /mntP/b rw,relatime"), false,
+	       "2001 2000 0:41 / /mntS rw,relatime shared:501\n"
+	       "2002 2000 0:42 / /mntP rw,relatime\n"
+	       "2010 2001 0:43 / /mntS/a rw,relatime shared:502\n"
+	       "2011 2002 0:44 / /mntP/b rw,relatime\n", NULL),
+	   "article: sh2 mounts under /mntS and /mntP");
+	ok(run(m, L("77 61 8:17 / /mntS rw,relatime shared:1",
+		    "83 61 8:15 / /mntP rw,relatime",
+		    "179 77 8:22 / /mntS/a rw,relatime shared:2"), false,
+	       "1001 900 0:41 / /mntS rw,relatime shared:501\n"
+	       "1002 900 0:42 / /mntP rw,relatime\n"
+	       "1010 1001 0:43 / /mntS/a rw,relatime shared:502", NULL),
+	   "article: the mount propagated back to sh1 (no final newline)");
+
+	s = renamed(m, "2010 2001 0:43 / /mntS/a rw,relatime shared:502");
+	is_str(s, "178 222 8:22 / /mntS/a rw,relatime shared:2",
+	       "rename: every number in its expected name");
+	free(s);
+	s = renamed(m, "3000 2001 0:99 / /x rw master:502 - tmpfs src rw");
+	is_str(s, "3000 222 0:99 / /x rw master:2 - tmpfs src rw",
+	       "rename: unbound numbers stay as they are");
+	free(s);
+	s = renamed(m, "/dev/sdb6 on /mntX 2001");
+	is_str(s, "/dev/sdb6 on /mntX 2001", "rename: other lines are copied");
+	free(s);
+	ns_matcher_free(m);
+}
+
+static void test_rest(void)
+{
+	ok(run1(L("77 61 8:17 / /mntS rw,relatime shared:1 - tmpfs src rw"), false,
+		"5 4 0:41 / /mntS rw,relatime shared:9 - tmpfs src rw\n"),
+	   "rest: equal rests match");
+	ok(!run1(L("77 61 8:17 / /mntS rw,relatime shared:1 - tmpfs src rw"), false,
+		 "5 4 0:41 / /mntS rw,relatime shared:9 - tmpfs src ro\n"),
+	   "rest: is compared literally");
+	ok(!run1(L("77 61 8:17 / /mntS rw,relatime shared:1"), false,
+		 "5 4 0:41 / /mntS rw,relatime shared:9 - tmpfs src rw\n"),
+	   "rest: a line without one does not match a line with one");
+}
+
+/* ---- each renaming rule fails -------------------------------------------- */
+
+static void test_peer_group_must_be_equal(void)
+{
+	const char *const *exp = L("77 61 8:17 / /mntS rw,relatime shared:1",
+				   "78 61 8:18 / /mntT rw,relatime shared:1");
+
+	ok(run1(exp, false, "5 4 0:41 / /mntS rw,relatime shared:7\n"
+			    "6 4 0:42 / /mntT rw,relatime shared:7\n"),
+	   "groups: the same peer group on both lines matches");
+	ok(!run1(exp, false, "5 4 0:41 / /mntS rw,relatime shared:7\n"
+			     "6 4 0:42 / /mntT rw,relatime shared:8\n"),
+	   "groups: two different actual groups for one expected group fail");
+	ok(!run1(L("77 61 8:17 / /mntS rw shared:1", "78 61 8:18 / /mntT rw shared:2"),
+		 false, "5 4 0:41 / /mntS rw shared:7\n6 4 0:42 / /mntT rw shared:7\n"),
+	   "groups: one actual group for two expected groups fails");
+	ok(run1(L("77 61 8:17 / /mntS rw shared:1", "78 61 8:18 / /mntT rw master:1"),
+		false, "5 4 0:41 / /mntS rw shared:7\n6 4 0:42 / /mntT rw master:7\n"),
+	   "groups: shared and master share one renaming");
+	ok(!run1(L("77 61 8:17 / /mntS rw shared:1", "78 61 8:18 / /mntT rw master:1"),
+		 false, "5 4 0:41 / /mntS rw shared:7\n6 4 0:42 / /mntT rw master:8\n"),
+	   "groups: master:N must name the group shared:N named");
+}
+
+static void test_wrong_parent(void)
+{
+	const char *const *exp = L("222 145 8:17 / /mntS rw shared:1",
+				   "225 145 8:15 / /mntP rw",
+				   "178 222 8:22 / /mntS/a rw shared:2");
+
+	ok(run1(exp, false, "20 10 0:41 / /mntS rw shared:5\n21 10 0:42 / /mntP rw\n"
+			    "30 20 0:43 / /mntS/a rw shared:6\n"),
+	   "parent: /mntS/a under /mntS matches");
+	ok(!run1(exp, false, "20 10 0:41 / /mntS rw shared:5\n21 10 0:42 / /mntP rw\n"
+			     "30 21 0:43 / /mntS/a rw shared:6\n"),
+	   "parent: /mntS/a under /mntP fails");
+	ok(!run1(L("5 5 0:1 / / rw"), false, "7 8 0:1 / / rw\n"),
+	   "parent: ID and PARENT share one renaming");
+}
+
+static void test_devices(void)
+{
+	const char *const *exp = L("77 61 8:17 / /mntS rw,relatime shared:1",
+				   "83 61 8:15 / /mntP rw,relatime");
+
+	ok(!run1(exp, false, "1001 900 0:41 / /mntS rw,relatime shared:501\n"
+			     "1002 900 0:41 / /mntP rw,relatime\n"),
+	   "devices: two devices mapped to one actual device fail");
+	ok(!run1(L("1 9 8:1 / /a rw", "2 9 8:1 / /b rw"), false,
+		 "5 4 0:5 / /a rw\n6 4 0:6 / /b rw\n"),
+	   "devices: one device mapped to two actual devices fails");
+	ok(run1(L("1 9 8:1 / /a rw", "2 9 8:2 / /b rw"), false,
+		"5 4 0:5 / /a rw\n6 4 1:5 / /b rw\n"),
+	   "devices: MAJ:MIN is renamed as a pair, not per half");
+}
+
+static void test_literal_parts(void)
+{
+	ok(!run1(L("77 61 8:17 / /mntS rw,relatime shared:1"), false,
+		 "5 4 0:41 / /mntS ro,relatime shared:9\n"),
+	   "literal: rw,relatime against ro,relatime fails");
+	ok(!run1(L("77 61 8:17 / /mntS rw shared:1"), false, "5 4 0:41 / /mntT rw shared:9\n"),
+	   "literal: another mountpoint fails");
+	ok(!run1(L("77 61 8:17 / /mntS rw shared:1"), false, "5 4 0:41 /x /mntS rw shared:9\n"),
+	   "literal: another root fails");
+	ok(!run1(L("77 61 8:17 / /mntS rw shared:1"), false, "5 4 0:41 / /mntS rw master:9\n"),
+	   "literal: another tag kind fails");
+	ok(!run1(L("7 6 8:1 / /m rw shared:1 master:2"), false, "5 4 0:4 / /m rw master:2 shared:1\n"),
+	   "literal: tags in another order fail");
+	ok(!run1(L("108 83 8:2 / /home/cecilia rw,relatime unbindable"), false,
+		 "5 4 0:4 / /home/cecilia rw,relatime\n"),
+	   "literal: a missing unbindable tag fails");
+	ok(run1(L("/dev/sda1 on /", "/dev/sdb6 on /mntX"), false,
+		"/dev/sda1 on /\n/dev/sdb6 on /mntX\n"),
+	   "literal: equal non-mountinfo lines match");
+	ok(!run1(L("/dev/sda1 on /", "/dev/sdb6 on /mntX"), false,
+		 "/dev/sda1 on /\n/dev/sdb6 on /mntY\n"),
+	   "literal: a different non-mountinfo line fails");
+	ok(!run1(L("16"), false, "17\n"), "literal: a count is not renamed");
+	ok(!run1(L("77 61 8:17 / /mntS rw"), false, "77 61 8:17 / /mntS rw \n"),
+	   "literal: a record does not match a line that is not one");
+}
+
+static void test_line_counts(void)
+{
+	const char *const *exp = L("77 61 8:17 / /mntS rw shared:1", "83 61 8:15 / /mntP rw");
+
+	ok(!run1(exp, false, "5 4 0:41 / /mntS rw shared:9\n"), "count: a missing line fails");
+	ok(!run1(exp, false, "5 4 0:41 / /mntS rw shared:9\n6 4 0:42 / /mntP rw\n"
+			     "7 4 0:43 / /mntQ rw\n"), "count: an extra line fails");
+	ok(!run1(exp, false, "6 4 0:42 / /mntP rw\n5 4 0:41 / /mntS rw shared:9\n"),
+	   "count: lines in another order fail when ordered");
+	ok(run1(L(NULL), false, ""), "count: no lines expected, none printed");
+	ok(!run1(L(NULL), false, "\n"), "count: an empty line is a line");
+	ok(!run1(L("x"), false, ""), "count: empty output is zero lines");
+}
+
+/* ---- bindings across steps ----------------------------------------------- */
+
+static void test_across_steps(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+
+	ok(run(m, L("77 61 8:17 / /mntS rw shared:1"), false,
+	       "1001 900 0:41 / /mntS rw shared:501\n", NULL),
+	   "steps: the first step binds 77, 61, 8:17 and group 1");
+	ok(!run(m, L("77 61 8:17 / /mntS rw shared:1"), false,
+		"1005 900 0:41 / /mntS rw shared:501\n", NULL),
+	   "steps: a later step contradicting the ID binding fails");
+	ok(!run(m, L("80 61 8:17 / /mntT rw shared:1"), false,
+		"1006 900 0:45 / /mntT rw shared:501\n", NULL),
+	   "steps: a later step contradicting the device binding fails");
+	ok(!run(m, L("80 61 8:18 / /mntT rw shared:1"), false,
+		"1001 900 0:45 / /mntT rw shared:501\n", NULL),
+	   "steps: an actual ID bound to another expected ID fails");
+	ok(run(m, L("77 61 8:17 / /mntS rw shared:1"), false,
+	       "1001 900 0:41 / /mntS rw shared:501\n", NULL),
+	   "steps: the original binding still holds");
+	ns_matcher_free(m);
+}
+
+static void test_failed_step_leaves_no_trace(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *d;
+
+	ok(run(m, L("77 61 8:17 / /mntS rw shared:1"), false,
+	       "1001 900 0:41 / /mntS rw shared:501\n", NULL), "undo: first step");
+	/* binds 300<->3000, 8:30<->0:30, group 7<->700, then fails on /b */
+	ok(!run(m, L("300 77 8:30 / /mntS/a rw shared:7", "301 77 8:31 / /mntS/b rw"),
+		false, "3000 1001 0:30 / /mntS/a rw shared:700\n"
+		       "3001 1001 0:31 / /mntS/b ro\n", &d),
+	   "undo: a step that binds, then fails");
+	free(d);
+	ok(run(m, L("300 77 8:30 / /mntS/a rw shared:7"), false,
+	       "3001 1001 0:32 / /mntS/a rw shared:701\n", NULL),
+	   "undo: none of the failed step's bindings remain");
+	ok(!run(m, L("77 61 8:17 / /mntS rw shared:1"), false,
+		"1001 900 0:41 / /mntS rw shared:502\n", NULL),
+	   "undo: the bindings from before it do");
+	ns_matcher_free(m);
+}
+
+/* ---- "..." ---------------------------------------------------------------- */
+
+static void test_dots(void)
+{
+	ok(run1(L("...", "B"), false, "x\ny\nB\n"), "dots: at the start");
+	ok(run1(L("...", "B"), false, "B\n"), "dots: at the start, zero lines");
+	ok(run1(L("A", "...", "B"), false, "A\nx\ny\nB\n"), "dots: in the middle");
+	ok(run1(L("A", "...", "B"), false, "A\nB\n"), "dots: in the middle, zero lines");
+	ok(run1(L("A", "..."), false, "A\nx\ny\n"), "dots: at the end");
+	ok(run1(L("A", "..."), false, "A\n"), "dots: at the end, zero lines");
+	ok(run1(L("..."), false, ""), "dots: alone against no output");
+	ok(run1(L("...", "...", "A"), false, "x\nA\n"), "dots: twice in a row");
+	ok(run1(L("...", "A", "...", "B", "..."), false, "A\nq\nB\n"),
+	   "dots: three of them");
+	ok(!run1(L("A", "...", "B"), false, "B\nx\nA\n"), "dots: order still counts");
+	ok(!run1(L("...", "B"), false, "B\nx\n"), "dots: do not cover a line after B");
+	ok(!run1(L("A", "...", "B"), false, "A\nx\n"), "dots: B must still appear");
+	ok(run1(L("108 83 8:2 / /home/cecilia rw,relatime unbindable", "..."), false,
+		"40 30 0:50 / /home/cecilia rw,relatime unbindable\n"
+		"41 40 0:51 / /home/cecilia/mntX rw,relatime\n"),
+	   "dots: the article's unbindable example");
+}
+
+/* The first split binds 10<->500 for /a; /b then needs 10<->501, so the
+ * search must undo that and try the next split. */
+static void test_dots_backtrack(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *s;
+
+	ok(run(m, L("...", "10 1 8:1 / /a rw", "...", "11 10 8:2 / /b rw"), false,
+	       "500 100 0:5 / /a rw\n501 100 0:6 / /a rw\n600 501 0:7 / /b rw\n", NULL),
+	   "dots: a failed split is undone and the next one tried");
+	s = renamed(m, "500 100 0:5 / /a rw");
+	is_str(s, "500 1 0:5 / /a rw", "dots: nothing of the failed split is bound");
+	free(s);
+	s = renamed(m, "501 100 0:6 / /a rw");
+	is_str(s, "10 1 8:1 / /a rw", "dots: the split that worked is");
+	free(s);
+	ns_matcher_free(m);
+}
+
+/* ---- unordered blocks ----------------------------------------------------- */
+
+static void test_unordered(void)
+{
+	const char *const *exp = L("77 61 8:17 / /mntS rw shared:1",
+				   "83 61 8:15 / /mntP rw",
+				   "179 77 8:22 / /mntS/a rw shared:2",
+				   "/dev/sdb6 on /mntX");
+
+	ok(run1(exp, true, "/dev/sdb6 on /mntX\n10 9 0:22 / /mntS/a rw shared:5\n"
+			   "9 8 0:17 / /mntS rw shared:4\n11 8 0:15 / /mntP rw\n"),
+	   "unordered: lines in another order match");
+	ok(!run1(exp, false, "/dev/sdb6 on /mntX\n10 9 0:22 / /mntS/a rw shared:5\n"
+			     "9 8 0:17 / /mntS rw shared:4\n11 8 0:15 / /mntP rw\n"),
+	   "unordered: the same lines fail in an ordered block");
+	ok(!run1(exp, true, "/dev/sdb6 on /mntX\n10 11 0:22 / /mntS/a rw shared:5\n"
+			    "9 8 0:17 / /mntS rw shared:4\n11 8 0:15 / /mntP rw\n"),
+	   "unordered: the renaming still applies");
+	ok(!run1(L("x", "x"), true, "x\nz\n"),
+	   "unordered: one actual line cannot serve two literal lines");
+	ok(!run1(L("10 1 8:1 / /a rw", "10 1 8:1 / /a rw", "..."), true,
+		 "500 100 0:5 / /a rw\nz\n"),
+	   "unordered: one actual record cannot serve two expected records");
+	ok(!run1(L("x", "y"), true, "y\nx\nz\n"), "unordered: an extra line fails");
+	ok(!run1(L("x", "y"), true, "y\n"), "unordered: a missing line fails");
+	ok(run1(L("y", "...", "x"), true, "z\nx\nq\ny\n"),
+	   "unordered: with \"...\" extra lines are allowed");
+	ok(!run1(L("y", "...", "x"), true, "z\nx\nq\n"),
+	   "unordered: with \"...\" every expected line is still needed");
+}
+
+/* First fit pairs E1-A1 and E2-A2, and then /b's parent contradicts it. */
+static void test_unordered_backtrack(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *s;
+
+	ok(run(m, L("10 1 8:1 / /a rw", "11 1 8:1 / /a rw", "20 11 8:2 / /b rw"), true,
+	       "500 100 0:5 / /a rw\n501 100 0:5 / /a rw\n600 500 0:6 / /b rw\n", NULL),
+	   "unordered: a wrong first pairing is undone");
+	s = renamed(m, "500 100 0:5 / /a rw");
+	is_str(s, "11 1 8:1 / /a rw", "unordered: the pairing kept is the one that works");
+	free(s);
+	ns_matcher_free(m);
+}
+
+static void test_budget(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	const char *const *exp = L("10 1 8:1 / /a rw", "11 1 8:1 / /a rw",
+				   "20 11 8:2 / /b rw");
+	const char *act = "500 100 0:5 / /a rw\n501 100 0:5 / /a rw\n600 500 0:6 / /b rw\n";
+	char *d;
+
+	ns_matcher_set_budget(m, 3);
+	ok(!run(m, exp, true, act, &d), "budget: a search past its budget fails");
+	ok(strncmp(d, "# gave up after 3 line comparisons", 34) == 0,
+	   "budget: and its diff says so");
+	free(d);
+	ns_matcher_set_budget(m, 0);
+	ok(run(m, exp, true, act, NULL), "budget: the default is enough for it");
+	ns_matcher_free(m);
+}
+
+/* ---- diffs ---------------------------------------------------------------- */
+
+static void test_diff_renamed(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	const char *const *exp = L("77 61 8:17 / /mntS rw,relatime shared:1",
+				   "83 61 8:15 / /mntP rw,relatime");
+	char *d;
+
+	run(m, exp, false, "1001 900 0:41 / /mntS rw,relatime shared:501\n"
+			   "1002 900 0:42 / /mntP rw,relatime\n", NULL);
+	ok(!run(m, exp, false, "1001 900 0:41 / /mntS rw,relatime shared:501\n"
+			       "1002 900 0:42 / /mntP ro,relatime\n", &d),
+	   "diff: /mntP turned read-only");
+	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
+		  " 77 61 8:17 / /mntS rw,relatime shared:1\n"
+		  "-83 61 8:15 / /mntP rw,relatime\n"
+		  "+83 61 8:15 / /mntP ro,relatime\n",
+	       "diff: actual numbers shown in their expected names");
+	free(d);
+	ns_matcher_free(m);
+}
+
+static void test_diff_device_reused(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *d;
+
+	ok(!run(m, L("77 61 8:17 / /mntS rw,relatime shared:1",
+		     "83 61 8:15 / /mntP rw,relatime"), false,
+		"1001 900 0:41 / /mntS rw,relatime shared:501\n"
+		"1002 900 0:41 / /mntP rw,relatime\n", &d),
+	   "diff: a device reused");
+	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
+		  " 77 61 8:17 / /mntS rw,relatime shared:1\n"
+		  "-83 61 8:15 / /mntP rw,relatime\n"
+		  "+1002 61 8:17 / /mntP rw,relatime\n",
+	       "diff: the line that breaks the renaming is -/+, the one before is context");
+	free(d);
+	ok(run(m, L("83 61 8:15 / /mntP rw,relatime"), false,
+	       "1002 905 0:42 / /mntP rw,relatime\n", NULL),
+	   "diff: the bindings the diff made are gone afterwards");
+	ns_matcher_free(m);
+}
+
+static void test_diff_peer_group(void)
+{
+	char *d;
+	struct ns_matcher *m = ns_matcher_new();
+
+	ok(!run(m, L("77 61 8:17 / /mntS rw shared:1", "78 61 8:18 / /mntT rw shared:1"),
+		false, "5 4 0:41 / /mntS rw shared:7\n6 4 0:42 / /mntT rw shared:8\n", &d),
+	   "diff: a peer group that splits");
+	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
+		  " 77 61 8:17 / /mntS rw shared:1\n"
+		  "-78 61 8:18 / /mntT rw shared:1\n"
+		  "+6 61 0:42 / /mntT rw shared:8\n",
+	       "diff: shows the group that differs");
+	free(d);
+	ns_matcher_free(m);
+}
+
+static void test_diff_shapes(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *d;
+
+	ok(!run(m, L("A", "...", "B"), false, "A\nx\ny\nB2\n", &d), "diff: dots step fails");
+	is_str(d, "--- expected\n+++ actual\n@@ -1,3 +1,4 @@\n A\n ...\n-B\n+B2\n",
+	       "diff: \"...\" is context and absorbs the lines it covers");
+	free(d);
+	ok(!run(m, L("x", "y", "z"), true, "z\nq\nx\n", &d), "diff: unordered step fails");
+	is_str(d, "--- expected\n+++ actual\n@@ -1,3 +1,3 @@\n x\n-y\n z\n+q\n",
+	       "diff: unordered lines show next to their partners");
+	free(d);
+	ok(!run(m, L("a", "b"), false, "a\nb\nc\n", &d), "diff: extra line");
+	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,3 @@\n a\n b\n+c\n",
+	       "diff: an extra line is an addition");
+	free(d);
+	ok(!ns_matcher_step(m, NULL, 0, false, "a\n", NULL),
+	   "diff: a NULL diff buffer is allowed");
+	ns_matcher_free(m);
+}
+
+/* ---- scale ---------------------------------------------------------------- */
+
+static char *big_block(size_t n, unsigned long base, bool reversed,
+		       size_t changed, struct ns_expect **exp)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	*exp = xcalloc(n, sizeof(**exp));
+	for (size_t k = 0; k < n; k++) {
+		size_t i = reversed ? n - 1 - k : k;
+		(*exp)[k].text = xasprintf("%zu %zu 8:%zu / /m/%zu rw shared:%zu",
+					   k + 2, k / 2 + 1, k, k, k + 1);
+		ns_buf_addf(&b, "%lu %lu 0:%lu / /m/%zu %s shared:%lu\n", base + i,
+			    base + i / 2 - 1, base + i, i, i == changed ? "ro" : "rw",
+			    base + i + 7);
+	}
+	return ns_buf_detach(&b);
+}
+
+static void free_exp(struct ns_expect *exp, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free(exp[i].text);
+	free(exp);
+}
+
+static void test_scale(void)
+{
+	const size_t n = 50000;
+	struct ns_expect *exp;
+	struct ns_matcher *m;
+	struct ns_buf d = NS_BUF_INIT;
+	char *act;
+	clock_t t0;
+
+	m = ns_matcher_new();
+	act = big_block(n, 1000000, false, n, &exp);
+	t0 = clock();
+	ok(ns_matcher_step(m, exp, n, false, act, NULL), "scale: 50k ordered lines match");
+	printf("# 50k ordered: %.0f ms\n", 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+	free(act);
+	free_exp(exp, n);
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	act = big_block(n, 1000000, true, n, &exp);
+	t0 = clock();
+	ok(ns_matcher_step(m, exp, n, true, act, NULL), "scale: 50k unordered lines match");
+	printf("# 50k unordered: %.0f ms\n", 1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+	free(act);
+	free_exp(exp, n);
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	act = big_block(n, 1000000, false, 25000, &exp);
+	t0 = clock();
+	ok(!ns_matcher_step(m, exp, n, false, act, &d), "scale: one changed line in 50k fails");
+	printf("# 50k failing, with diff: %.0f ms\n",
+	       1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
+	ok(strstr(ns_buf_str(&d), "\n-25002 12501 8:25000 / /m/25000 rw shared:25001\n"
+				  "+1025000 12501 0:1025000 / /m/25000 ro shared:1025007\n") &&
+	   d.len < 1000, "scale: its diff is the one line, renamed, in context");
+	ns_buf_free(&d);
+	free(act);
+	free_exp(exp, n);
+	ns_matcher_free(m);
+}
+
+int main(void)
+{
+	test_parse_article_line();
+	test_parse_full_line();
+	test_parse_odd_tags();
+	test_parse_rejects();
+	test_parse_fuzz();
+	test_article_shared_demo();
+	test_rest();
+	test_peer_group_must_be_equal();
+	test_wrong_parent();
+	test_devices();
+	test_literal_parts();
+	test_line_counts();
+	test_across_steps();
+	test_failed_step_leaves_no_trace();
+	test_dots();
+	test_dots_backtrack();
+	test_unordered();
+	test_unordered_backtrack();
+	test_budget();
+	test_diff_renamed();
+	test_diff_device_reused();
+	test_diff_peer_group();
+	test_diff_shapes();
+	test_scale();
+	return tap_done();
+}
