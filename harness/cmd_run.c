@@ -54,7 +54,8 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 	cli->opts.devices = NS_DEVICES_TMPFS;
 	cli->opts.timeout_s = DEFAULT_TIMEOUT;
 	optind = 1;
-	while ((c = getopt_long(argc, argv, "+vt:", longopts, NULL)) != -1) {
+	opterr = 0; /* one message of our own, naming the option */
+	while ((c = getopt_long(argc, argv, "+:vt:", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'd':
 			if (parse_devices(optarg, &cli->opts) < 0) {
@@ -71,8 +72,11 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 				return -1;
 			}
 			break;
+		case ':':
+			usage_error("run: option '%s' needs a value", argv[optind - 1]);
+			return -1;
 		default:
-			usage_error("unknown option for run");
+			usage_error("run: unknown option '%s'", argv[optind - 1]);
 			return -1;
 		}
 	}

@@ -23,6 +23,7 @@ struct mount_args {
 	size_t nprop;
 	const char *type;          /* -t */
 	const char *options;       /* -o */
+	size_t type_word, options_word; /* where they are, for errors */
 	unsigned long flags;       /* MS_* from -o */
 	char *data;                /* filesystem options from -o */
 	const char *src, *dst;
@@ -128,10 +129,13 @@ static int parse_option_word(struct ns_stage *st, size_t *i, struct mount_args *
 	    !strcmp(w, "--options")) {
 		if (*i + 1 >= st->argc)
 			return ns_parse_fail(e, *i, "mount: option %s needs a value", w);
-		if (w[1] == 't' || w[2] == 't')
+		if (w[1] == 't' || w[2] == 't') {
 			a->type = st->argv[++*i];
-		else
+			a->type_word = *i;
+		} else {
 			a->options = st->argv[++*i];
+			a->options_word = *i;
+		}
 		return 0;
 	}
 	return ns_parse_fail(e, *i, "mount: unknown option %s", w);
@@ -175,11 +179,11 @@ static int check_operands(struct ns_stage *st, struct mount_args *a,
 	a->op = OP_NEW;
 	a->standin = !strncmp(a->src, "/dev/", 5);
 	if (a->standin && a->data && *a->data)
-		return ns_parse_fail(e, 0, "mount: filesystem options '%s' are not supported on stand-in devices", a->data);
+		return ns_parse_fail(e, a->options_word, "mount: filesystem options '%s' are not supported on stand-in devices", a->data);
 	if (!a->standin && !a->type)
 		return ns_parse_fail(e, lastword - 1, "mount: '%s' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", a->src);
 	if (!a->standin && !safe_type(a->type))
-		return ns_parse_fail(e, 0, "mount: filesystem type '%s' is not allowed in a sandbox (allowed: tmpfs, ramfs)", a->type);
+		return ns_parse_fail(e, a->type_word, "mount: filesystem type '%s' is not allowed in a sandbox (allowed: tmpfs, ramfs)", a->type);
 	(void)st;
 	return 0;
 }
@@ -202,7 +206,7 @@ static int parse_mount(struct ns_stage *st, struct ns_parse_err *e)
 		nops++;
 		last = i;
 	}
-	if (a->options && parse_options(a, e, 0) < 0)
+	if (a->options && parse_options(a, e, a->options_word) < 0)
 		return -1;
 	return check_operands(st, a, ops, nops, last, e);
 }

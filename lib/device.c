@@ -17,7 +17,9 @@
 #include <fcntl.h>
 #include <linux/loop.h>
 #include <linux/mount.h>
+#include <sched.h>
 #include <string.h>
+#include <sys/mount.h>
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
@@ -115,6 +117,48 @@ static int exec_mke2fs(int fd, struct ns_buf *err)
 	return -1;
 }
 
+static int loop_attach(int backing, const char *name, struct ns_buf *err);
+
+/* mke2fs always makes /lost+found, which tmpfs stand-ins do not have. A
+ * child in a private mount namespace mounts the image once, detached,
+ * and removes it, so `ls` of a stand-in reads the same in both modes. */
+static int strip_lost_found(int img, struct ns_buf *err)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		ns_buf_addf(err, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		struct ns_buf ignored = NS_BUF_INIT;
+		struct loop_info64 info;
+		char src[32];
+		int loopfd, fc, m;
+
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			_exit(1);
+		loopfd = loop_attach(img, "template", &ignored);
+		if (loopfd < 0 || ioctl(loopfd, LOOP_GET_STATUS64, &info) < 0)
+			_exit(2);
+		snprintf(src, sizeof(src), "/dev/loop%u", info.lo_number);
+		fc = ns_fsopen("ext4", FSOPEN_CLOEXEC);
+		if (fc < 0 || ns_fsconfig(fc, FSCONFIG_SET_STRING, "source", src, 0) < 0 ||
+		    ns_fsconfig(fc, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+			_exit(3);
+		m = ns_fsmount(fc, FSMOUNT_CLOEXEC, 0);
+		if (m < 0 || unlinkat(m, "lost+found", AT_REMOVEDIR) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	ns_buf_addf(err, "preparing the loop image failed (step %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return -1;
+}
+
 /* One formatted image per process, copied into each device's memfd. The
  * runner prepares it before forking sandboxes, so mke2fs runs once. */
 static int image_template(struct ns_buf *err)
@@ -128,7 +172,7 @@ static int image_template(struct ns_buf *err)
 		ns_buf_addf(err, "memfd for the loop image: %s", strerror(errno));
 		return -1;
 	}
-	if (exec_mke2fs(tmpl, err) < 0) {
+	if (exec_mke2fs(tmpl, err) < 0 || strip_lost_found(tmpl, err) < 0) {
 		close(tmpl);
 		tmpl = -1;
 	}

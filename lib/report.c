@@ -20,6 +20,16 @@ static void print_indented(FILE *f, const char *text, const char *indent)
 	}
 }
 
+/* The first step without a result is the one that was running when the
+ * run stopped: name what stopped it. */
+static const char *not_run_reason(const struct ns_run *run, const struct ns_verdict *v,
+				  size_t i)
+{
+	if (i > 0 && !v->steps[i - 1].ran)
+		return "not run";
+	return run->timed_out ? "killed by the watchdog" : run->aborted ? "interrupted" : "not run";
+}
+
 static void report_step(FILE *f, const struct ns_scenario *sc, size_t i,
 			const struct ns_run *run, const struct ns_verdict *v,
 			bool verbose)
@@ -31,7 +41,8 @@ static void report_step(FILE *f, const struct ns_scenario *sc, size_t i,
 
 	if (!sv->ran) {
 		if (verbose)
-			fprintf(f, "  --  %s %s   (not run)\n", prompt_of(st, p, sizeof(p)), st->cmdline);
+			fprintf(f, "  --  %s %s   (%s)\n", prompt_of(st, p, sizeof(p)), st->cmdline,
+				not_run_reason(run, v, i));
 		return;
 	}
 	if (sv->ok && !verbose)

@@ -21,6 +21,7 @@ struct parser {
 	bool header_open;      /* still in the leading block of directives */
 	struct ns_step *open;  /* the step whose output lines may follow */
 	struct ns_diag *diag;
+	bool seen[8];          /* which directives were given */
 };
 
 static int fail(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
@@ -152,26 +153,36 @@ static bool split_directive(const char *line, size_t *keylen, const char **val)
 	return true;
 }
 
+static int known_directive(const char *key, size_t keylen)
+{
+	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
+		if (strlen(directives[i].key) == keylen &&
+		    !strncmp(directives[i].key, key, keylen))
+			return (int)i;
+	return -1;
+}
+
 static int parse_directive(struct parser *p, const char *line, size_t keylen,
 			   const char *val)
 {
-	char *v = xstrdup(val);
-	size_t n = strlen(v);
+	int i = known_directive(line, keylen);
+	char *v;
+	size_t n;
 	int r;
 
+	if (i < 0)
+		return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title)",
+			    (int)keylen, line);
+	if (p->seen[i])
+		return fail(p, 1, "directive '%.*s' given twice", (int)keylen, line);
+	p->seen[i] = true;
+	v = xstrdup(val);
+	n = strlen(v);
 	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
 		v[--n] = '\0';
-	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++) {
-		if (strlen(directives[i].key) == keylen &&
-		    !strncmp(directives[i].key, line, keylen)) {
-			r = directives[i].fn(p, v, (int)(val - line) + 1);
-			free(v);
-			return r;
-		}
-	}
+	r = directives[i].fn(p, v, (int)(val - line) + 1);
 	free(v);
-	return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title)",
-		    (int)keylen, line);
+	return r;
 }
 
 /* ---- session lines ------------------------------------------------ */
@@ -203,8 +214,16 @@ static void add_device(struct ns_scenario *sc, const char *name)
 	sc->devnames[sc->ndevnames++] = xstrdup(name);
 }
 
-static int parse_stage(struct parser *p, struct ns_stage *st, size_t index,
-		       int base)
+/* Column of the first word equal to s (the command's column otherwise). */
+static int word_col(const struct ns_stage *st, const char *s)
+{
+	for (size_t i = 1; i < st->argc; i++)
+		if (!strcmp(st->argv[i], s))
+			return st->col[i];
+	return st->col[0];
+}
+
+static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 {
 	struct ns_parse_err e = { NULL, 0 };
 	const char *name = st->argv[0];
@@ -227,7 +246,7 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index,
 	if (st->def->device) {
 		const char *dev = st->def->device(st->args);
 		if (dev && !is_devname(dev))
-			return fail(p, base, "device name '%s' is not a path like /dev/sdb6", dev);
+			return fail(p, word_col(st, dev), "device name '%s' is not a path like /dev/sdb6", dev);
 		if (dev)
 			add_device(p->sc, dev);
 	}
@@ -275,7 +294,7 @@ static int parse_command(struct parser *p, struct ns_step *step,
 		take_words(&step->pipeline.stages[i], &sp.stages[i], base);
 	ns_split_free(&sp);
 	for (size_t i = 0; i < step->pipeline.n; i++)
-		if (parse_stage(p, &step->pipeline.stages[i], i, base) < 0)
+		if (parse_stage(p, &step->pipeline.stages[i], i) < 0)
 			return -1;
 	return 0;
 }
@@ -347,21 +366,51 @@ static int check_bytes(struct parser *p, const char *line, size_t len)
 	return 0;
 }
 
-/* Well-formed UTF-8 (lead byte ranges and continuation bytes). */
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t left)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;              /* overlong 3-byte */
+	else if (c == 0xed)
+		hi = 0x9f;              /* surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;              /* overlong 4-byte */
+	else if (c == 0xf4)
+		hi = 0x8f;              /* past U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t k = 2; k < n; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
 static bool utf8_ok(const unsigned char *s, size_t len, size_t *bad)
 {
 	for (size_t i = 0; i < len;) {
-		unsigned char c = s[i];
-		size_t n = c < 0x80 ? 0 : (c >= 0xc2 && c <= 0xdf) ? 1 :
-			   (c >= 0xe0 && c <= 0xef) ? 2 : (c >= 0xf0 && c <= 0xf4) ? 3 : 4;
+		size_t n = utf8_seq(s + i, len - i);
 
-		*bad = i;
-		if (n == 4 || n > len - i - 1)
+		if (!n) {
+			*bad = i;
 			return false;
-		for (size_t k = 1; k <= n; k++)
-			if ((s[i + k] & 0xc0) != 0x80)
-				return false;
-		i += n + 1;
+		}
+		i += n;
 	}
 	return true;
 }
@@ -386,9 +435,14 @@ static int one_line(struct parser *p, const char *line, size_t len)
 		return session_line(p, line, indent);
 	}
 	p->open = NULL;
-	if (p->header_open && split_directive(line, &keylen, &val)) {
-		add_raw(p, NS_LINE_DIRECTIVE, line, len);
-		return parse_directive(p, line, keylen, val);
+	if (split_directive(line, &keylen, &val)) {
+		if (p->header_open) {
+			add_raw(p, NS_LINE_DIRECTIVE, line, len);
+			return parse_directive(p, line, keylen, val);
+		}
+		if (known_directive(line, keylen) >= 0)
+			return fail(p, 1, "directive '%.*s' after the header: directives go in the block at the top of the file",
+				    (int)keylen, line);
 	}
 	if (line[strspn(line, " \t")])
 		p->header_open = false;
@@ -468,7 +522,7 @@ struct ns_scenario *ns_scenario_load(const char *path, struct ns_diag *diag)
 	int r = ns_read_file(path, 64u << 20, &text, &len);
 
 	if (r < 0) {
-		diag->msg = xasprintf("%s:0:0: error: cannot read: %s", path,
+		diag->msg = xasprintf("%s:1:1: error: cannot read: %s", path,
 				      r == -EFBIG ? "larger than 64 MiB" : strerror(-r));
 		return NULL;
 	}

@@ -93,7 +93,7 @@ static void test_errors(void)
 	parse_error("    # ls \xff\n", "t.scn:1:10: error: invalid UTF-8", "bad UTF-8");
 	parse_error("just prose\n", "t.scn:1:1: error: no commands: a scenario needs at least one indented '# command' line", "no commands");
 	parse_error("    # \n", "t.scn:1:7: error: empty command after the prompt", "empty command");
-	parse_error("    # mount -t proc proc /p\n", "t.scn:1:7: error: mount: filesystem type 'proc' is not allowed in a sandbox (allowed: tmpfs, ramfs)", "unsafe fs type");
+	parse_error("    # mount -t proc proc /p\n", "t.scn:1:16: error: mount: filesystem type 'proc' is not allowed in a sandbox (allowed: tmpfs, ramfs)", "unsafe fs type");
 	parse_error("    # unshare sh\n", "t.scn:1:7: error: unshare: only mount namespaces are supported: give -m", "unshare without -m");
 	parse_error("    # mount --bind a\n", "t.scn:1:20: error: mount: 'a': fstab lookups are not supported; give SOURCE and TARGET", "bind with one operand");
 	parse_error("    # mount sdb6 /x\n", "t.scn:1:13: error: mount: 'sdb6' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", "source not a device");
