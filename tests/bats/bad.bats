@@ -16,9 +16,6 @@ load helpers
 # Entries whose .err states what nstest should say but does not yet, each
 # with the reason; the test is skipped, not failed, and names the bug.
 declare -gA KNOWN_BUG=(
-	[device-not-a-path]="column points at 'mount' (7), not at the device word (13)"
-	[disallowed-fstype]="column points at 'mount' (7), not at the type after -t (16)"
-	[utf8-overlong]="utf8_ok() accepts overlong forms (and surrogates, and code points past U+10FFFF)"
 )
 
 # lint_bad NAME: lint tests/bad/NAME.scn and compare with NAME.err.
@@ -46,6 +43,8 @@ lint_bad() {
 @test "bad: unbalanced single quote" { lint_bad unbalanced-single-quote; }
 @test "bad: unbalanced double quote" { lint_bad unbalanced-double-quote; }
 @test "bad: unknown directive" { lint_bad unknown-directive; }
+@test "bad: a directive given twice" { lint_bad directive-twice; }
+@test "bad: a directive after the header" { lint_bad directive-after-header; }
 @test "bad: bad kernel version" { lint_bad bad-kernel-version; }
 @test "bad: root device that is not a path (root: sda1)" { lint_bad root-not-a-path; }
 @test "bad: mounted device name that is not a path" { lint_bad device-not-a-path; }
@@ -152,6 +151,6 @@ lint_bad() {
 	local f=$SCN_DIR/huge.scn
 	truncate -s 65M "$f"
 	run --separate-stderr "$NSTEST" lint "$f"
-	assert_equal "$stderr" "$f:0:0: error: cannot read: larger than 64 MiB"
+	assert_equal "$stderr" "$f:1:1: error: cannot read: larger than 64 MiB"
 	assert_equal "$status" 2
 }
