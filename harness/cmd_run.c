@@ -5,6 +5,7 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "backend.h"
 #include "report.h"
@@ -35,7 +36,7 @@ static int parse_timeout(const char *v, unsigned *out)
 	char *end;
 	unsigned long n = strtoul(v, &end, 10);
 
-	if (!*v || *end || n == 0 || n > 86400)
+	if (!*v || *end || n > 86400)
 		return -1;
 	*out = (unsigned)n;
 	return 0;
@@ -68,7 +69,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 			break;
 		case 't':
 			if (parse_timeout(optarg, &cli->opts.timeout_s) < 0) {
-				usage_error("--timeout must be a number of seconds from 1 to 86400, not '%s'", optarg);
+				usage_error("--timeout must be a number of seconds from 0 (no watchdog) to 86400, not '%s'", optarg);
 				return -1;
 			}
 			break;
@@ -168,6 +169,10 @@ int cmd_run(int argc, char **argv)
 		fprintf(stderr, "nstest: error: %s\n", problem);
 		free(problem);
 		tally.failed = 0;
+		goto out_usage;
+	}
+	if (cli.opts.devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
+		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
 		goto out_usage;
 	}
 	if (any_loop(sc, files.n, &cli.opts)) {

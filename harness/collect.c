@@ -47,12 +47,28 @@ static int walk(const char *dir, struct ns_lines *out)
 	return r;
 }
 
+/* A relative operand that does not exist here may name an installed
+ * scenario or folder: `nstest run article`. */
+static char *resolve(const char *path)
+{
+	struct stat st;
+	char *installed;
+
+	if (path[0] == '/' || stat(path, &st) == 0)
+		return xstrdup(path);
+	installed = xasprintf("%s/scenarios/%s", NS_DATADIR, path);
+	if (stat(installed, &st) == 0)
+		return installed;
+	free(installed);
+	return xstrdup(path);
+}
+
 int collect_scenarios(char **paths, int n, struct ns_lines *out)
 {
 	for (int i = 0; i < n; i++) {
 		struct stat st;
-		size_t len = strlen(paths[i]);
-		char *p = xstrdup(paths[i]);
+		char *p = resolve(paths[i]);
+		size_t len = strlen(p);
 
 		while (len > 1 && p[len - 1] == '/')
 			p[--len] = '\0';

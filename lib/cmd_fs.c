@@ -237,6 +237,11 @@ static int exec_ls(struct ns_term *t, const struct ns_stage *st,
 	DIR *d = opendir(dir);
 
 	(void)t, (void)in;
+	if (!d && errno == ENOTDIR) {
+		/* like ls(1): a file operand lists as its own name */
+		ns_buf_addf(out, "%s\n", dir);
+		return 0;
+	}
 	if (!d)
 		return ns_cmd_fail(res, "opendir", errno);
 	while ((de = readdir(d)))

@@ -31,6 +31,14 @@ struct mount_args {
 	bool lazy;                 /* umount -l */
 };
 
+/* -t values accepted with a stand-in device; the stand-in's real type is
+ * chosen by --devices, so these only say what the transcript typed. */
+static const char *const standin_types[] = { "tmpfs", "ext2", "ext3", "ext4", "xfs", "btrfs", "vfat", "auto" };
+
+/* -o flags a stand-in mount can carry (as MOUNT_ATTR_*). */
+#define STANDIN_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
+		       MS_NODIRATIME | MS_STRICTATIME | MS_RELATIME | MS_SILENT)
+
 /* Filesystem types a scenario may mount by name. Anything that would show
  * the host (proc, sysfs, devtmpfs, block filesystems) is refused. */
 static const char *const safe_types[] = { "tmpfs", "ramfs" };
@@ -106,6 +114,8 @@ static int parse_options(struct mount_args *a, struct ns_parse_err *e, size_t wo
 	if (flags & MS_PROPAGATION && add_prop(a, flags & (MS_PROPAGATION | MS_REC), e, word) < 0)
 		return -1;
 	a->flags = flags & ~(MS_MOVE | MS_BIND | MS_REC | MS_PROPAGATION);
+	if (a->flags & MS_REMOUNT)
+		return ns_parse_fail(e, word, "mount: -o remount is not supported");
 	return 0;
 }
 
@@ -141,12 +151,29 @@ static int parse_option_word(struct ns_stage *st, size_t *i, struct mount_args *
 	return ns_parse_fail(e, *i, "mount: unknown option %s", w);
 }
 
-static bool safe_type(const char *t)
+static bool in_list(const char *t, const char *const *list, size_t n)
 {
-	for (size_t i = 0; i < NS_ARRAY_SIZE(safe_types); i++)
-		if (!strcmp(t, safe_types[i]))
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t, list[i]))
 			return true;
 	return false;
+}
+
+static bool safe_type(const char *t)
+{
+	return in_list(t, safe_types, NS_ARRAY_SIZE(safe_types));
+}
+
+/* What a new mount of a stand-in may ask for. */
+static int check_standin(const struct mount_args *a, struct ns_parse_err *e)
+{
+	if (a->data && *a->data)
+		return ns_parse_fail(e, a->options_word, "mount: filesystem options '%s' are not supported on stand-in devices", a->data);
+	if (a->flags & ~(unsigned long)STANDIN_FLAGS)
+		return ns_parse_fail(e, a->options_word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime apply to stand-in devices", a->options);
+	if (a->type && !in_list(a->type, standin_types, NS_ARRAY_SIZE(standin_types)))
+		return ns_parse_fail(e, a->type_word, "mount: type '%s' cannot be given to a stand-in device (its type comes from --devices)", a->type);
+	return 0;
 }
 
 /* Decide what the operands mean once every option is known. */
@@ -172,17 +199,19 @@ static int check_operands(struct ns_stage *st, struct mount_args *a,
 	}
 	a->src = ops[0];
 	a->dst = ops[1];
-	if (a->op == OP_MOVE && a->nprop)
-		return ns_parse_fail(e, 0, "mount: --move cannot be combined with --make-*");
+	if (a->op == OP_MOVE && (a->nprop || (a->options && a->flags)))
+		return ns_parse_fail(e, 0, "mount: --move takes no other options");
+	if (a->op == OP_BIND && a->data && *a->data)
+		return ns_parse_fail(e, a->options_word, "mount: a bind mount takes no filesystem options ('%s')", a->data);
 	if (a->op != OP_LIST)
 		return 0;
 	a->op = OP_NEW;
 	a->standin = !strncmp(a->src, "/dev/", 5);
-	if (a->standin && a->data && *a->data)
-		return ns_parse_fail(e, a->options_word, "mount: filesystem options '%s' are not supported on stand-in devices", a->data);
-	if (!a->standin && !a->type)
+	if (a->standin)
+		return check_standin(a, e);
+	if (!a->type)
 		return ns_parse_fail(e, lastword - 1, "mount: '%s' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", a->src);
-	if (!a->standin && !safe_type(a->type))
+	if (!safe_type(a->type))
 		return ns_parse_fail(e, a->type_word, "mount: filesystem type '%s' is not allowed in a sandbox (allowed: tmpfs, ramfs)", a->type);
 	(void)st;
 	return 0;
@@ -214,16 +243,19 @@ static int parse_mount(struct ns_stage *st, struct ns_parse_err *e)
 static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 {
 	struct mount_args *a = xcalloc(1, sizeof(*a));
-	size_t i = 1;
+	size_t i = 1, targets = 0;
 
 	st->args = a;
-	for (; i < st->argc && st->argv[i][0] == '-'; i++) {
-		if (!strcmp(st->argv[i], "-l") || !strcmp(st->argv[i], "--lazy"))
+	/* util-linux takes options anywhere on the line */
+	for (; i < st->argc; i++) {
+		if (st->argv[i][0] != '-')
+			targets++;
+		else if (!strcmp(st->argv[i], "-l") || !strcmp(st->argv[i], "--lazy"))
 			a->lazy = true;
 		else
 			return ns_parse_fail(e, i, "umount: unknown option %s", st->argv[i]);
 	}
-	if (i == st->argc)
+	if (!targets)
 		return ns_parse_fail(e, 0, "umount: missing operand");
 	return 0;
 }

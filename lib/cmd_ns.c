@@ -92,8 +92,12 @@ static int exec_unshare(struct ns_term *t, const struct ns_stage *st,
 		ns_term_pop_level(t, false, res);
 		return ns_cmd_fail(res, "unshare", err);
 	}
-	if (flags[a->prop] && mount("none", "/", NULL, flags[a->prop], NULL) < 0)
-		return ns_cmd_fail(res, "mount", errno);
+	if (flags[a->prop] && mount("none", "/", NULL, flags[a->prop], NULL) < 0) {
+		/* unshare(1) would not start the shell: go back */
+		int err = errno;
+		ns_term_pop_level(t, true, res);
+		return ns_cmd_fail(res, "mount", err);
+	}
 	return 0;
 }
 

@@ -26,7 +26,7 @@ static int parse_sleep(struct ns_stage *st, struct ns_parse_err *e)
 		return ns_parse_fail(e, 0, "sleep: expected one number of seconds");
 	errno = 0;
 	s = strtod(st->argv[1], &end);
-	if (errno || *end || end == st->argv[1] || s < 0 || s > 86400)
+	if (errno || *end || end == st->argv[1] || !(s >= 0 && s <= 86400))
 		return ns_parse_fail(e, 1, "sleep: '%s' is not a number of seconds from 0 to 86400", st->argv[1]);
 	a->ts.tv_sec = (time_t)s;
 	a->ts.tv_nsec = (long)((s - (double)a->ts.tv_sec) * 1e9);

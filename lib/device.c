@@ -35,7 +35,6 @@
 struct standin {
 	char *name;
 	int master;    /* tmpfs: detached master mount; loop: -1 */
-	bool master_used;
 	int loopfd;    /* loop: the attached loop device, kept open */
 };
 
@@ -74,12 +73,12 @@ static int tmpfs_instance(struct standin *s, const char **syscall)
 
 	if (fd >= 0)
 		return fd;
-	if (errno != EINVAL || s->master_used) {
-		*syscall = "open_tree";
+	*syscall = "open_tree";
+	if (errno != EINVAL)
 		return -1;
-	}
-	/* Older kernel: hand out the master itself, once. */
-	s->master_used = true;
+	/* An older kernel that cannot clone a detached mount: hand out the
+	 * master itself. Its first move attaches it; a later move from
+	 * another namespace fails with EINVAL, which is the honest answer. */
 	return fcntl(s->master, F_DUPFD_CLOEXEC, 0);
 }
 

@@ -51,14 +51,15 @@ static void report_step(FILE *f, const struct ns_scenario *sc, size_t i,
 		fprintf(f, "  %s  %s %s\n", sv->ok ? "ok" : "XX", prompt_of(st, p, sizeof(p)), st->cmdline);
 		if (sv->ok)
 			print_indented(f, o->out.output, "          ");
+		else
+			fprintf(f, "    at %s:%d\n", sc->path, st->line);
 	} else {
 		fprintf(f, "%s:%d: %s %s\n", sc->path, st->line, prompt_of(st, p, sizeof(p)), st->cmdline);
 	}
 	if (sv->ok)
 		return;
 	if (o->out.err)
-		fprintf(f, "    %s failed: %s(2): %s\n", st->pipeline.stages[0].argv[0],
-			o->out.syscall, ns_errname(o->out.err));
+		fprintf(f, "    system call failed: %s: %s\n", o->out.syscall, ns_errname(o->out.err));
 	print_indented(f, sv->diff ? sv->diff : "", "    ");
 }
 

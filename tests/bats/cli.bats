@@ -287,9 +287,9 @@ SCN
 }
 
 @test "cli: a bad --timeout value gives the usage and exits 2" {
-	run --separate-stderr "$NSTEST" run --timeout 0 /nonexistent.scn
+	run --separate-stderr "$NSTEST" run --timeout -1 /nonexistent.scn
 	assert_failure 2
-	[[ $stderr == "nstest: error: --timeout must be a number of seconds from 1 to 86400, not '0'"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: --timeout must be a number of seconds from 0 (no watchdog) to 86400, not '-1'"$'\n'"usage: nstest run "* ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
@@ -407,7 +407,7 @@ SCN
 	run "$NSTEST" run "$scn"
 	assert_failure 1
 	assert_output "$scn:2: # mkdir /x
-    mkdir failed: mkdir(2): EEXIST
+    system call failed: mkdir: EEXIST
     --- expected
     +++ actual
     @@ -0,0 +1,1 @@
@@ -424,7 +424,7 @@ SCN
 	run "$NSTEST" run "$scn"
 	assert_failure 1
 	assert_line "$scn:1: # mount /dev/sdb1 /nowhere"
-	assert_line --regexp '^    mount failed: [a-z_]+\(2\): ENOENT$'
+	assert_line --regexp '^    system call failed: [a-z_]+: ENOENT$'
 	assert_line "    +mount: ENOENT (No such file or directory)"
 }
 
@@ -650,4 +650,28 @@ SCN
 	assert_success
 	assert_output "PASS  $scn
 1 passed, 0 failed, 0 skipped"
+}
+
+@test "cli: umount takes its options after the target too, as util-linux does" {
+	scn=$(write_scn umount-late <<'SCN'
+    # mkdir /a
+    # mount /dev/sdb1 /a
+    # umount /a -l
+    # mount | awk '{print $3}'
+    /
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "cli: ls of a file prints its name, as ls(1) does" {
+	scn=$(write_scn ls-file <<'SCN'
+    # touch f
+    # ls f
+    f
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
 }

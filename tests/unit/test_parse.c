@@ -70,6 +70,7 @@ static void test_transcript(void)
 	ok(sc->steps[4].prompt == '$', "dollar prompt");
 	ok(sc->steps[4].unordered && sc->steps[4].nexpect == 2, "[unordered] marks the block");
 	ok(sc->ndevnames == 2, "root and one stand-in");
+	ok(sc->steps[3].pipeline.stages[0].args != NULL, "mount arguments kept");
 	is_str(sc->devnames[0], "/dev/sda2", "root stand-in first");
 	is_str(sc->devnames[1], "/dev/sdb6", "stand-in from mount");
 	ns_scenario_free(sc);
@@ -96,6 +97,15 @@ static void test_errors(void)
 	parse_error("    # mount -t proc proc /p\n", "t.scn:1:16: error: mount: filesystem type 'proc' is not allowed in a sandbox (allowed: tmpfs, ramfs)", "unsafe fs type");
 	parse_error("    # unshare sh\n", "t.scn:1:7: error: unshare: only mount namespaces are supported: give -m", "unshare without -m");
 	parse_error("    # mount --bind a\n", "t.scn:1:20: error: mount: 'a': fstab lookups are not supported; give SOURCE and TARGET", "bind with one operand");
+	parse_error("    # mount -t proc /dev/sdb1 /x\n", "t.scn:1:16: error: mount: type 'proc' cannot be given to a stand-in device (its type comes from --devices)", "stand-in with a foreign type");
+	parse_error("    # mount -o sync /dev/sdb1 /x\n", "t.scn:1:16: error: mount: options 'sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime apply to stand-in devices", "stand-in with an unsupported flag");
+	parse_error("    # mount -o size=1m /dev/sdb1 /x\n", "t.scn:1:16: error: mount: filesystem options 'size=1m' are not supported on stand-in devices", "stand-in with fs options");
+	parse_error("    # mount -o remount,ro /x /x\n", "t.scn:1:16: error: mount: -o remount is not supported", "remount");
+	parse_error("    # mount --move -o ro /a /b\n", "t.scn:1:7: error: mount: --move takes no other options", "move with options");
+	parse_error("    # mount --bind -o size=1m /a /b\n", "t.scn:1:23: error: mount: a bind mount takes no filesystem options ('size=1m')", "bind with fs options");
+	parse_error("    # umount -f /a\n", "t.scn:1:14: error: umount: unknown option -f", "umount option");
+	parse_error("    # umount -l\n", "t.scn:1:7: error: umount: missing operand", "umount without target");
+	parse_error("    # sleep nan\n", "t.scn:1:13: error: sleep: 'nan' is not a number of seconds from 0 to 86400", "sleep nan");
 	parse_error("    # mount sdb6 /x\n", "t.scn:1:13: error: mount: 'sdb6' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", "source not a device");
 }
 
