@@ -9,30 +9,9 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "mountinfo_line.h" /* ns_mi_parse(), ns_mi_free() */
 #include "scenario.h"
 #include "util.h"
-
-/* A mountinfo record as the matcher sees it. Fields point into a copy of
- * the line owned by the struct. */
-struct ns_mi_line {
-	char *buf;
-	unsigned long id, parent;
-	unsigned long major, minor;
-	char *root, *mountpoint, *opts;
-	/* optional fields: shared:N, master:N, propagate_from:N are numbered;
-	 * anything else (unbindable, ...) is kept as a literal tag */
-	struct ns_mi_tag {
-		char *name;          /* "shared", "master", "propagate_from" or the literal */
-		unsigned long group; /* valid when numbered */
-		bool numbered;
-	} *tags;
-	size_t ntags;
-	char *rest;          /* " - FSTYPE SOURCE OPTS" and anything after, or "" */
-};
-
-/* Parse one line as a mountinfo record; false when it is not one. */
-bool ns_mi_parse(const char *line, struct ns_mi_line *out);
-void ns_mi_free(struct ns_mi_line *l);
 
 struct ns_matcher;
 
