@@ -38,7 +38,7 @@ struct ns_step {
 	char *cmdline;        /* the command as typed, trailing comment removed */
 	struct ns_pipeline pipeline;
 	struct ns_expect *expect;
-	size_t nexpect;
+	size_t nexpect, expect_cap;
 	bool unordered;       /* the block started with "[unordered]" */
 };
 
@@ -78,13 +78,13 @@ struct ns_scenario {
 	char *title;          /* `title:`, or NULL */
 
 	struct ns_step *steps;
-	size_t nsteps;
+	size_t nsteps, steps_cap;
 
 	char **devnames;      /* every distinct stand-in name, root_dev first */
-	size_t ndevnames;
+	size_t ndevnames, devnames_cap;
 
 	struct ns_raw_line *raw;
-	size_t nraw;
+	size_t nraw, raw_cap;
 };
 
 /* A parse error, already formatted "file:line:col: error: what". */

@@ -43,9 +43,8 @@ static void add_raw(struct parser *p, enum ns_line_kind kind, const char *text,
 {
 	struct ns_scenario *sc = p->sc;
 	void *v = sc->raw;
-	size_t cap = sc->nraw;
 
-	ns_grow(&v, &cap, sc->nraw + 1, sizeof(*sc->raw));
+	ns_grow(&v, &sc->raw_cap, sc->nraw + 1, sizeof(*sc->raw));
 	sc->raw = v;
 	sc->raw[sc->nraw].kind = kind;
 	sc->raw[sc->nraw].text = xstrndup(text, len);
@@ -205,11 +204,10 @@ static size_t prompt_len(const char *s, size_t *namelen)
 static void add_device(struct ns_scenario *sc, const char *name)
 {
 	void *v = sc->devnames;
-	size_t cap = sc->ndevnames;
 
 	if (ns_scenario_devindex(sc, name) >= 0)
 		return;
-	ns_grow(&v, &cap, sc->ndevnames + 1, sizeof(char *));
+	ns_grow(&v, &sc->devnames_cap, sc->ndevnames + 1, sizeof(char *));
 	sc->devnames = v;
 	sc->devnames[sc->ndevnames++] = xstrdup(name);
 }
@@ -302,9 +300,8 @@ static int parse_command(struct parser *p, struct ns_step *step,
 static struct ns_step *new_step(struct ns_scenario *sc)
 {
 	void *v = sc->steps;
-	size_t cap = sc->nsteps;
 
-	ns_grow(&v, &cap, sc->nsteps + 1, sizeof(struct ns_step));
+	ns_grow(&v, &sc->steps_cap, sc->nsteps + 1, sizeof(struct ns_step));
 	sc->steps = v;
 	memset(&sc->steps[sc->nsteps], 0, sizeof(struct ns_step));
 	return &sc->steps[sc->nsteps++];
@@ -313,9 +310,8 @@ static struct ns_step *new_step(struct ns_scenario *sc)
 static void add_expect(struct ns_step *st, const char *text, int line)
 {
 	void *v = st->expect;
-	size_t cap = st->nexpect;
 
-	ns_grow(&v, &cap, st->nexpect + 1, sizeof(struct ns_expect));
+	ns_grow(&v, &st->expect_cap, st->nexpect + 1, sizeof(struct ns_expect));
 	st->expect = v;
 	st->expect[st->nexpect].text = xstrdup(text);
 	st->expect[st->nexpect].line = line;
@@ -500,7 +496,7 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 		size_t n = sc->ndevnames;
 
 		sc->devnames = NULL;
-		sc->ndevnames = 0;
+		sc->ndevnames = sc->devnames_cap = 0;
 		add_device(sc, sc->root_dev);
 		for (size_t i = 0; i < n; i++) {
 			add_device(sc, names[i]);

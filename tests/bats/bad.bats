@@ -125,15 +125,14 @@ lint_bad() {
 	assert_success
 }
 
-@test "bad: a file of 100k valid commands parses, quickly" {
-	local f=$SCN_DIR/many.scn start
+# Speed is measured in bench/, never asserted here.
+@test "bad: a file of 100k valid commands parses" {
+	local f=$SCN_DIR/many.scn
 	seq 1 100000 | sed 's|^|    # mkdir /d|' >"$f"
-	start=$SECONDS
 	run --separate-stderr "$NSTEST" lint "$f"
 	assert_equal "$stderr" ""
 	assert_equal "$output" "1 scenario(s) parsed"
 	assert_success
-	(( SECONDS - start < 20 )) || fail "lint took $((SECONDS - start)) s"
 }
 
 @test "bad: a 100k-line file with one bad line names that line" {
