@@ -4,6 +4,7 @@
  * matches itself. */
 #include "match_step.h"
 
+#include <stdint.h>
 #include <string.h>
 
 void ns_match_line_init(struct ns_match_line *l, const char *text,
@@ -58,8 +59,10 @@ static bool same_literally(const struct ns_match_line *e,
 	return e->mi ? same_shape(&e->p, &a->p) : strcmp(e->text, a->text) == 0;
 }
 
-bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
-			const struct ns_match_line *a)
+/* Check every number pair of two literally equal lines against the
+ * renaming; with bind, also record the new pairs. */
+static bool numbers_agree(struct ns_renaming *r, const struct ns_match_line *e,
+			  const struct ns_match_line *a, bool bind)
 {
 	enum ns_renaming_kind kind;
 	struct ns_key ke, ka;
@@ -67,26 +70,24 @@ bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
 	if (!same_literally(e, a))
 		return false;
 	for (size_t i = 0; e->mi && i < 3 + e->p.ntags; i++) {
-		if (number_at(&e->p, i, &kind, &ke) && number_at(&a->p, i, &kind, &ka) &&
-		    !ns_renaming_bind(r, kind, ke, ka))
+		if (!number_at(&e->p, i, &kind, &ke) || !number_at(&a->p, i, &kind, &ka))
+			continue;
+		if (bind ? !ns_renaming_bind(r, kind, ke, ka) : !ns_renaming_fits(r, kind, ke, ka))
 			return false;
 	}
 	return true;
+}
+
+bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
+			const struct ns_match_line *a)
+{
+	return numbers_agree(r, e, a, true);
 }
 
 bool ns_match_line_fits(const struct ns_renaming *r,
 			const struct ns_match_line *e,
 			const struct ns_match_line *a)
 {
-	enum ns_renaming_kind kind;
-	struct ns_key ke, ka;
-
-	if (!same_literally(e, a))
-		return false;
-	for (size_t i = 0; e->mi && i < 3 + e->p.ntags; i++) {
-		if (number_at(&e->p, i, &kind, &ke) && number_at(&a->p, i, &kind, &ka) &&
-		    !ns_renaming_fits(r, kind, ke, ka))
-			return false;
-	}
-	return true;
+	/* fits only reads the renaming */
+	return numbers_agree((struct ns_renaming *)(uintptr_t)r, e, a, false);
 }
