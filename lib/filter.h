@@ -30,7 +30,10 @@
  *   "awk: only '{print $N, ...}' programs are supported"
  *   "awk: unsupported escape \C in string"
  *   "awk: field number too large"
- *   "invalid regular expression: <regerror text>"
+ *   "CMD: invalid regular expression 'RE': <regerror text>"
+ *        (RE is grep's pattern, or the one of several that is at fault;
+ *        sed's as it stands between the delimiters, less any backslash
+ *        before a delimiter)
  */
 #ifndef NS_FILTER_H
 #define NS_FILTER_H

@@ -250,14 +250,20 @@ static void test_errors(void)
 	IS_ERR("grep: missing PATTERN", 0, "grep", "-v");
 	IS_ERR("grep: extra operand 'file'", 2, "grep", "x", "file");
 	IS_ERR("grep: conflicting matchers specified", 0, "grep", "-E", "-F", "x");
-	IS_ERR("invalid regular expression: Unmatched [, [^, [:, [., or [=", 1,
-	       "grep", "a[b");
-	IS_ERR("invalid regular expression: Unmatched ( or \\(", 2,
+	IS_ERR("grep: invalid regular expression 'a[b': "
+	       "Unmatched [, [^, [:, [., or [=", 1, "grep", "a[b");
+	IS_ERR("grep: invalid regular expression '[': "
+	       "Invalid regular expression", 1, "grep", "[");
+	IS_ERR("grep: invalid regular expression '(a': Unmatched ( or \\(", 2,
 	       "grep", "-E", "(a");
-	IS_ERR("invalid regular expression: Unmatched ) or \\)", 1, "grep", "a\\)");
-	IS_ERR("invalid regular expression: Unmatched ( or \\(", 1, "grep", "\\(a");
-	IS_ERR("invalid regular expression: Invalid preceding regular expression", 2,
-	       "grep", "-E", "a|*b");
+	IS_ERR("grep: invalid regular expression 'a\\)': Unmatched ) or \\)", 1,
+	       "grep", "a\\)");
+	IS_ERR("grep: invalid regular expression '\\(a': Unmatched ( or \\(", 1,
+	       "grep", "\\(a");
+	IS_ERR("grep: invalid regular expression 'a|*b': "
+	       "Invalid preceding regular expression", 2, "grep", "-E", "a|*b");
+	IS_ERR("grep: invalid regular expression 'b[': "
+	       "Invalid regular expression", 3, "grep", "-i", "--", "a\nb[\nc");
 
 	IS_ERR("sed: missing script", 0, "sed");
 	IS_ERR("sed: unknown option -n", 1, "sed", "-n", "s/a/b/");
@@ -285,14 +291,19 @@ static void test_errors(void)
 	IS_ERR("sed: invalid reference \\3 on s command's RHS", 2,
 	       "sed", "-E", "s/(a)/\\3\\2/");
 	IS_ERR("sed: unterminated s command", 1, "sed", "s/[[:alpha:]/x/");
-	IS_ERR("invalid regular expression: Invalid character class name", 1,
-	       "sed", "s/[[:foo:]]/x/");
-	IS_ERR("invalid regular expression: Unmatched \\{", 1, "sed", "s/a\\{1/x/");
-	IS_ERR("invalid regular expression: Unmatched \\{", 2,
+	IS_ERR("sed: invalid regular expression '[[:foo:]]': "
+	       "Invalid character class name", 1, "sed", "s/[[:foo:]]/x/");
+	IS_ERR("sed: invalid regular expression 'a\\{1': Unmatched \\{", 1,
+	       "sed", "s/a\\{1/x/");
+	IS_ERR("sed: invalid regular expression 'a{1': Unmatched \\{", 2,
 	       "sed", "-E", "s/a{1/x/");
-	IS_ERR("invalid regular expression: Unmatched ) or \\)", 2,
+	IS_ERR("sed: invalid regular expression 'a\\(': Unmatched ( or \\(", 1,
+	       "sed", "s/a\\(/x/");
+	IS_ERR("sed: invalid regular expression 'a/\\(': Unmatched ( or \\(", 1,
+	       "sed", "s/a\\/\\(/x/");
+	IS_ERR("sed: invalid regular expression 'a)': Unmatched ) or \\)", 2,
 	       "sed", "-E", "s/a)/x/");
-	IS_ERR("invalid regular expression: Unmatched ) or \\)", 2,
+	IS_ERR("sed: invalid regular expression '(a))': Unmatched ) or \\)", 2,
 	       "sed", "-E", "s/(a))/x/");
 
 	IS_ERR("awk: missing program", 0, "awk");
