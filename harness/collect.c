@@ -6,11 +6,6 @@
 #include <string.h>
 #include <sys/stat.h>
 
-static int cmp_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static bool is_scn(const char *name)
 {
 	size_t n = strlen(name);
@@ -33,7 +28,7 @@ static int walk(const char *dir, struct ns_lines *out)
 		if (de->d_name[0] != '.')
 			ns_lines_push(&names, de->d_name);
 	closedir(d);
-	qsort(names.v, names.n, sizeof(char *), cmp_str);
+	ns_lines_sort(&names);
 	for (size_t i = 0; i < names.n && r == 0; i++) {
 		char *p = xasprintf("%s/%s", dir, names.v[i]);
 		struct stat st;

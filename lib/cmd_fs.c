@@ -184,11 +184,6 @@ static int exec_touch(struct ns_term *t, const struct ns_stage *st,
 	return 0;
 }
 
-static int cmp_names(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Lay names out in columns, filled top to bottom, as ls does on an
  * 80-column terminal: the most columns whose total width fits. */
 static void ls_columns(char **names, size_t n, struct ns_buf *out)
@@ -248,7 +243,7 @@ static int exec_ls(struct ns_term *t, const struct ns_stage *st,
 		if (a->all || de->d_name[0] != '.')
 			ns_lines_push(&names, de->d_name);
 	closedir(d);
-	qsort(names.v, names.n, sizeof(char *), cmp_names);
+	ns_lines_sort(&names);
 	if (a->one)
 		for (size_t i = 0; i < names.n; i++)
 			ns_buf_addf(out, "%s\n", names.v[i]);

@@ -205,6 +205,17 @@ void ns_lines_split(struct ns_lines *l, const char *text, size_t len)
 		ns_lines_pushn(l, text + start, len - start);
 }
 
+static int cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void ns_lines_sort(struct ns_lines *l)
+{
+	if (l->n > 1)
+		qsort(l->v, l->n, sizeof(char *), cmp_strp);
+}
+
 void ns_lines_free(struct ns_lines *l)
 {
 	for (size_t i = 0; i < l->n; i++)

@@ -57,6 +57,8 @@ void ns_lines_pushn(struct ns_lines *l, const char *s, size_t n);
  * a trailing '\n' does not add an empty line. */
 void ns_lines_split(struct ns_lines *l, const char *text, size_t len);
 void ns_lines_free(struct ns_lines *l);
+/* Sort in byte order (as in the C locale); an empty list is fine. */
+void ns_lines_sort(struct ns_lines *l);
 
 /* "EINVAL" for EINVAL; "E<number>" for an errno this table does not know. */
 const char *ns_errname(int err);
