@@ -153,8 +153,10 @@ int cmd_run(int argc, char **argv)
 	memset(&cli, 0, sizeof(cli));
 	if (parse_args(argc, argv, &cli) < 0)
 		return EXIT_USAGE;
-	if (collect_scenarios(argv + optind, argc - optind, &files) < 0)
+	if (collect_scenarios(argv + optind, argc - optind, &files) < 0) {
+		ns_lines_free(&files);
 		return EXIT_USAGE;
+	}
 	if (!files.n) {
 		usage_error("no scenario files (*.scn) found");
 		return EXIT_USAGE;
@@ -211,8 +213,10 @@ int cmd_lint(int argc, char **argv)
 		usage_error("lint needs at least one scenario file or folder");
 		return EXIT_USAGE;
 	}
-	if (collect_scenarios(argv + 1, argc - 1, &files) < 0)
+	if (collect_scenarios(argv + 1, argc - 1, &files) < 0) {
+		ns_lines_free(&files);
 		return EXIT_USAGE;
+	}
 	sc = parse_all(&files);
 	if (sc) {
 		for (size_t i = 0; i < files.n; i++)
