@@ -54,6 +54,7 @@ all: nstest
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
 
 lib/libnstest.a: $(LIB_OBJ)
+	rm -f $@
 	$(AR) rcs $@ $^
 
 nstest: $(CLI_OBJ) lib/libnstest.a

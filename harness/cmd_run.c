@@ -2,22 +2,31 @@
  * own sandbox, judge it and report. */
 #include "harness.h"
 
+#include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "backend.h"
-#include "report.h"
+#include "reporter.h"
 #include "require.h"
+#include "runner.h"
 #include "scenario.h"
 #include "verdict.h"
 
 #define DEFAULT_TIMEOUT 60
+#define MAX_JOBS 256
 
 struct run_cli {
 	struct ns_run_opts opts;
 	bool verbose;
+	bool list;
+	bool stop_on_fail;
+	unsigned jobs;
+	const char *filter;
+	const struct ns_reporter *reporter;
 };
 
 static int parse_devices(const char *v, struct ns_run_opts *o)
@@ -31,15 +40,63 @@ static int parse_devices(const char *v, struct ns_run_opts *o)
 	return 0;
 }
 
-static int parse_timeout(const char *v, unsigned *out)
+static int parse_uint(const char *v, unsigned long max, unsigned *out)
 {
 	char *end;
-	unsigned long n = strtoul(v, &end, 10);
+	unsigned long n;
 
-	if (!*v || *end || n > 86400)
+	if (!*v || *v == '-')
+		return -1;
+	n = strtoul(v, &end, 10);
+	if (*end || n > max)
 		return -1;
 	*out = (unsigned)n;
 	return 0;
+}
+
+enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT };
+
+static int parse_option(int c, struct run_cli *cli)
+{
+	switch (c) {
+	case 'd':
+		if (parse_devices(optarg, &cli->opts) == 0)
+			return 0;
+		usage_error("--devices must be tmpfs or loop, not '%s'", optarg);
+		return -1;
+	case 'v':
+		cli->verbose = true;
+		return 0;
+	case 't':
+		if (parse_uint(optarg, 86400, &cli->opts.timeout_s) == 0)
+			return 0;
+		usage_error("--timeout must be a number of seconds from 0 (no watchdog) to 86400, not '%s'", optarg);
+		return -1;
+	case 'j':
+		if (parse_uint(optarg, MAX_JOBS, &cli->jobs) == 0 && cli->jobs > 0)
+			return 0;
+		usage_error("-j must be a number of scenarios from 1 to %d, not '%s'", MAX_JOBS, optarg);
+		return -1;
+	case 'x':
+		cli->stop_on_fail = true;
+		return 0;
+	case OPT_KEEP_GOING:
+		cli->stop_on_fail = false;
+		return 0;
+	case OPT_LIST:
+		cli->list = true;
+		return 0;
+	case OPT_FILTER:
+		cli->filter = optarg;
+		return 0;
+	case OPT_FORMAT:
+		cli->reporter = ns_reporter_find(optarg);
+		if (cli->reporter)
+			return 0;
+		usage_error("--format must be human, tap, junit or json, not '%s'", optarg);
+		return -1;
+	}
+	return -1;
 }
 
 static int parse_args(int argc, char **argv, struct run_cli *cli)
@@ -48,44 +105,55 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "devices", required_argument, NULL, 'd' },
 		{ "verbose", no_argument, NULL, 'v' },
 		{ "timeout", required_argument, NULL, 't' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "exitfirst", no_argument, NULL, 'x' },
+		{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
+		{ "list", no_argument, NULL, OPT_LIST },
+		{ "filter", required_argument, NULL, OPT_FILTER },
+		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
 
 	cli->opts.devices = NS_DEVICES_TMPFS;
 	cli->opts.timeout_s = DEFAULT_TIMEOUT;
+	cli->jobs = 1;
+	cli->reporter = &ns_reporter_human;
 	optind = 1;
 	opterr = 0; /* one message of our own, naming the option */
-	while ((c = getopt_long(argc, argv, "+:vt:", longopts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			if (parse_devices(optarg, &cli->opts) < 0) {
-				usage_error("--devices must be tmpfs or loop, not '%s'", optarg);
-				return -1;
-			}
-			break;
-		case 'v':
-			cli->verbose = true;
-			break;
-		case 't':
-			if (parse_timeout(optarg, &cli->opts.timeout_s) < 0) {
-				usage_error("--timeout must be a number of seconds from 0 (no watchdog) to 86400, not '%s'", optarg);
-				return -1;
-			}
-			break;
-		case ':':
+	while ((c = getopt_long(argc, argv, "+:vt:j:x", longopts, NULL)) != -1) {
+		if (c == ':') {
 			usage_error("run: option '%s' needs a value", argv[optind - 1]);
 			return -1;
-		default:
+		}
+		if (c == '?') {
 			usage_error("run: unknown option '%s'", argv[optind - 1]);
 			return -1;
 		}
+		if (parse_option(c, cli) < 0)
+			return -1;
 	}
 	if (optind >= argc) {
 		usage_error("run needs at least one scenario file or folder");
 		return -1;
 	}
 	return 0;
+}
+
+/* --filter GLOB: keep the scenarios whose path, or name, matches. */
+static void apply_filter(struct ns_lines *files, const char *glob)
+{
+	size_t k = 0;
+
+	for (size_t i = 0; i < files->n; i++) {
+		const char *base = strrchr(files->v[i], '/');
+		base = base ? base + 1 : files->v[i];
+		if (!fnmatch(glob, files->v[i], 0) || !fnmatch(glob, base, 0))
+			files->v[k++] = files->v[i];
+		else
+			free(files->v[i]);
+	}
+	files->n = k;
 }
 
 /* Parse every file before running any: one bad file runs nothing. */
@@ -119,36 +187,105 @@ static bool any_loop(struct ns_scenario **sc, size_t n, const struct ns_run_opts
 	return false;
 }
 
-static void run_one(const struct ns_backend *be, const struct ns_scenario *sc,
-		    const struct run_cli *cli, struct ns_tally *tally)
-{
-	struct ns_run_opts o = cli->opts;
-	struct ns_verdict v;
-	struct ns_run run;
-	char *unmet = ns_require_unmet(sc, &o);
+struct run_state {
+	struct ns_report_ctx ctx;
+	const struct ns_reporter *rep;
+	struct ns_tally tally;
+};
 
-	if (unmet) {
-		ns_verdict_skip(&v, unmet);
-		ns_report_scenario(stdout, sc, NULL, &v, cli->verbose);
-	} else {
-		o.devices = ns_require_mode(sc, &o);
-		be->run(sc, &o, &run);
-		ns_judge(sc, &run, &v);
-		ns_report_scenario(stdout, sc, &run, &v, cli->verbose);
-		ns_run_free(&run);
+static void on_started(void *p, size_t index)
+{
+	struct run_state *st = p;
+
+	if (st->rep->started)
+		st->rep->started(&st->ctx, index, NULL);
+}
+
+static void on_result(void *p, size_t index, const struct ns_result *r)
+{
+	struct run_state *st = p;
+
+	st->rep->scenario(&st->ctx, index, r);
+	ns_tally_add(&st->tally, r->v->status);
+}
+
+static void free_all(struct ns_scenario **sc, struct ns_lines *files)
+{
+	for (size_t i = 0; sc && i < files->n; i++)
+		ns_scenario_free(sc[i]);
+	free(sc);
+	ns_lines_free(files);
+}
+
+/* Everything that must hold before the first sandbox: privileges, loop
+ * devices and the loop image. Prints why not and returns -1. */
+static int ready_to_run(const struct ns_backend *be, struct ns_scenario **sc,
+			size_t n, const struct run_cli *cli)
+{
+	char *problem = privilege_problem();
+
+	if (problem) {
+		fprintf(stderr, "nstest: error: %s\n", problem);
+		free(problem);
+		return -1;
 	}
-	ns_tally_add(tally, v.status);
-	ns_verdict_free(&v);
+	if (cli->opts.devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
+		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
+		return -1;
+	}
+	if (any_loop(sc, n, &cli->opts)) {
+		struct ns_run_opts lo = cli->opts;
+		struct ns_buf err = NS_BUF_INIT;
+		lo.devices = NS_DEVICES_LOOP;
+		if (be->prepare && be->prepare(&lo, &err) < 0) {
+			fprintf(stderr, "nstest: error: loop stand-ins: %s\n", ns_buf_str(&err));
+			ns_buf_free(&err);
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static void init_report(struct run_state *st, const struct run_cli *cli, size_t n,
+			struct utsname *u)
+{
+	bool tty = isatty(STDOUT_FILENO);
+
+	memset(st, 0, sizeof(*st));
+	st->rep = cli->reporter;
+	st->ctx.out = stdout;
+	st->ctx.total = n;
+	st->ctx.verbose = cli->verbose;
+	st->ctx.color = tty && !getenv("NO_COLOR");
+	st->ctx.progress = tty;
+	st->ctx.devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
+	st->ctx.kernel = uname(u) == 0 ? u->release : "unknown";
+	st->ctx.hostname = u->nodename;
+}
+
+static int run_all(struct ns_scenario **sc, size_t n, const struct run_cli *cli)
+{
+	struct ns_runner_opts ro = { &ns_backend_kernel, cli->opts, cli->jobs, cli->stop_on_fail };
+	struct run_state st;
+	struct ns_runner_hooks hooks = { &st, on_started, on_result };
+	struct utsname u;
+
+	if (ready_to_run(ro.backend, sc, n, cli) < 0)
+		return EXIT_USAGE;
+	init_report(&st, cli, n, &u);
+	if (st.rep->begin)
+		st.rep->begin(&st.ctx);
+	ns_runner_run(sc, n, &ro, &hooks);
+	st.rep->end(&st.ctx, &st.tally);
+	return st.tally.failed || st.tally.xpassed ? EXIT_FAILED : EXIT_PASS;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	const struct ns_backend *be = &ns_backend_kernel;
 	struct ns_lines files = NS_LINES_INIT;
-	struct ns_tally tally = { 0, 0, 0, 0, 0 };
-	struct ns_scenario **sc;
+	struct ns_scenario **sc = NULL;
 	struct run_cli cli;
-	char *problem;
+	int status;
 
 	memset(&cli, 0, sizeof(cli));
 	if (parse_args(argc, argv, &cli) < 0)
@@ -157,8 +294,12 @@ int cmd_run(int argc, char **argv)
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
+	if (cli.filter)
+		apply_filter(&files, cli.filter);
 	if (!files.n) {
-		usage_error("no scenario files (*.scn) found");
+		usage_error(cli.filter ? "no scenario matches --filter '%s'" : "no scenario files (*.scn) found",
+			    cli.filter);
+		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
 	sc = parse_all(&files);
@@ -166,41 +307,15 @@ int cmd_run(int argc, char **argv)
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
-	problem = privilege_problem();
-	if (problem) {
-		fprintf(stderr, "nstest: error: %s\n", problem);
-		free(problem);
-		tally.failed = 0;
-		goto out_usage;
+	if (cli.list) {
+		for (size_t i = 0; i < files.n; i++)
+			printf("%s\n", files.v[i]);
+		status = EXIT_PASS;
+	} else {
+		status = run_all(sc, files.n, &cli);
 	}
-	if (cli.opts.devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
-		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
-		goto out_usage;
-	}
-	if (any_loop(sc, files.n, &cli.opts)) {
-		struct ns_run_opts lo = cli.opts;
-		struct ns_buf err = NS_BUF_INIT;
-		lo.devices = NS_DEVICES_LOOP;
-		if (be->prepare && be->prepare(&lo, &err) < 0) {
-			fprintf(stderr, "nstest: error: loop stand-ins: %s\n", ns_buf_str(&err));
-			ns_buf_free(&err);
-			goto out_usage;
-		}
-	}
-	for (size_t i = 0; i < files.n; i++)
-		run_one(be, sc[i], &cli, &tally);
-	ns_report_summary(stdout, &tally);
-	for (size_t i = 0; i < files.n; i++)
-		ns_scenario_free(sc[i]);
-	free(sc);
-	ns_lines_free(&files);
-	return tally.failed || tally.xpassed ? EXIT_FAILED : EXIT_PASS;
-out_usage:
-	for (size_t i = 0; i < files.n; i++)
-		ns_scenario_free(sc[i]);
-	free(sc);
-	ns_lines_free(&files);
-	return EXIT_USAGE;
+	free_all(sc, &files);
+	return status;
 }
 
 /* `nstest lint FILE...`: parse only; no privileges needed. */

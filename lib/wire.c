@@ -61,6 +61,14 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	return r < 0 ? r : ns_write_all(fd, o->output ? o->output : "", len);
 }
 
+static void fill_out(struct ns_step_out *o, const struct result_head *h)
+{
+	o->err = h->err;
+	o->closed = h->closed != 0;
+	memcpy(o->syscall, h->syscall, sizeof(o->syscall));
+	o->syscall[sizeof(o->syscall) - 1] = '\0';
+}
+
 int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 {
 	struct result_head h;
@@ -79,10 +87,62 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 		return r == 0 ? -EPROTO : r;
 	}
 	o->output[h.len] = '\0';
-	o->err = h.err;
-	o->closed = h.closed != 0;
-	memcpy(o->syscall, h.syscall, sizeof(o->syscall));
-	o->syscall[sizeof(o->syscall) - 1] = '\0';
+	fill_out(o, &h);
 	*step = h.step;
 	return 1;
+}
+
+#define NS_WIRE_ABORT (UINT32_MAX - 1)  /* step index of the abort frame */
+
+int ns_wire_send_run(int fd, const struct ns_run *run)
+{
+	struct ns_step_out abort_frame;
+	int r = 0;
+
+	for (size_t i = 0; i < run->n && r == 0; i++)
+		if (run->obs[i].ran)
+			r = ns_wire_send_result(fd, (uint32_t)i, &run->obs[i].out);
+	if (r == 0 && run->aborted) {
+		memset(&abort_frame, 0, sizeof(abort_frame));
+		abort_frame.output = run->aborted;
+		abort_frame.closed = run->timed_out;
+		r = ns_wire_send_result(fd, NS_WIRE_ABORT, &abort_frame);
+	}
+	return r;
+}
+
+void ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
+		       struct ns_run *run)
+{
+	size_t off = 0;
+
+	memset(run, 0, sizeof(*run));
+	run->n = nsteps;
+	run->obs = xcalloc(nsteps, sizeof(*run->obs));
+	while (off < len) {
+		struct result_head h;
+		char *text;
+
+		if (len - off < sizeof(h))
+			break;
+		memcpy(&h, buf + off, sizeof(h));
+		off += sizeof(h);
+		if (h.len > len - off)
+			break;
+		text = xstrndup(buf + off, h.len);
+		off += h.len;
+		if (h.step == NS_WIRE_ABORT) {
+			free(run->aborted);
+			run->aborted = text;
+			run->timed_out = h.closed != 0;
+		} else if (h.step < nsteps && !run->obs[h.step].ran) {
+			run->obs[h.step].ran = true;
+			run->obs[h.step].out.output = text;
+			fill_out(&run->obs[h.step].out, &h);
+		} else {
+			free(text);
+		}
+	}
+	if (off != len && !run->aborted)
+		run->aborted = xstrdup("the worker's report was cut short");
 }

@@ -1,5 +1,7 @@
-/* report.c - see report.h */
-#include "report.h"
+/* report_human.c - the report for people: one line per scenario, the
+ * failing steps with their diffs, and with --verbose the whole transcript
+ * as it ran. */
+#include "reporter.h"
 
 #include <string.h>
 
@@ -63,10 +65,16 @@ static void report_step(FILE *f, const struct ns_scenario *sc, size_t i,
 	print_indented(f, sv->diff ? sv->diff : "", "    ");
 }
 
-void ns_report_scenario(FILE *f, const struct ns_scenario *sc,
-			const struct ns_run *run, const struct ns_verdict *v,
-			bool verbose)
+static void human_scenario(const struct ns_report_ctx *c, size_t index,
+			   const struct ns_result *r)
 {
+	FILE *f = c->out;
+	const struct ns_scenario *sc = r->sc;
+	const struct ns_run *run = r->run;
+	const struct ns_verdict *v = r->v;
+	bool verbose = c->verbose;
+
+	(void)index;
 	if (verbose && v->status != NS_SKIP)
 		fprintf(f, "=== %s%s%s\n", sc->path, sc->title ? ": " : "",
 			sc->title ? sc->title : "");
@@ -81,17 +89,13 @@ void ns_report_scenario(FILE *f, const struct ns_scenario *sc,
 	fflush(f);
 }
 
-void ns_tally_add(struct ns_tally *t, enum ns_status s)
+static void human_end(const struct ns_report_ctx *c, const struct ns_tally *t)
 {
-	unsigned *slot[] = { &t->passed, &t->failed, &t->skipped, &t->xfailed, &t->xpassed };
-
-	(*slot[s])++;
+	ns_tally_print(c->out, t);
 }
 
-void ns_report_summary(FILE *f, const struct ns_tally *t)
-{
-	fprintf(f, "%u passed, %u failed, %u skipped", t->passed, t->failed, t->skipped);
-	if (t->xfailed || t->xpassed)
-		fprintf(f, ", %u xfailed, %u xpassed", t->xfailed, t->xpassed);
-	fputc('\n', f);
-}
+const struct ns_reporter ns_reporter_human = {
+	.name = "human",
+	.scenario = human_scenario,
+	.end = human_end,
+};
