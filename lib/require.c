@@ -1,9 +1,29 @@
 /* require.c - see require.h */
 #include "require.h"
 
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/mount.h>
+#include <sched.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/syscall.h>
 #include <sys/utsname.h>
+#include <sys/wait.h>
 #include <unistd.h>
+
+#ifndef SYS_statmount
+#define SYS_statmount 457
+#endif
+#ifndef SYS_listmount
+#define SYS_listmount 458
+#endif
+#ifndef MOVE_MOUNT_SET_GROUP
+#define MOVE_MOUNT_SET_GROUP 0x00000100
+#endif
+#ifndef MOVE_MOUNT_BENEATH
+#define MOVE_MOUNT_BENEATH 0x00000200
+#endif
 
 int ns_kernel_version(const char *release, int v[3])
 {
@@ -29,8 +49,106 @@ enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
 	return o->devices == NS_DEVICES_LOOP ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
 }
 
+/* A system call exists unless the kernel answers ENOSYS; the arguments
+ * are invalid on purpose, so nothing happens. */
+static bool has_syscall(long nr)
+{
+	return syscall(nr, -1, NULL, -1, NULL, 0) < 0 ? errno != ENOSYS : true;
+}
+
+/* move_mount() checks its flags before its descriptors: an unknown flag
+ * is EINVAL, a known one gets as far as the bad descriptors (EBADF). */
+bool ns_move_mount_knows(unsigned flag)
+{
+	unsigned empty = MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH;
+
+	return syscall(SYS_move_mount, -1, "", -1, "", empty | flag) < 0 && errno == EBADF;
+}
+
+static const struct {
+	unsigned bit;
+	const char *name;
+} features[] = {
+	{ NS_FEAT_OPEN_TREE, "open_tree" },
+	{ NS_FEAT_MOVE_MOUNT, "move_mount" },
+	{ NS_FEAT_FSMOUNT, "fsmount" },
+	{ NS_FEAT_MOUNT_SETATTR, "mount_setattr" },
+	{ NS_FEAT_STATMOUNT, "statmount" },
+	{ NS_FEAT_LISTMOUNT, "listmount" },
+	{ NS_FEAT_MOVE_MOUNT_BENEATH, "move_mount_beneath" },
+	{ NS_FEAT_MOVE_MOUNT_SET_GROUP, "move_mount_set_group" },
+};
+
+static bool feature_present(unsigned bit)
+{
+	switch (bit) {
+	case NS_FEAT_OPEN_TREE: return has_syscall(SYS_open_tree);
+	case NS_FEAT_MOVE_MOUNT: return has_syscall(SYS_move_mount);
+	case NS_FEAT_FSMOUNT: return has_syscall(SYS_fsopen) && has_syscall(SYS_fsmount);
+	case NS_FEAT_MOUNT_SETATTR: return has_syscall(SYS_mount_setattr);
+	case NS_FEAT_STATMOUNT: return has_syscall(SYS_statmount);
+	case NS_FEAT_LISTMOUNT: return has_syscall(SYS_listmount);
+	case NS_FEAT_MOVE_MOUNT_BENEATH: return ns_move_mount_knows(MOVE_MOUNT_BENEATH);
+	case NS_FEAT_MOVE_MOUNT_SET_GROUP: return ns_move_mount_knows(MOVE_MOUNT_SET_GROUP);
+	}
+	return false;
+}
+
+bool ns_userns_allowed(void)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0)
+		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+static char *missing_feature(unsigned req)
+{
+	for (size_t i = 0; i < NS_ARRAY_SIZE(features); i++)
+		if (req & features[i].bit && !feature_present(features[i].bit))
+			return xasprintf("this kernel lacks %s", features[i].name);
+	return NULL;
+}
+
+static bool cmp_holds(const struct ns_version_cmp *c, const int have[3])
+{
+	int r = version_cmp(have, c->v);
+
+	if (!strcmp(c->op, ">="))
+		return r >= 0;
+	if (!strcmp(c->op, ">"))
+		return r > 0;
+	if (!strcmp(c->op, "<="))
+		return r <= 0;
+	if (!strcmp(c->op, "<"))
+		return r < 0;
+	return r == 0;
+}
+
+const struct ns_xfail *ns_xfail_for(const struct ns_scenario *sc, const char *release)
+{
+	int have[3];
+
+	if (ns_kernel_version(release, have) < 0)
+		return NULL;
+	for (size_t i = 0; i < sc->nxfails; i++) {
+		const struct ns_xfail *x = &sc->xfails[i];
+		bool all = true;
+		for (size_t k = 0; k < x->ncmp; k++)
+			all = all && cmp_holds(&x->cmp[k], have);
+		if (x->any || all)
+			return x;
+	}
+	return NULL;
+}
+
 char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o)
 {
+	char *why;
 	const int *min = sc->kernel_min;
 	struct utsname u;
 	int have[3];
@@ -47,5 +165,8 @@ char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o
 		return xstrdup("needs loop devices: /dev/loop-control is not usable (modprobe loop)");
 	if (sc->requires & NS_REQ_ROOT && geteuid() != 0)
 		return xstrdup("needs root");
-	return NULL;
+	if (sc->requires & NS_REQ_USERNS && !ns_userns_allowed())
+		return xstrdup("needs user namespaces, which this system does not allow");
+	why = missing_feature(sc->requires);
+	return why;
 }

@@ -4,6 +4,8 @@
 #ifndef NS_REQUIRE_H
 #define NS_REQUIRE_H
 
+#include <stdbool.h>
+
 #include "backend.h"
 #include "scenario.h"
 
@@ -13,6 +15,15 @@ char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o
 /* The stand-in mode a scenario runs with under these options. */
 enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
 				     const struct ns_run_opts *o);
+
+/* The first xfail of sc whose range holds for this kernel release, or NULL. */
+const struct ns_xfail *ns_xfail_for(const struct ns_scenario *sc, const char *release);
+
+/* Does move_mount(2) accept this flag? (MOVE_MOUNT_BENEATH, ...) */
+bool ns_move_mount_knows(unsigned flag);
+
+/* Can this process create a user namespace? (probed in a child) */
+bool ns_userns_allowed(void);
 
 /* Parse "6.1.0-18-amd64" into {6,1,0}; returns 0 or -1. */
 int ns_kernel_version(const char *release, int v[3]);

@@ -64,9 +64,33 @@ enum ns_devices_mode {
 	NS_DEVICES_LOOP,
 };
 
-/* `requires:` flags */
+/* `requires:` flags: privileges and devices ... */
 #define NS_REQ_ROOT  (1u << 0)
 #define NS_REQ_LOOP  (1u << 1)
+#define NS_REQ_USERNS (1u << 2)
+/* ... and kernel features, probed at run time */
+#define NS_FEAT_OPEN_TREE            (1u << 8)
+#define NS_FEAT_MOVE_MOUNT           (1u << 9)
+#define NS_FEAT_FSMOUNT              (1u << 10)
+#define NS_FEAT_MOUNT_SETATTR        (1u << 11)
+#define NS_FEAT_STATMOUNT            (1u << 12)
+#define NS_FEAT_LISTMOUNT            (1u << 13)
+#define NS_FEAT_MOVE_MOUNT_BENEATH   (1u << 14)
+#define NS_FEAT_MOVE_MOUNT_SET_GROUP (1u << 15)
+
+/* `xfail: RANGE: REASON`: a known kernel deviation. */
+struct ns_version_cmp {
+	char op[3];           /* ">=", ">", "<=", "<", "=" */
+	int v[3];
+};
+
+struct ns_xfail {
+	bool any;             /* RANGE was "*" */
+	struct ns_version_cmp cmp[4];
+	size_t ncmp;
+	char *reason;
+	int line;
+};
 
 struct ns_scenario {
 	char *path;
@@ -76,6 +100,8 @@ struct ns_scenario {
 	int kernel_min[3];    /* `kernel: >= X.Y[.Z]`; all zero when absent */
 	enum ns_devices_mode devices; /* `devices:` */
 	char *title;          /* `title:`, or NULL */
+	struct ns_xfail *xfails;
+	size_t nxfails;
 
 	struct ns_step *steps;
 	size_t nsteps, steps_cap;

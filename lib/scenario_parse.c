@@ -73,23 +73,95 @@ static int dir_root(struct parser *p, const char *v, int col)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	unsigned bit;
+} requirements[] = {
+	{ "root", NS_REQ_ROOT },
+	{ "loop", NS_REQ_LOOP },
+	{ "userns", NS_REQ_USERNS },
+	{ "open_tree", NS_FEAT_OPEN_TREE },
+	{ "move_mount", NS_FEAT_MOVE_MOUNT },
+	{ "fsmount", NS_FEAT_FSMOUNT },
+	{ "mount_setattr", NS_FEAT_MOUNT_SETATTR },
+	{ "statmount", NS_FEAT_STATMOUNT },
+	{ "listmount", NS_FEAT_LISTMOUNT },
+	{ "move_mount_beneath", NS_FEAT_MOVE_MOUNT_BENEATH },
+	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
+};
+
 static int dir_requires(struct parser *p, const char *v, int col)
 {
 	const char *s = v;
 
 	while (*s) {
-		size_t n = strcspn(s, " \t");
-		if (n == 4 && !strncmp(s, "root", 4))
-			p->sc->requires |= NS_REQ_ROOT;
-		else if (n == 4 && !strncmp(s, "loop", 4))
-			p->sc->requires |= NS_REQ_LOOP;
-		else
+		size_t n = strcspn(s, " \t"), k = 0;
+
+		while (k < NS_ARRAY_SIZE(requirements) &&
+		       (strlen(requirements[k].name) != n || strncmp(s, requirements[k].name, n)))
+			k++;
+		if (k == NS_ARRAY_SIZE(requirements))
 			return fail(p, col + (int)(s - v),
-				    "requires: unknown requirement '%.*s' (known: root loop)",
+				    "requires: unknown requirement '%.*s' (known: root, loop, userns, open_tree, move_mount, fsmount, mount_setattr, statmount, listmount, move_mount_beneath, move_mount_set_group)",
 				    (int)n, s);
+		p->sc->requires |= requirements[k].bit;
 		s += n;
 		s += strspn(s, " \t");
 	}
+	return 0;
+}
+
+/* One "OP X.Y[.Z]" of an xfail range; returns the characters used or -1. */
+static int parse_cmp(const char *s, struct ns_version_cmp *c)
+{
+	static const char *const ops[] = { ">=", "<=", ">", "<", "=" };
+	int used = 0, k = -1;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(ops) && k < 0; i++)
+		if (!strncmp(s, ops[i], strlen(ops[i])))
+			k = (int)i;
+	if (k < 0)
+		return -1;
+	strcpy(c->op, ops[k]);
+	s += strlen(ops[k]);
+	c->v[0] = c->v[1] = c->v[2] = 0;
+	if (sscanf(s, " %d.%d%n.%d%n", &c->v[0], &c->v[1], &used, &c->v[2], &used) < 2)
+		return -1;
+	return (int)strlen(ops[k]) + used;
+}
+
+static int dir_xfail(struct parser *p, const char *v, int col)
+{
+	struct ns_scenario *sc = p->sc;
+	const char *colon = strchr(v, ':');
+	struct ns_xfail x = { .line = p->lineno };
+	const char *s = v;
+	void *arr = sc->xfails;
+	size_t cap = sc->nxfails;
+
+	if (!colon || !colon[1 + strspn(colon + 1, " \t")])
+		return fail(p, col, "xfail: expected 'RANGE: REASON', e.g. 'xfail: >= 6.1, < 6.9: why (reference)'");
+	if (!strncmp(s, "*", 1) && s + 1 + strspn(s + 1, " \t") == colon) {
+		x.any = true;
+	} else {
+		while (s < colon) {
+			int n;
+			if (x.ncmp == NS_ARRAY_SIZE(x.cmp) || (n = parse_cmp(s, &x.cmp[x.ncmp])) < 0)
+				return fail(p, col + (int)(s - v), "xfail: bad kernel range '%.*s' (use '*' or comparisons like '>= 6.1, < 6.9')",
+					    (int)(colon - v), v);
+			x.ncmp++;
+			s += n;
+			s += strspn(s, " \t");
+			if (*s == ',')
+				s += 1 + strspn(s + 1, " \t");
+			else if (s != colon)
+				return fail(p, col + (int)(s - v), "xfail: expected ',' or ':' after a kernel version");
+		}
+	}
+	x.reason = xstrdup(colon + 1 + strspn(colon + 1, " \t"));
+	ns_grow(&arr, &cap, sc->nxfails + 1, sizeof(x));
+	sc->xfails = arr;
+	sc->xfails[sc->nxfails++] = x;
 	return 0;
 }
 
@@ -135,7 +207,14 @@ static const struct {
 	{ "kernel", dir_kernel },
 	{ "devices", dir_devices },
 	{ "title", dir_title },
+	{ "xfail", dir_xfail },
 };
+
+/* Directives that may be given more than once. */
+static bool repeatable(const char *key)
+{
+	return !strcmp(key, "xfail");
+}
 
 /* "key: value" with a lowercase key; anything else is not a directive. */
 static bool split_directive(const char *line, size_t *keylen, const char **val)
@@ -170,9 +249,9 @@ static int parse_directive(struct parser *p, const char *line, size_t keylen,
 	int r;
 
 	if (i < 0)
-		return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title)",
+		return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title, xfail)",
 			    (int)keylen, line);
-	if (p->seen[i])
+	if (p->seen[i] && !repeatable(directives[i].key))
 		return fail(p, 1, "directive '%.*s' given twice", (int)keylen, line);
 	p->seen[i] = true;
 	v = xstrdup(val);
@@ -571,6 +650,9 @@ void ns_scenario_free(struct ns_scenario *sc)
 	free(sc->name);
 	free(sc->root_dev);
 	free(sc->title);
+	for (size_t i = 0; i < sc->nxfails; i++)
+		free(sc->xfails[i].reason);
+	free(sc->xfails);
 	free(sc);
 }
 

@@ -3,13 +3,38 @@
 
 #include <string.h>
 
+#include <sys/utsname.h>
+
 #include "match.h"
+#include "require.h"
 
 const char *ns_status_name(enum ns_status s)
 {
 	static const char *const names[] = { "PASS", "FAIL", "SKIP", "XFAIL", "XPASS" };
 
 	return names[s];
+}
+
+/* A known deviation on this kernel turns a failure into XFAIL, and a pass
+ * into XPASS (a failure: the marker should go). A run that broke down
+ * (set-up failure, timeout) stays a failure. */
+static void apply_xfail(const struct ns_scenario *sc, struct ns_verdict *v)
+{
+	const struct ns_xfail *x;
+	struct utsname u;
+
+	if (!sc->nxfails || uname(&u) < 0 || v->reason)
+		return;
+	x = ns_xfail_for(sc, u.release);
+	if (!x)
+		return;
+	if (v->status == NS_FAIL) {
+		v->status = NS_XFAIL;
+		v->reason = xasprintf("known kernel deviation: %s", x->reason);
+	} else {
+		v->status = NS_XPASS;
+		v->reason = xasprintf("passed although marked xfail at line %d: %s", x->line, x->reason);
+	}
 }
 
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
@@ -40,6 +65,7 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	if (run->aborted)
 		v->reason = xstrdup(run->aborted);
 	v->status = v->failed || run->aborted ? NS_FAIL : NS_PASS;
+	apply_xfail(sc, v);
 }
 
 void ns_verdict_skip(struct ns_verdict *v, char *reason)
