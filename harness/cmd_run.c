@@ -54,7 +54,7 @@ static int parse_uint(const char *v, unsigned long max, unsigned *out)
 	return 0;
 }
 
-enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT };
+enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS };
 
 static int parse_option(int c, struct run_cli *cli)
 {
@@ -86,6 +86,9 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_LIST:
 		cli->list = true;
 		return 0;
+	case OPT_USERNS:
+		cli->opts.userns = true;
+		return 0;
 	case OPT_FILTER:
 		cli->filter = optarg;
 		return 0;
@@ -111,6 +114,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "list", no_argument, NULL, OPT_LIST },
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "format", required_argument, NULL, OPT_FORMAT },
+		{ "userns", no_argument, NULL, OPT_USERNS },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -219,21 +223,41 @@ static void free_all(struct ns_scenario **sc, struct ns_lines *files)
 
 /* Everything that must hold before the first sandbox: privileges, loop
  * devices and the loop image. Prints why not and returns -1. */
-static int ready_to_run(const struct ns_backend *be, struct ns_scenario **sc,
-			size_t n, const struct run_cli *cli)
+/* Without the capabilities, or on request, sandboxes go into a user
+ * namespace of their own (rootless mode) where the kernel allows it. */
+static int choose_userns(struct run_cli *cli)
 {
-	char *problem = privilege_problem();
+	char *problem = cli->opts.userns ? NULL : privilege_problem();
 
-	if (problem) {
-		fprintf(stderr, "nstest: error: %s\n", problem);
+	if (!cli->opts.userns && !problem)
+		return 0;
+	if (!ns_userns_allowed()) {
+		fprintf(stderr, "nstest: error: %s%sthis system does not allow user namespaces either (see user.max_user_namespaces), so rootless mode is not available\n",
+			problem ? problem : "", problem ? "; " : "");
 		free(problem);
 		return -1;
 	}
+	if (problem)
+		fprintf(stderr, "nstest: not running as root: sandboxes run in a user namespace (rootless mode; loop devices are not available)\n");
+	free(problem);
+	cli->opts.userns = true;
+	if (cli->opts.devices == NS_DEVICES_LOOP) {
+		fprintf(stderr, "nstest: error: --devices=loop needs real root; rootless mode has tmpfs stand-ins only\n");
+		return -1;
+	}
+	return 0;
+}
+
+static int ready_to_run(const struct ns_backend *be, struct ns_scenario **sc,
+			size_t n, struct run_cli *cli)
+{
+	if (choose_userns(cli) < 0)
+		return -1;
 	if (cli->opts.devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
 		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
 		return -1;
 	}
-	if (any_loop(sc, n, &cli->opts)) {
+	if (!cli->opts.userns && any_loop(sc, n, &cli->opts)) {
 		struct ns_run_opts lo = cli->opts;
 		struct ns_buf err = NS_BUF_INIT;
 		lo.devices = NS_DEVICES_LOOP;
@@ -263,15 +287,16 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
 	st->ctx.hostname = u->nodename;
 }
 
-static int run_all(struct ns_scenario **sc, size_t n, const struct run_cli *cli)
+static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
-	struct ns_runner_opts ro = { &ns_backend_kernel, cli->opts, cli->jobs, cli->stop_on_fail };
+	struct ns_runner_opts ro;
 	struct run_state st;
 	struct ns_runner_hooks hooks = { &st, on_started, on_result };
 	struct utsname u;
 
-	if (ready_to_run(ro.backend, sc, n, cli) < 0)
+	if (ready_to_run(&ns_backend_kernel, sc, n, cli) < 0)
 		return EXIT_USAGE;
+	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, cli->stop_on_fail };
 	init_report(&st, cli, n, &u);
 	if (st.rep->begin)
 		st.rep->begin(&st.ctx);

@@ -12,6 +12,7 @@
 struct ns_run_opts {
 	enum ns_devices_mode devices;   /* NS_DEVICES_TMPFS or _LOOP */
 	unsigned timeout_s;             /* per scenario; 0 = none */
+	bool userns;                    /* sandbox inside a new user namespace */
 };
 
 struct ns_obs {

@@ -145,7 +145,7 @@ sandbox_main(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
 	struct ns_buf err = NS_BUF_INIT;
 
 	signal(SIGPIPE, SIG_IGN);
-	if (ns_sandbox_enter(sc, o->devices, &c.sb, &err) < 0) {
+	if (ns_sandbox_enter(sc, o->devices, o->userns, &c.sb, &err) < 0) {
 		send_setup_failure(out, ns_buf_str(&err));
 		_exit(1);
 	}

@@ -160,11 +160,12 @@ char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o
 			return xasprintf("needs kernel >= %d.%d.%d, this is %s",
 					 min[0], min[1], min[2], u.release);
 	}
-	if ((sc->requires & NS_REQ_LOOP || ns_require_mode(sc, o) == NS_DEVICES_LOOP) &&
-	    access("/dev/loop-control", R_OK | W_OK) < 0)
+	if (sc->requires & NS_REQ_ROOT && (geteuid() != 0 || o->userns))
+		return xstrdup("needs real root, not a user namespace");
+	if (o->userns && ns_require_mode(sc, o) == NS_DEVICES_LOOP)
+		return xstrdup("needs real root for loop devices (rootless mode has tmpfs stand-ins only)");
+	if (ns_require_mode(sc, o) == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0)
 		return xstrdup("needs loop devices: /dev/loop-control is not usable (modprobe loop)");
-	if (sc->requires & NS_REQ_ROOT && geteuid() != 0)
-		return xstrdup("needs root");
 	if (sc->requires & NS_REQ_USERNS && !ns_userns_allowed())
 		return xstrdup("needs user namespaces, which this system does not allow");
 	why = missing_feature(sc->requires);

@@ -102,11 +102,46 @@ static int check_one_mount(const struct ns_sandbox *sb, struct ns_buf *err)
 	return 0;
 }
 
+static int write_file(const char *path, const char *text)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int r = fd < 0 ? -1 : ns_write_all(fd, text, strlen(text));
+
+	if (fd >= 0)
+		close(fd);
+	return r < 0 ? -1 : 0;
+}
+
+/* Rootless mode: become root of a new user namespace in which uid and gid
+ * 0 are the caller's own ids, so the mount namespace made next is ours to
+ * change and nothing outside it is. */
+static int enter_userns(struct ns_buf *err)
+{
+	char map[64];
+	uid_t uid = geteuid();
+	gid_t gid = getegid();
+
+	if (unshare(CLONE_NEWUSER) < 0)
+		return die(err, "unshare(CLONE_NEWUSER)");
+	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)uid);
+	if (write_file("/proc/self/uid_map", map) < 0)
+		return die(err, "writing /proc/self/uid_map");
+	/* an unprivileged gid_map needs setgroups disabled first */
+	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
+		return die(err, "writing /proc/self/setgroups");
+	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)gid);
+	if (write_file("/proc/self/gid_map", map) < 0)
+		return die(err, "writing /proc/self/gid_map");
+	return 0;
+}
+
 int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
-		     struct ns_sandbox *sb, struct ns_buf *err)
+		     bool userns, struct ns_sandbox *sb, struct ns_buf *err)
 {
 	sb->procfd = -1;
 	sb->devs = NULL;
+	if (userns && enter_userns(err) < 0)
+		return -1;
 	/* A mount namespace of our own: the host's table is never touched. */
 	if (unshare(CLONE_NEWNS) < 0)
 		return die(err, "unshare(CLONE_NEWNS)");

@@ -4,6 +4,8 @@
 #ifndef NS_SANDBOX_H
 #define NS_SANDBOX_H
 
+#include <stdbool.h>
+
 #include "device.h"
 #include "scenario.h"
 #include "util.h"
@@ -13,9 +15,10 @@ struct ns_sandbox {
 	struct ns_devices *devs;
 };
 
-/* Turn the calling process into the sandbox. Returns 0, or -1 with a
+/* Turn the calling process into the sandbox; with userns, first into
+ * root of a new user namespace mapped to the caller (rootless mode). Returns 0, or -1 with a
  * message in err (the process may then be half-way and must exit). */
 int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
-		     struct ns_sandbox *sb, struct ns_buf *err);
+		     bool userns, struct ns_sandbox *sb, struct ns_buf *err);
 
 #endif
