@@ -309,16 +309,17 @@ static int exec_chroot(struct ns_term *t, const struct ns_stage *st,
 		       struct ns_cmd_result *res)
 {
 	const struct fs_args *a = st->args;
+	int r;
 
 	(void)in, (void)out;
-	if (ns_term_push_level(t, res) < 0)
-		return -1;
+	r = ns_term_enter_shell(t, res);
+	if (r <= 0)
+		return r;
 	/* Like chroot(8): enter the new root and start at its top, so that
 	 * the working directory is never left outside the root. */
 	if (chroot(st->argv[a->first]) < 0 || chdir("/") < 0) {
-		int err = errno;
-		ns_term_pop_level(t, true, res);
-		return ns_cmd_fail(res, "chroot", err);
+		t->closing = true;
+		return ns_cmd_fail(res, "chroot", errno);
 	}
 	return 0;
 }

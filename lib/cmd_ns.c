@@ -83,20 +83,21 @@ static int exec_unshare(struct ns_term *t, const struct ns_stage *st,
 		[PROP_UNCHANGED] = 0,
 	};
 	const struct unshare_args *a = st->args;
+	int r;
 
 	(void)in, (void)out;
-	if (ns_term_push_level(t, res) < 0)
-		return -1;
+	r = ns_term_enter_shell(t, res);
+	if (r <= 0)
+		return r;
+	/* the inner shell: if anything fails it reports and ends, and the
+	 * outer shell carries on as unshare(1) would never have started it */
 	if (unshare(CLONE_NEWNS) < 0) {
-		int err = errno;
-		ns_term_pop_level(t, false, res);
-		return ns_cmd_fail(res, "unshare", err);
+		t->closing = true;
+		return ns_cmd_fail(res, "unshare", errno);
 	}
 	if (flags[a->prop] && mount("none", "/", NULL, flags[a->prop], NULL) < 0) {
-		/* unshare(1) would not start the shell: go back */
-		int err = errno;
-		ns_term_pop_level(t, true, res);
-		return ns_cmd_fail(res, "mount", err);
+		t->closing = true;
+		return ns_cmd_fail(res, "mount", errno);
 	}
 	return 0;
 }
@@ -113,13 +114,12 @@ static int exec_exit(struct ns_term *t, const struct ns_stage *st,
 		     struct ns_cmd_result *res)
 {
 	(void)st, (void)in, (void)out;
-	if (t->depth == 0) {
-		/* The terminal's own shell: the terminal closes, and its next
-		 * command starts a new one in the scenario's first namespace. */
-		t->closing = true;
-		return 0;
-	}
-	return ns_term_pop_level(t, true, res);
+	(void)res;
+	/* An inner shell ends and its outer one carries on; the terminal's
+	 * first shell ending closes the terminal, and its next command
+	 * starts a new one in the scenario's first namespace. */
+	t->closing = true;
+	return 0;
 }
 
 const struct ns_cmd_def ns_cmd_ns[] = {

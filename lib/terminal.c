@@ -4,54 +4,34 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
+#include <signal.h>
+#include <sys/prctl.h>
+#include <sys/wait.h>
 #include <string.h>
 #include <unistd.h>
 
 #include "command.h"
 #include "wire.h"
 
-int ns_term_push_level(struct ns_term *t, struct ns_cmd_result *res)
+int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res)
 {
-	struct ns_shell_level l;
-	void *v = t->levels;
+	pid_t outer = getpid();
+	pid_t pid = fork();
+	int status;
 
-	l.nsfd = openat(t->procfd, "self/ns/mnt", O_RDONLY | O_CLOEXEC);
-	if (l.nsfd < 0)
-		return ns_cmd_fail(res, "open /proc/self/ns/mnt", errno);
-	l.rootfd = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	l.cwdfd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (l.rootfd < 0 || l.cwdfd < 0) {
-		int err = errno;
-		close(l.nsfd);
-		if (l.rootfd >= 0)
-			close(l.rootfd);
-		return ns_cmd_fail(res, "open", err);
+	if (pid < 0)
+		return ns_cmd_fail(res, "fork", errno);
+	if (pid == 0) {
+		prctl(PR_SET_PDEATHSIG, SIGKILL);
+		if (getppid() != outer)
+			_exit(1);
+		t->depth++;
+		return 1;
 	}
-	ns_grow(&v, &t->cap, t->depth + 1, sizeof(l));
-	t->levels = v;
-	t->levels[t->depth++] = l;
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	t->resumed = true;
 	return 0;
-}
-
-int ns_term_pop_level(struct ns_term *t, bool restore, struct ns_cmd_result *res)
-{
-	struct ns_shell_level l;
-	int err = 0;
-
-	if (!t->depth)
-		return ns_cmd_fail(res, "exit", EINVAL);
-	l = t->levels[--t->depth];
-	/* setns() moves root and cwd to the namespace's root; put them back
-	 * where the shell being returned to had them. */
-	if (restore && setns(l.nsfd, CLONE_NEWNS) < 0)
-		err = errno;
-	if (restore && !err && (fchdir(l.rootfd) < 0 || chroot(".") < 0 ||
-				fchdir(l.cwdfd) < 0))
-		err = errno;
-	close(l.nsfd);
-	close(l.rootfd);
-	close(l.cwdfd);
-	return err ? ns_cmd_fail(res, "setns", err) : 0;
 }
 
 static void error_line(struct ns_buf *out, const char *cmd, int err)
@@ -86,7 +66,8 @@ void ns_term_run_step(struct ns_term *t, const struct ns_step *st,
 	}
 	ns_buf_free(&next);
 	out->output = ns_buf_detach(&cur);
-	out->closed = t->closing;
+	/* only the first shell's end closes the terminal */
+	out->closed = t->closing && t->depth == 0;
 }
 
 void ns_term_serve(struct ns_term *t, int fd)
@@ -98,7 +79,13 @@ void ns_term_serve(struct ns_term *t, int fd)
 
 		if (idx >= t->sc->nsteps)
 			_exit(3);
+		t->resumed = false;
 		ns_term_run_step(t, &t->sc->steps[idx], &out);
+		if (t->resumed) {
+			/* the inner shell answered this step and has ended */
+			free(out.output);
+			continue;
+		}
 		if (ns_wire_send_result(fd, idx, &out) < 0)
 			_exit(3);
 		free(out.output);

@@ -11,22 +11,19 @@
 
 struct ns_devices;
 
-/* What a terminal left behind when it entered a shell with `unshare -m
- * sh`, so that `exit` can return to it exactly. */
-struct ns_shell_level {
-	int nsfd;   /* the mount namespace left */
-	int rootfd; /* its root directory */
-	int cwdfd;  /* its working directory */
-};
-
+/* A terminal is a process per shell level: `unshare -m sh`, `chroot DIR`
+ * and `capsh ... --` fork a child that becomes the inner shell while the
+ * outer one waits, exactly as a shell waits for the program it started.
+ * `exit` ends the inner process and the outer one carries on, in its own
+ * namespaces, root, directory and capabilities, untouched. */
 struct ns_term {
 	const char *name;
 	const struct ns_scenario *sc;
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */
-	struct ns_shell_level *levels;
-	size_t depth, cap;
-	bool closing;               /* `exit` left the terminal's first shell */
+	size_t depth;               /* shell levels above the first */
+	bool closing;               /* this process ends after the step */
+	bool resumed;               /* an inner shell ended: no result to send */
 };
 
 /* The result of one step as the terminal reports it. */
@@ -39,12 +36,11 @@ struct ns_step_out {
 
 struct ns_cmd_result;
 
-/* Remember the current namespace, root and working directory as a new
- * shell level (entered by `unshare -m sh` or `chroot DIR`). */
-int ns_term_push_level(struct ns_term *t, struct ns_cmd_result *res);
-/* Leave the innermost shell level. With restore, go back to what it
- * remembered (`exit`); without, just forget it (a failed enter). */
-int ns_term_pop_level(struct ns_term *t, bool restore, struct ns_cmd_result *res);
+/* Start an inner shell level. Returns 1 in the inner shell, which goes on
+ * to change its namespaces, root or capabilities; 0 in the outer shell
+ * once the inner one has ended (t->resumed is then set and the step's
+ * result was already sent by the inner shell); -1 on failure. */
+int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res);
 
 /* Run one step's pipeline in this process. */
 void ns_term_run_step(struct ns_term *t, const struct ns_step *st,

@@ -708,3 +708,40 @@ SCN
 	run "$NSTEST" run "$scn"
 	assert_success
 }
+
+@test "cli: exit leaves an inner shell and the outer one is as it was" {
+	scn=$(write_scn levels <<'SCN'
+    # mkdir /a /b
+    # unshare -m sh
+    # mount /dev/sdb1 /a
+    # chroot /b
+    # mkdir /inner
+    # ls /
+    inner
+    # exit
+    # mount | awk '{print $3}'
+    /
+    /a
+    # exit
+    # mount | awk '{print $3}'
+    /
+    # ls /b
+    inner
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "cli: exit from the first shell closes the terminal; its next command starts afresh" {
+	scn=$(write_scn reopen <<'SCN'
+    # mkdir /a
+    # cd /a
+    # exit
+    # ls
+    a
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
