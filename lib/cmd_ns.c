@@ -1,11 +1,13 @@
-/* cmd_ns.c - entering and leaving shells in new mount namespaces:
- * `unshare -m [--propagation MODE] [sh]` and `exit`. */
+/* cmd_ns.c - entering and leaving shells in new namespaces:
+ * `unshare [-m] [-U [-r]] [--propagation MODE] [sh]` and `exit`. */
 #include "command.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <sched.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 #include "terminal.h"
 
@@ -13,6 +15,7 @@ enum prop_mode { PROP_PRIVATE, PROP_SHARED, PROP_SLAVE, PROP_UNCHANGED };
 
 struct unshare_args {
 	enum prop_mode prop;
+	bool mnt, user, map_root;
 };
 
 static const char *const prop_names[] = {
@@ -39,36 +42,79 @@ static int set_prop(struct unshare_args *a, const char *v, struct ns_parse_err *
 	return ns_parse_fail(e, word, "unshare: unsupported propagation '%s' (private, shared, slave or unchanged)", v);
 }
 
+/* One option word: long options, or bundled short ones such as -Urm. */
+static int unshare_option(struct ns_stage *st, size_t *i, struct unshare_args *a,
+			  struct ns_parse_err *e)
+{
+	const char *w = st->argv[*i];
+
+	if (!strcmp(w, "--mount"))
+		a->mnt = true;
+	else if (!strcmp(w, "--user"))
+		a->user = true;
+	else if (!strcmp(w, "--map-root-user"))
+		a->user = a->map_root = true;
+	else if (!strncmp(w, "--propagation=", 14))
+		return set_prop(a, w + 14, e, *i);
+	else if (!strcmp(w, "--propagation")) {
+		if (*i + 1 >= st->argc)
+			return ns_parse_fail(e, *i, "unshare: --propagation needs a value");
+		++*i;
+		return set_prop(a, st->argv[*i], e, *i);
+	} else if (w[1] != '-') {
+		for (const char *f = w + 1; *f; f++) {
+			if (*f == 'm')
+				a->mnt = true;
+			else if (*f == 'U')
+				a->user = true;
+			else if (*f == 'r')
+				a->user = a->map_root = true;
+			else
+				return ns_parse_fail(e, *i, "unshare: unsupported option -%c (-m, -U, -r and --propagation)", *f);
+		}
+	} else {
+		return ns_parse_fail(e, *i, "unshare: unsupported option %s (-m, -U, -r and --propagation)", w);
+	}
+	return 0;
+}
+
 static int parse_unshare(struct ns_stage *st, struct ns_parse_err *e)
 {
 	/* unshare(1) makes the new namespace's mounts private unless told */
 	struct unshare_args *a = xcalloc(1, sizeof(*a));
-	bool mnt = false;
 	size_t i = 1;
 
 	st->args = a;
-	for (; i < st->argc && st->argv[i][0] == '-'; i++) {
-		const char *w = st->argv[i];
-		if (!strcmp(w, "-m") || !strcmp(w, "--mount"))
-			mnt = true;
-		else if (!strcmp(w, "--propagation") && i + 1 < st->argc) {
-			if (set_prop(a, st->argv[i + 1], e, i + 1) < 0)
-				return -1;
-			i++;
-		} else if (!strncmp(w, "--propagation=", 14)) {
-			if (set_prop(a, w + 14, e, i) < 0)
-				return -1;
-		} else if (!strcmp(w, "--propagation"))
-			return ns_parse_fail(e, i, "unshare: --propagation needs a value");
-		else
-			return ns_parse_fail(e, i, "unshare: unsupported option %s (only -m and --propagation)", w);
-	}
-	if (!mnt)
-		return ns_parse_fail(e, 0, "unshare: only mount namespaces are supported: give -m");
+	for (; i < st->argc && st->argv[i][0] == '-'; i++)
+		if (unshare_option(st, &i, a, e) < 0)
+			return -1;
+	if (!a->mnt && !a->user)
+		return ns_parse_fail(e, 0, "unshare: give -m (a mount namespace), -U (a user namespace) or both");
 	if (i < st->argc && strcmp(st->argv[i], "sh") && strcmp(st->argv[i], "bash"))
 		return ns_parse_fail(e, i, "unshare: can only start a shell (sh), not '%s'", st->argv[i]);
 	if (i + 1 < st->argc)
 		return ns_parse_fail(e, i + 1, "unshare: a shell takes no arguments here");
+	return 0;
+}
+
+/* unshare -r: uid and gid 0 of the new user namespace are the ids this
+ * shell had, as unshare(1) maps them. */
+static int map_root(struct ns_term *t, uid_t uid, gid_t gid, struct ns_cmd_result *res)
+{
+	static const char *const files[] = { "self/uid_map", "self/setgroups", "self/gid_map" };
+	char text[3][32];
+
+	snprintf(text[0], sizeof(text[0]), "0 %u 1\n", (unsigned)uid);
+	snprintf(text[1], sizeof(text[1]), "deny");
+	snprintf(text[2], sizeof(text[2]), "0 %u 1\n", (unsigned)gid);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(files); i++) {
+		int fd = openat(t->procfd, files[i], O_WRONLY | O_CLOEXEC);
+		int r = fd < 0 ? -errno : ns_write_all(fd, text[i], strlen(text[i]));
+		if (fd >= 0)
+			close(fd);
+		if (r < 0)
+			return ns_cmd_fail(res, "write id map", -r);
+	}
 	return 0;
 }
 
@@ -83,6 +129,8 @@ static int exec_unshare(struct ns_term *t, const struct ns_stage *st,
 		[PROP_UNCHANGED] = 0,
 	};
 	const struct unshare_args *a = st->args;
+	uid_t uid = getuid();
+	gid_t gid = getgid();
 	int r;
 
 	(void)in, (void)out;
@@ -91,14 +139,14 @@ static int exec_unshare(struct ns_term *t, const struct ns_stage *st,
 		return r;
 	/* the inner shell: if anything fails it reports and ends, and the
 	 * outer shell carries on as unshare(1) would never have started it */
-	if (unshare(CLONE_NEWNS) < 0) {
-		t->closing = true;
+	t->closing = true;
+	if (unshare((a->mnt ? CLONE_NEWNS : 0) | (a->user ? CLONE_NEWUSER : 0)) < 0)
 		return ns_cmd_fail(res, "unshare", errno);
-	}
-	if (flags[a->prop] && mount("none", "/", NULL, flags[a->prop], NULL) < 0) {
-		t->closing = true;
+	if (a->map_root && map_root(t, uid, gid, res) < 0)
+		return -1;
+	if (a->mnt && flags[a->prop] && mount("none", "/", NULL, flags[a->prop], NULL) < 0)
 		return ns_cmd_fail(res, "mount", errno);
-	}
+	t->closing = false;
 	return 0;
 }
 

@@ -59,6 +59,8 @@ extern const struct ns_cmd_def ns_cmd_mount[];  /* mount umount */
 extern const size_t ns_cmd_mount_count;
 extern const struct ns_cmd_def ns_cmd_ns[];     /* unshare exit */
 extern const size_t ns_cmd_ns_count;
+extern const struct ns_cmd_def ns_cmd_caps[];   /* capsh */
+extern const size_t ns_cmd_caps_count;
 extern const struct ns_cmd_def ns_cmd_time[];   /* sleep */
 extern const size_t ns_cmd_time_count;
 extern const struct ns_cmd_def ns_cmd_filter[]; /* grep sed awk wc */

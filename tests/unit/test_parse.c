@@ -95,7 +95,7 @@ static void test_errors(void)
 	parse_error("just prose\n", "t.scn:1:1: error: no commands: a scenario needs at least one indented '# command' line", "no commands");
 	parse_error("    # \n", "t.scn:1:7: error: empty command after the prompt", "empty command");
 	parse_error("    # mount -t proc proc /p\n", "t.scn:1:16: error: mount: filesystem type 'proc' is not allowed in a sandbox (allowed: tmpfs, ramfs)", "unsafe fs type");
-	parse_error("    # unshare sh\n", "t.scn:1:7: error: unshare: only mount namespaces are supported: give -m", "unshare without -m");
+	parse_error("    # unshare sh\n", "t.scn:1:7: error: unshare: give -m (a mount namespace), -U (a user namespace) or both", "unshare without -m");
 	parse_error("    # mount --bind a\n", "t.scn:1:20: error: mount: 'a': fstab lookups are not supported; give SOURCE and TARGET", "bind with one operand");
 	parse_error("    # mount -t proc /dev/sdb1 /x\n", "t.scn:1:16: error: mount: type 'proc' cannot be given to a stand-in device (its type comes from --devices)", "stand-in with a foreign type");
 	parse_error("    # mount -o sync /dev/sdb1 /x\n", "t.scn:1:16: error: mount: options 'sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime apply to stand-in devices", "stand-in with an unsupported flag");
