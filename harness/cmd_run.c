@@ -14,6 +14,7 @@
 #include "require.h"
 #include "runner.h"
 #include "scenario.h"
+#include "update.h"
 #include "verdict.h"
 
 #define DEFAULT_TIMEOUT 60
@@ -24,6 +25,7 @@ struct run_cli {
 	bool verbose;
 	bool list;
 	bool stop_on_fail;
+	bool update;
 	unsigned jobs;
 	const char *filter;
 	const struct ns_reporter *reporter;
@@ -54,7 +56,7 @@ static int parse_uint(const char *v, unsigned long max, unsigned *out)
 	return 0;
 }
 
-enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS };
+enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE };
 
 static int parse_option(int c, struct run_cli *cli)
 {
@@ -86,6 +88,9 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_LIST:
 		cli->list = true;
 		return 0;
+	case OPT_UPDATE:
+		cli->update = true;
+		return 0;
 	case OPT_USERNS:
 		cli->opts.userns = true;
 		return 0;
@@ -112,6 +117,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "exitfirst", no_argument, NULL, 'x' },
 		{ "keep-going", no_argument, NULL, OPT_KEEP_GOING },
 		{ "list", no_argument, NULL, OPT_LIST },
+		{ "update", no_argument, NULL, OPT_UPDATE },
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "userns", no_argument, NULL, OPT_USERNS },
@@ -305,6 +311,18 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	return st.tally.failed || st.tally.xpassed ? EXIT_FAILED : EXIT_PASS;
 }
 
+/* --update: run each scenario and rewrite the blocks this kernel does
+ * not match (update.h). */
+static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
+{
+	struct ns_runner_opts ro;
+
+	if (ready_to_run(&ns_backend_kernel, sc, n, cli) < 0)
+		return EXIT_USAGE;
+	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, false };
+	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct ns_lines files = NS_LINES_INIT;
@@ -336,6 +354,8 @@ int cmd_run(int argc, char **argv)
 		for (size_t i = 0; i < files.n; i++)
 			printf("%s\n", files.v[i]);
 		status = EXIT_PASS;
+	} else if (cli.update) {
+		status = update_all(sc, files.n, &cli);
 	} else {
 		status = run_all(sc, files.n, &cli);
 	}

@@ -14,6 +14,7 @@
 
 int cmd_run(int argc, char **argv);
 int cmd_lint(int argc, char **argv);
+int cmd_show(int argc, char **argv);
 
 /* Expand files and folders (recursively, sorted) into .scn paths.
  * Returns 0, or -1 after printing why. */

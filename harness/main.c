@@ -6,10 +6,14 @@
 
 static const char usage_text[] =
 	"usage: nstest run [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH...\n"
+	"       nstest run --update [--devices=tmpfs|loop] PATH...\n"
+	"       nstest show [--devices=tmpfs|loop] [--timeout SECONDS] FILE\n"
 	"       nstest lint PATH...\n"
 	"       nstest --help | --version\n"
 	"\n"
 	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
+	"         --update: rewrite the expected output that this kernel does not match\n"
+	"  show   run one scenario and print it with this kernel's output under each command\n"
 	"  lint   parse scenario files and report errors; runs nothing\n"
 	"\n"
 	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage or parse error.\n"
@@ -44,6 +48,8 @@ int main(int argc, char **argv)
 	}
 	if (!strcmp(argv[1], "run"))
 		return cmd_run(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "show"))
+		return cmd_show(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "lint"))
 		return cmd_lint(argc - 1, argv + 1);
 	usage_error("unknown command '%s'", argv[1]);

@@ -1,0 +1,148 @@
+/* cmd_show.c - `nstest show FILE`: run one scenario and print it as the
+ * article reads, with this kernel's output under each command (show.h). */
+#include "harness.h"
+
+#include <getopt.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "require.h"
+#include "runner.h"
+#include "show.h"
+
+#define DEFAULT_TIMEOUT 60
+
+struct show_state {
+	const char *about;
+	enum ns_status status;
+};
+
+static int parse_args(int argc, char **argv, struct ns_run_opts *o)
+{
+	static const struct option longopts[] = {
+		{ "devices", required_argument, NULL, 'd' },
+		{ "timeout", required_argument, NULL, 't' },
+		{ "userns", no_argument, NULL, 'u' },
+		{ NULL, 0, NULL, 0 },
+	};
+	char *end;
+	int c;
+
+	o->devices = NS_DEVICES_TMPFS;
+	o->timeout_s = DEFAULT_TIMEOUT;
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, "+:t:", longopts, NULL)) != -1) {
+		if (c == 'd' && (!strcmp(optarg, "tmpfs") || !strcmp(optarg, "loop"))) {
+			o->devices = optarg[0] == 'l' ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
+		} else if (c == 'd') {
+			usage_error("--devices must be tmpfs or loop, not '%s'", optarg);
+			return -1;
+		} else if (c == 't') {
+			unsigned long n = strtoul(optarg, &end, 10);
+			if (!*optarg || *optarg == '-' || *end || n > 86400) {
+				usage_error("--timeout must be a number of seconds from 0 (no watchdog) to 86400, not '%s'", optarg);
+				return -1;
+			}
+			o->timeout_s = (unsigned)n;
+		} else if (c == 'u') {
+			o->userns = true;
+		} else {
+			usage_error(c == ':' ? "show: option '%s' needs a value" : "show: unknown option '%s'",
+				    argv[optind - 1]);
+			return -1;
+		}
+	}
+	if (argc - optind != 1) {
+		usage_error("show needs exactly one scenario file");
+		return -1;
+	}
+	return 0;
+}
+
+/* Privileges or rootless mode, and loop stand-ins, as `run` checks them. */
+static int ready(struct ns_run_opts *o, const struct ns_scenario *sc)
+{
+	char *problem = o->userns ? NULL : privilege_problem();
+	struct ns_buf err = NS_BUF_INIT;
+	struct ns_run_opts lo = *o;
+
+	if (problem && !ns_userns_allowed()) {
+		fprintf(stderr, "nstest: error: %s; this system does not allow user namespaces either, so rootless mode is not available\n", problem);
+		free(problem);
+		return -1;
+	}
+	o->userns = o->userns || problem;
+	free(problem);
+	if (o->userns && o->devices == NS_DEVICES_LOOP) {
+		fprintf(stderr, "nstest: error: --devices=loop needs real root; rootless mode has tmpfs stand-ins only\n");
+		return -1;
+	}
+	if (o->devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
+		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
+		return -1;
+	}
+	lo.devices = ns_require_mode(sc, o);
+	if (o->userns || lo.devices != NS_DEVICES_LOOP || access("/dev/loop-control", R_OK | W_OK) < 0)
+		return 0; /* a scenario that asks for loop devices skips, saying why */
+	if (ns_backend_kernel.prepare && ns_backend_kernel.prepare(&lo, &err) < 0) {
+		fprintf(stderr, "nstest: error: loop stand-ins: %s\n", ns_buf_str(&err));
+		ns_buf_free(&err);
+		return -1;
+	}
+	return 0;
+}
+
+static void on_result(void *p, size_t index, const struct ns_result *r)
+{
+	struct show_state *st = p;
+
+	(void)index;
+	ns_show(stdout, r, st->about);
+	st->status = r->v->status;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct ns_lines files = NS_LINES_INIT;
+	struct ns_runner_opts ro = { &ns_backend_kernel, { 0 }, 1, false };
+	struct show_state st = { NULL, NS_FAIL };
+	struct ns_runner_hooks hooks = { &st, NULL, on_result };
+	struct ns_scenario *sc = NULL;
+	struct ns_diag d = { NULL };
+	struct utsname u;
+	char *about;
+
+	if (parse_args(argc, argv, &ro.run) < 0)
+		return EXIT_USAGE;
+	if (collect_scenarios(argv + optind, 1, &files) < 0) {
+		ns_lines_free(&files);
+		return EXIT_USAGE;
+	}
+	if (files.n != 1) {
+		usage_error("show takes one scenario file; %s holds %zu", argv[optind], files.n);
+		ns_lines_free(&files);
+		return EXIT_USAGE;
+	}
+	sc = ns_scenario_load(files.v[0], &d);
+	ns_lines_free(&files);
+	if (!sc) {
+		fprintf(stderr, "%s\n", d.msg);
+		ns_diag_free(&d);
+		return EXIT_USAGE;
+	}
+	if (ready(&ro.run, sc) < 0) {
+		ns_scenario_free(sc);
+		return EXIT_USAGE;
+	}
+	about = xasprintf("Linux %s, %s stand-ins%s", uname(&u) == 0 ? u.release : "unknown",
+			  ns_require_mode(sc, &ro.run) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
+			  ro.run.userns ? ", rootless" : "");
+	st.about = about;
+	ns_runner_run(&sc, 1, &ro, &hooks);
+	free(about);
+	ns_scenario_free(sc);
+	return st.status == NS_FAIL || st.status == NS_XPASS ? EXIT_FAILED : EXIT_PASS;
+}
