@@ -22,6 +22,11 @@ struct ns_term {
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */
 	size_t depth;               /* shell levels above the first */
+	struct ns_handle {          /* mount fds named by open_tree @NAME */
+		char name[32];
+		int fd;
+	} handles[16];
+	size_t nhandles;
 	bool closing;               /* this process ends after the step */
 	bool resumed;               /* an inner shell ended: no result to send */
 };

@@ -1,0 +1,122 @@
+#!/usr/bin/env bats
+# tests/bats/newapi.bats - the new mount API commands: open_tree,
+# move_mount (with --beneath and --set-group) and mount_setattr.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+@test "newapi: a recursive clone moved elsewhere copies the whole tree" {
+	scn=$(write_scn clone <<'SCN'
+requires: open_tree move_mount
+
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mkdir /a/sub
+    # mount /dev/sdb2 /a/sub
+    # open_tree -c -R /a @t
+    # move_mount @t /b
+    # mount | awk '{print $1, $3}'
+    /dev/sda1 /
+    /dev/sdb1 /a
+    /dev/sdb2 /a/sub
+    /dev/sdb1 /b
+    /dev/sdb2 /b/sub
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "newapi: mount_setattr changes propagation recursively and flags singly" {
+	scn=$(write_scn setattr <<'SCN'
+requires: mount_setattr
+
+    # mkdir /a
+    # mount /dev/sdb1 /a
+    # mkdir /a/sub
+    # mount /dev/sdb2 /a/sub
+    # mount_setattr -R --propagation shared /a
+    # mount_setattr -o ro /a
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    1 0 0:1 / / rw,relatime
+    2 1 0:2 / /a ro,relatime shared:1
+    3 2 0:3 / /a/sub rw,relatime shared:2
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "newapi: --set-group puts a private mount of the same filesystem into the peer group" {
+	scn=$(write_scn setgroup <<'SCN'
+requires: move_mount_set_group
+
+    # mkdir /a /c
+    # mount /dev/sdb1 /a
+    # mount --make-shared /a
+    # mount --bind /a /c
+    # mount --make-private /c
+    # move_mount --set-group /a /c
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    1 0 0:1 / / rw,relatime
+    2 1 0:2 / /a rw,relatime shared:1
+    3 1 0:2 / /c rw,relatime shared:1
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "newapi: --set-group between different filesystems is refused" {
+	scn=$(write_scn setgroup-bad <<'SCN'
+requires: move_mount_set_group
+
+    # mkdir /a /c
+    # mount /dev/sdb1 /a
+    # mount --make-shared /a
+    # mount /dev/sdb3 /c
+    # move_mount --set-group /a /c
+    move_mount: EINVAL (Invalid argument)
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "newapi: --beneath slides a mount under the top of a stack" {
+	scn=$(write_scn beneath <<'SCN'
+requires: move_mount_beneath open_tree
+
+    # mkdir /a /d
+    # mount /dev/sdb1 /a
+    # mount /dev/sdb4 /d
+    # open_tree -c /a @u
+    # move_mount --beneath @u /d
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    1 0 0:1 / / rw,relatime
+    2 1 0:2 / /a rw,relatime
+    3 4 0:4 / /d rw,relatime
+    4 1 0:2 / /d rw,relatime
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "newapi: an unknown @NAME is EBADF, and a bad name is a parse error" {
+	scn=$(write_scn badname <<'SCN'
+    # mkdir /a
+    # move_mount @nothing /a
+    move_mount: EBADF (Bad file descriptor)
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+	scn=$(write_scn badname2 <<'SCN'
+    # open_tree -c / tree
+SCN
+	)
+	run --separate-stderr "$NSTEST" lint "$scn"
+	assert_failure 2
+	assert_equal "$stderr" "$scn:1:22: error: open_tree: name the tree with @NAME, not 'tree'"
+}
