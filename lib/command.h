@@ -61,6 +61,8 @@ extern const struct ns_cmd_def ns_cmd_ns[];     /* unshare exit */
 extern const size_t ns_cmd_ns_count;
 extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_setattr */
 extern const size_t ns_cmd_newapi_count;
+extern const struct ns_cmd_def ns_cmd_listmount[]; /* listmount --check */
+extern const size_t ns_cmd_listmount_count;
 extern const struct ns_cmd_def ns_cmd_caps[];   /* capsh */
 extern const size_t ns_cmd_caps_count;
 extern const struct ns_cmd_def ns_cmd_time[];   /* sleep */

@@ -120,3 +120,22 @@ SCN
 	assert_failure 2
 	assert_equal "$stderr" "$scn:1:22: error: open_tree: name the tree with @NAME, not 'tree'"
 }
+
+@test "listmount --check: statmount and mountinfo agree across namespaces and slaves" {
+	scn=$(write_scn crosscheck <<'SCN'
+requires: statmount listmount
+
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mount --make-shared /a
+    # mount --bind /a /b
+    # mount --make-slave /b
+    # mount --make-shared /b
+    # listmount --check
+    # unshare -m --propagation unchanged sh
+    # listmount --check
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+}
