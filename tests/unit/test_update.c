@@ -1,0 +1,278 @@
+/* test_update.c - `run --update` on scenarios and runs made in memory: the
+ * canonical renumbering, which blocks are rewritten and which are kept,
+ * the file around them reproduced byte for byte, and idempotence. No
+ * kernel: each "run" is a list of what the steps printed. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "tap.h"
+#include "update.h"
+
+/* ---- helpers ------------------------------------------------------------- */
+
+static struct ns_scenario *parse(const char *text)
+{
+	struct ns_diag d = { NULL };
+	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
+
+	if (!sc)
+		printf("# parse error: %s\n", d.msg);
+	ns_diag_free(&d);
+	return sc;
+}
+
+/* A run in which step i printed out[i]; NULL ends the list, and steps
+ * past it did not run. */
+static void make_run(struct ns_run *run, size_t nsteps, const char *const *out)
+{
+	memset(run, 0, sizeof(*run));
+	run->n = nsteps;
+	run->obs = xcalloc(nsteps, sizeof(*run->obs));
+	for (size_t i = 0; i < nsteps && out[i]; i++) {
+		run->obs[i].ran = true;
+		run->obs[i].out.output = xstrdup(out[i]);
+	}
+}
+
+/* Rewrite text with the run's outputs; the new text (heap), or NULL on
+ * an error, whose message goes to *err when err is not NULL. */
+static char *update(const char *text, const char *const *out, size_t *blocks, char **err)
+{
+	struct ns_scenario *sc = parse(text);
+	struct ns_update u;
+	struct ns_run run;
+	char *res = NULL;
+	size_t len = strlen(text);
+
+	if (!sc)
+		return NULL;
+	make_run(&run, sc->nsteps, out);
+	if (ns_update_rewrite(sc, &run, len && text[len - 1] == '\n', &u) == 0 &&
+	    ns_update_verify(sc, &run, &u) == 0) {
+		res = u.text;
+		u.text = NULL;
+		if (blocks)
+			*blocks = u.rewritten;
+	} else if (err) {
+		*err = u.error;
+		u.error = NULL;
+	}
+	ns_update_free(&u);
+	ns_run_free(&run);
+	ns_scenario_free(sc);
+	return res;
+}
+
+/* ---- the file around the blocks ----------------------------------------- */
+
+static void test_original(void)
+{
+	static const char *const texts[] = {
+		"title: t\nroot: /dev/sda1\n\nProse.\n\n    # mkdir /a   # why\n\tsh2# ls /\n\ta\n",
+		"    # ls /\n    a",            /* no final newline */
+		"Prose\n    # ls /\n    [unordered]\n    a\n    \n\nend\n\n",
+	};
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(texts); i++) {
+		struct ns_scenario *sc = parse(texts[i]);
+		struct ns_buf b = NS_BUF_INIT;
+		size_t len = strlen(texts[i]);
+
+		ns_update_original(sc, texts[i][len - 1] == '\n', &b);
+		is_str(ns_buf_str(&b), texts[i], "original: raw lines rebuild file %zu exactly", i);
+		ns_buf_free(&b);
+		ns_scenario_free(sc);
+	}
+}
+
+/* ---- renumbering ---------------------------------------------------------- */
+
+static const char mi_a[] =
+	"49 47 0:40 / / rw,relatime - tmpfs /dev/sda1 rw\n"
+	"50 49 0:41 / /a rw,relatime shared:7 - tmpfs /dev/sdb1 rw\n";
+
+static void test_canonical_fresh(void)
+{
+	const char *out[] = { "", mi_a, NULL };
+	char *got = update("    # mkdir /a\n    # cat /proc/self/mountinfo\n", out, NULL, NULL);
+
+	is_str(got,
+	       "    # mkdir /a\n"
+	       "    # cat /proc/self/mountinfo\n"
+	       "    101 100 8:1 / / rw,relatime - tmpfs /dev/sda1 rw\n"
+	       "    102 101 8:2 / /a rw,relatime shared:1 - tmpfs /dev/sdb1 rw\n",
+	       "fresh: IDs from 100 (parent first), devices 8:1.., groups from 1");
+	free(got);
+}
+
+static void test_same_everywhere(void)
+{
+	/* The same mounts under other numbers give the same file. */
+	const char *out1[] = { mi_a, "50 49 0:41 / /a rw shared:7 master:3\n", NULL };
+	const char *out2[] = { "7 3 7:1 / / rw,relatime - tmpfs /dev/sda1 rw\n"
+			       "4000 7 7:2 / /a rw,relatime shared:2 - tmpfs /dev/sdb1 rw\n",
+			       "4000 7 7:2 / /a rw shared:2 master:99\n", NULL };
+	const char *text = "    # cat /proc/self/mountinfo\n    sh2# cat /proc/self/mountinfo\n";
+	char *a = update(text, out1, NULL, NULL), *b = update(text, out2, NULL, NULL);
+
+	is_str(a, b, "fresh: the names do not depend on the kernel's numbers");
+	ok(a && strstr(a, "    102 101 8:2 / /a rw shared:1 master:2\n"),
+	   "fresh: one name per number across blocks and terminals");
+	free(a);
+	free(b);
+}
+
+static void test_kept_names(void)
+{
+	/* The first block matches with the article's numbers and stays; the
+	 * second is rewritten in those names, fresh names skipping them. */
+	const char *text =
+		"    # cat /proc/self/mountinfo\n"
+		"    101 61 8:1 / / rw\n"
+		"    # mount /dev/sdb1 /a\n"
+		"    # cat /proc/self/mountinfo\n"
+		"    1 2 3:4 / / rw\n";
+	const char *out[] = { "49 47 0:40 / / rw\n", "",
+			      "49 47 0:40 / / rw\n50 49 0:41 / /a rw shared:5\n", NULL };
+	size_t blocks = 0;
+	char *got = update(text, out, &blocks, NULL);
+
+	is_str(got,
+	       "    # cat /proc/self/mountinfo\n"
+	       "    101 61 8:1 / / rw\n"
+	       "    # mount /dev/sdb1 /a\n"
+	       "    # cat /proc/self/mountinfo\n"
+	       "    101 61 8:1 / / rw\n"
+	       "    100 101 8:2 / /a rw shared:1\n",
+	       "kept: known numbers keep the file's names; fresh ones skip 101 and 8:1");
+	ok(blocks == 1, "kept: one block rewritten (%zu)", blocks);
+	free(got);
+}
+
+/* ---- which blocks ---------------------------------------------------------- */
+
+static void test_matching_blocks_untouched(void)
+{
+	const char *text =
+		"Prose stays.\n"
+		"\n"
+		"    # cat /proc/self/mountinfo   # comment stays\n"
+		"    [unordered]\n"
+		"    50 49 0:41 / /a rw\n"
+		"    49 47 0:40 / / rw\n"
+		"    # ls /\n"
+		"    ...\n"
+		"    b\n";
+	const char *out[] = { "49 47 0:40 / / rw\n50 49 0:41 / /a rw\n", "a\nb\n", NULL };
+	size_t blocks = 9;
+	char *got = update(text, out, &blocks, NULL);
+
+	is_str(got, text, "untouched: matching blocks with [unordered] and ... stay byte for byte");
+	ok(blocks == 0, "untouched: nothing rewritten (%zu)", blocks);
+	free(got);
+}
+
+static void test_failing_blocks(void)
+{
+	const char *text =
+		"    # ls /\n"
+		"    ...\n"
+		"    z\n"
+		"\tsh2# cat /proc/self/mountinfo\n"
+		"\t[unordered]\n"
+		"\t1 2 3:4 / / rw\n"
+		"    # mkdir /q\n"
+		"    unexpected\n"
+		"    # ls /\n";
+	const char *out[] = { "a\nb\n", "49 47 0:40 / / rw\n50 49 0:41 / /a rw\n", "", "q\n", NULL };
+	size_t blocks = 0;
+	char *got = update(text, out, &blocks, NULL);
+
+	is_str(got,
+	       "    # ls /\n"
+	       "    a\n"
+	       "    b\n"
+	       "\tsh2# cat /proc/self/mountinfo\n"
+	       "\t[unordered]\n"
+	       "\t101 100 8:1 / / rw\n"
+	       "\t102 101 8:2 / /a rw\n"
+	       "    # mkdir /q\n"
+	       "    # ls /\n"
+	       "    q\n",
+	       "failing: replaced whole, [unordered] kept, tab kept, emptied, added");
+	ok(blocks == 4, "failing: four blocks rewritten (%zu)", blocks);
+	free(got);
+}
+
+static void test_not_run_kept(void)
+{
+	const char *text = "    # ls /\n    x\n    # ls /\n    101 100 8:1 / / rw\n";
+	const char *out[] = { "49 47 0:40 / / rw\n", NULL };
+	char *got = update(text, out, NULL, NULL);
+
+	/* The block of the step that did not run keeps 100, 101 and 8:1, so
+	 * the rewritten one must not take them. */
+	is_str(got, "    # ls /\n    103 102 8:2 / / rw\n    # ls /\n    101 100 8:1 / / rw\n",
+	       "not run: the block stays and its names are not reused");
+	free(got);
+}
+
+static void test_final_newline(void)
+{
+	const char *out[] = { "a\n", NULL };
+	char *got = update("    # ls /\n    b", out, NULL, NULL);
+
+	is_str(got, "    # ls /\n    a", "no final newline stays without one");
+	free(got);
+}
+
+/* ---- idempotence and refusals ---------------------------------------------- */
+
+static void test_idempotent(void)
+{
+	const char *text = "T\n\n    # cat /proc/self/mountinfo\n    9 9 9:9 x\n\tsh2# ls /\n";
+	const char *out[] = { mi_a, "a\n", NULL };
+	const char *out2[] = { "7 3 7:1 / / rw,relatime - tmpfs /dev/sda1 rw\n"
+			       "4000 7 7:2 / /a rw,relatime shared:2 - tmpfs /dev/sdb1 rw\n",
+			       "a\n", NULL };
+	size_t blocks = 9;
+	char *once = update(text, out, NULL, NULL);
+	char *twice = once ? update(once, out2, &blocks, NULL) : NULL;
+
+	is_str(twice, once, "idempotent: a second update on another machine changes nothing");
+	ok(blocks == 0, "idempotent: no block rewritten the second time (%zu)", blocks);
+	free(once);
+	free(twice);
+}
+
+static void test_refusals(void)
+{
+	const char *blank[] = { "a\n\nb\n", NULL };
+	const char *prompt[] = { "# not a command\n", NULL };
+	char *err = NULL;
+	char *got = update("    # ls /\n", blank, NULL, &err);
+
+	ok(!got && err && strstr(err, "t.scn:1:") && strstr(err, "blank line"),
+	   "refused: a blank output line (%s)", err ? err : "(null)");
+	free(err);
+	err = NULL;
+	got = update("    # ls /\n", prompt, NULL, &err);
+	ok(!got && err && strstr(err, "command"), "refused: output that would read as a command (%s)",
+	   err ? err : "(null)");
+	free(err);
+}
+
+int main(void)
+{
+	test_original();
+	test_canonical_fresh();
+	test_same_everywhere();
+	test_kept_names();
+	test_matching_blocks_untouched();
+	test_failing_blocks();
+	test_not_run_kept();
+	test_final_newline();
+	test_idempotent();
+	test_refusals();
+	return tap_done();
+}
