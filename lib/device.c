@@ -40,6 +40,8 @@ struct standin {
 
 struct ns_devices {
 	enum ns_devices_mode mode;
+	int procfd;
+	ino_t userns;  /* the user namespace the stand-ins belong to */
 	struct standin *s;
 	size_t n;
 	int nodes;     /* loop: root of a private tmpfs holding the nodes */
@@ -311,11 +313,21 @@ static int loop_instance(struct ns_devices *d, struct standin *s,
 
 /* ---- both ------------------------------------------------------------ */
 
+static ino_t userns_ino(int procfd)
+{
+	struct stat st;
+
+	return fstatat(procfd, "self/ns/user", &st, 0) == 0 ? st.st_ino : 0;
+}
+
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
-				  enum ns_devices_mode mode, struct ns_buf *err)
+				  enum ns_devices_mode mode, int procfd,
+				  struct ns_buf *err)
 {
 	struct ns_devices *d = xcalloc(1, sizeof(*d));
 
+	d->procfd = procfd;
+	d->userns = userns_ino(procfd);
 	d->mode = mode == NS_DEVICES_LOOP ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
 	d->s = xcalloc(n, sizeof(*d->s));
 	d->nodes = -1;
@@ -364,6 +376,13 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 	struct standin *s = &d->s[idx];
 	int fd, err = 0;
 
+	/* mounting a block device needs privilege over the device: a user
+	 * namespace's root does not have it (no FS_USERNS_MOUNT) */
+	if (userns_ino(d->procfd) != d->userns) {
+		*syscall = "mount";
+		errno = EPERM;
+		return -1;
+	}
 	fd = d->mode == NS_DEVICES_LOOP ? loop_instance(d, s, syscall)
 					: tmpfs_instance(s, syscall);
 	if (fd < 0)

@@ -20,11 +20,14 @@ int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err);
  * /dev/loop-control, so this runs before the sandbox drops the host's
  * tree. Returns NULL with a message in err. */
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
-				  enum ns_devices_mode mode, struct ns_buf *err);
+				  enum ns_devices_mode mode, int procfd,
+				  struct ns_buf *err);
 void ns_devices_free(struct ns_devices *d);
 
 /* Mount stand-in idx at target (resolved in the caller's namespace,
- * root and working directory) with MOUNT_ATTR_* flags. Returns 0, or -1
+ * root and working directory) with MOUNT_ATTR_* flags. A stand-in is a
+ * block device, so, as for a real one, a process in a user namespace
+ * other than the sandbox's own gets EPERM, in both modes. Returns 0, or -1
  * with errno set and *syscall naming the call that failed. */
 int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		     unsigned long long attr, const char **syscall);

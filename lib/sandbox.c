@@ -154,7 +154,7 @@ int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
 	sb->procfd = open_proc(err);
 	if (sb->procfd < 0)
 		return -1;
-	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, err);
+	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, sb->procfd, err);
 	if (!sb->devs)
 		return -1;
 	if (enter_root(sb, err) < 0)

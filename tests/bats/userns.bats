@@ -74,3 +74,18 @@ SCN
 	assert_failure 2
 	assert_equal "$stderr" "$scn:1:15: error: unshare: unsupported option -p (-m, -U, -r and --propagation)"
 }
+
+@test "userns: a stand-in is a block device, which a user namespace may not mount" {
+	scn=$(write_scn blockdev <<'SCN'
+    # mkdir /a
+    # unshare -Urm sh
+    # mount /dev/sdb1 /a
+    mount: EPERM (Operation not permitted)
+    # mount -t tmpfs tmpfs /a
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+	run "$NSTEST" run --devices=loop "$scn"
+	assert_success
+}
