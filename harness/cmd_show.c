@@ -74,6 +74,8 @@ static int ready(struct ns_run_opts *o, const struct ns_scenario *sc)
 		free(problem);
 		return -1;
 	}
+	if (problem)
+		fprintf(stderr, "nstest: not running as root: sandboxes run in a user namespace (rootless mode; loop devices are not available)\n");
 	o->userns = o->userns || problem;
 	free(problem);
 	if (o->userns && o->devices == NS_DEVICES_LOOP) {

@@ -204,3 +204,20 @@ SCN
 	assert_success
 	assert_line "       nstest show [--devices=tmpfs|loop] [--timeout SECONDS] FILE"
 }
+
+@test "show: rootless, an unprivileged reader sees the article with their numbers" {
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$NSTEST" show "$NSTEST_ROOT/scenarios/article/01-shared-private.scn"
+	assert_success
+	assert_equal "$stderr" "nstest: not running as root: sandboxes run in a user namespace (rootless mode; loop devices are not available)"
+	assert_line --index -1 --regexp "^PASS  .*/01-shared-private\.scn \(Linux [^ ,]+, tmpfs stand-ins, rootless\)$"
+	refute_output --partial "!!"
+}
+
+@test "show: --userns runs rootless on request" {
+	scn=$(write_scn ok <<<'    # mkdir /a')
+	run --separate-stderr "$NSTEST" show --userns "$scn"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line --index -1 --regexp "^PASS  $scn \(Linux [^ ,]+, tmpfs stand-ins, rootless\)$"
+}
