@@ -241,3 +241,11 @@ mode.scn"
 	run "$NSTEST" run --update "$scn"
 	assert_output --partial "unchanged  $scn"
 }
+
+@test "update: the shipped scenarios round-trip without a change" {
+	cp -r "$NSTEST_ROOT/scenarios" "$BATS_TEST_TMPDIR/shipped"
+	run "$NSTEST" run --update -j 4 "$BATS_TEST_TMPDIR/shipped"
+	assert_success
+	refute_line --regexp '^(updated|failed) '
+	diff -r "$NSTEST_ROOT/scenarios" "$BATS_TEST_TMPDIR/shipped"
+}
