@@ -1,0 +1,178 @@
+#!/usr/bin/env bats
+# tests/bats/report.bats - the report formats of `nstest run`: human (with
+# its progress line and colour on a terminal), TAP (read by prove), JUnit
+# XML (read by xmllint, and checked against a schema) and JSON (read by
+# python3), each for a passing and a failing run, each with skips, xfail
+# and xpass, and each the same for -j 2 as for -j 1.
+#
+# Runs as root: `nstest run` sandboxes itself in a private mount namespace.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	nstest_setup
+	# prove tells the TAP sources it runs who it is; these tests are not
+	# such a source, whatever runs them.
+	unset HARNESS_ACTIVE HARNESS_VERSION
+	KERNEL=$(uname -r)
+	SKIP_REASON="needs kernel >= 99.0.0, this is $KERNEL"
+}
+
+# ---- scenarios of every outcome ---------------------------------------------
+
+pass_scn() {
+	write_scn "${1:-pass}" <<'SCN'
+    # mkdir /a
+    # touch /a/f
+    # ls /a
+    f
+SCN
+}
+
+fail_scn() {
+	write_scn "${1:-fail}" <<'SCN'
+    # mkdir /a
+    # touch /a/f
+    # ls /a
+    g
+SCN
+}
+
+skip_scn() {
+	write_scn "${1:-future}" <<'SCN'
+kernel: >= 99.0
+
+    # mkdir /a
+SCN
+}
+
+xfail_scn() {
+	write_scn known-bug <<'SCN'
+xfail: *: lists nothing (example reference)
+
+    # ls /
+    b
+SCN
+}
+
+xpass_scn() {
+	write_scn fixed-bug <<'SCN'
+xfail: *: was broken once (example reference)
+
+    # mkdir /a
+SCN
+}
+
+# The human report of a failing fail_scn at $1, without colour.
+fail_text() {
+	printf '%s\n' "$1:3: # ls /a" \
+		"    --- expected" "    +++ actual" "    @@ -1,1 +1,1 @@" "    -g" "    +f" \
+		"FAIL  $1"
+}
+
+# ---- helpers ----------------------------------------------------------------
+
+# tty_run CMD...: run CMD with its stdout on a pseudo-terminal, through
+# script(1); the terminal's CRLF line ends come back as LF.
+tty_run() {
+	local cmd
+	printf -v cmd '%q ' "$@"
+	run script -qec "$cmd" /dev/null </dev/null
+	output=${output//$'\r\n'/$'\n'}
+	output=${output%$'\r'} # run took the last LF, not its CR
+	mapfile -t lines <<<"$output"
+}
+
+# Take the progress lines "[n/N] ..." out of $output (and $lines), each
+# with the "\r ESC[K" that erases it.
+strip_progress() {
+	output=$(perl -pe 's{\[\d+/\d+\][^\r\n]*\r\e\[K}{}g' <<<"$output")
+	mapfile -t lines <<<"$output"
+}
+
+# Times, the timestamp and the version vary from run to run.
+normalize() {
+	sed -E -e 's/ time="[0-9]+\.[0-9]{3}"/ time="T"/g' \
+		-e 's/ timestamp="[^"]*"/ timestamp="TS"/' \
+		-e '/<property name="nstest" /d' \
+		-e 's/"seconds":[0-9]+\.[0-9]{3}/"seconds":S/g' \
+		-e 's/^\{"nstest":("[^"]*"|null),/{"nstest":V,/'
+}
+
+need_xmllint() {
+	command -v xmllint >/dev/null ||
+		skip "xmllint is not installed (Debian package libxml2-utils)"
+}
+
+need_python3() {
+	command -v python3 >/dev/null ||
+		skip "python3 is not installed (Debian package python3)"
+}
+
+# ---- human ------------------------------------------------------------------
+
+@test "human: not on a terminal there is neither progress line nor colour" {
+	p=$(pass_scn)
+	f=$(fail_scn)
+	run "$NSTEST" run "$p" "$f"
+	assert_failure 1
+	assert_output "PASS  $p
+$(fail_text "$f")
+1 passed, 1 failed, 0 skipped"
+}
+
+@test "human: on a terminal a progress line [n/N] shows while running and is erased" {
+	p=$(pass_scn)
+	f=$(fail_scn)
+	NO_COLOR=1 tty_run "$NSTEST" run "$p" "$f"
+	assert_failure 1
+	[[ $output == *"[1/2]"* ]] || fail "no [1/2] progress line in: $output"
+	[[ $output == *"[2/2]"* ]] || fail "no [2/2] progress line in: $output"
+	# Every progress line is erased by "\r ESC[K" before the next output,
+	# and then the report reads exactly as it does on a file.
+	strip_progress
+	assert_output "PASS  $p
+$(fail_text "$f")
+1 passed, 1 failed, 0 skipped"
+}
+
+@test "human: on a terminal verdicts and diff lines are coloured" {
+	p=$(pass_scn)
+	f=$(fail_scn)
+	s=$(skip_scn)
+	tty_run "$NSTEST" run "$p" "$f" "$s"
+	assert_failure 1
+	strip_progress
+	e=$'\e'
+	assert_output "${e}[32mPASS ${e}[m $p
+$f:3: # ls /a
+    ${e}[1m--- expected${e}[m
+    ${e}[1m+++ actual${e}[m
+    ${e}[36m@@ -1,1 +1,1 @@${e}[m
+    ${e}[31m-g${e}[m
+    ${e}[32m+f${e}[m
+${e}[31mFAIL ${e}[m $f
+${e}[33mSKIP ${e}[m $s ($SKIP_REASON)
+1 passed, 1 failed, 1 skipped"
+}
+
+@test "human: XFAIL is yellow, XPASS red, and both are counted in the closing line" {
+	x=$(xfail_scn)
+	xp=$(xpass_scn)
+	tty_run "$NSTEST" run "$x" "$xp"
+	assert_failure 1
+	strip_progress
+	e=$'\e'
+	assert_line "${e}[33mXFAIL${e}[m $x (known kernel deviation: lists nothing (example reference))"
+	assert_line "${e}[31mXPASS${e}[m $xp (passed although marked xfail at line 1: was broken once (example reference))"
+	assert_line --index -1 "0 passed, 0 failed, 0 skipped, 1 xfailed, 1 xpassed"
+}
+
+@test "human: NO_COLOR turns colour off on a terminal, not the progress line" {
+	f=$(fail_scn)
+	NO_COLOR=1 tty_run "$NSTEST" run "$f"
+	assert_failure 1
+	[[ $output == *"[1/1]"* ]] || fail "no progress line in: $output"
+	[[ $output != *$'\e['[0-9]*m* ]] || fail "colour despite NO_COLOR: $output"
+}
