@@ -175,7 +175,7 @@ static int put_block(struct updater *u, size_t r)
 	struct ns_lines lines = NS_LINES_INIT;
 
 	ns_lines_split(&lines, text, strlen(text));
-	if (st->unordered && lines.n)
+	if (st->unordered)
 		ns_buf_addf(&u->out, "%s\n", old);
 	for (size_t k = 0; k < lines.n; k++) {
 		const char *s = lines.v[k];

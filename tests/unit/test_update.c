@@ -204,6 +204,15 @@ static void test_failing_blocks(void)
 	free(got);
 }
 
+static void test_unordered_emptied(void)
+{
+	const char *out[] = { "", NULL };
+	char *got = update("    # ls /\n    [unordered]\n    a\n", out, NULL, NULL);
+
+	is_str(got, "    # ls /\n    [unordered]\n", "failing: an emptied block keeps its [unordered]");
+	free(got);
+}
+
 static void test_not_run_kept(void)
 {
 	const char *text = "    # ls /\n    x\n    # ls /\n    101 100 8:1 / / rw\n";
@@ -270,6 +279,7 @@ int main(void)
 	test_kept_names();
 	test_matching_blocks_untouched();
 	test_failing_blocks();
+	test_unordered_emptied();
 	test_not_run_kept();
 	test_final_newline();
 	test_idempotent();
