@@ -46,6 +46,10 @@ FLAGS_FILE := .build-flags
 $(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
 	echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' > $(FLAGS_FILE))
 
+# Created by the $(shell) above while the Makefile is read; this rule
+# tells make it exists, since make caches the folder before that.
+$(FLAGS_FILE): ;
+
 .PHONY: all deps check check-unit check-bats check-scenarios check-mutation \
 	demo install clean bench fuzz
 all: nstest

@@ -13,7 +13,7 @@ load helpers
     # unshare -Urm sh
     # umount /a
     umount: EINVAL (Invalid argument)
-    # mount /dev/sdb2 /b
+    # mount -t tmpfs tmpfs /b
     # exit
     # cat /proc/self/mountinfo | sed 's/ - .*//'
     1 0 0:1 / / rw,relatime
@@ -28,7 +28,7 @@ SCN
 	scn=$(write_scn gone <<'SCN'
     # mkdir /b
     # unshare -U -r -m sh
-    # mount /dev/sdb2 /b
+    # mount -t tmpfs tmpfs /b
     # mount | awk '{print $3}'
     /
     /b
