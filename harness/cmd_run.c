@@ -31,51 +31,20 @@ struct run_cli {
 	const struct ns_reporter *reporter;
 };
 
-static int parse_devices(const char *v, struct ns_run_opts *o)
-{
-	if (!strcmp(v, "tmpfs"))
-		o->devices = NS_DEVICES_TMPFS;
-	else if (!strcmp(v, "loop"))
-		o->devices = NS_DEVICES_LOOP;
-	else
-		return -1;
-	return 0;
-}
-
-static int parse_uint(const char *v, unsigned long max, unsigned *out)
-{
-	char *end;
-	unsigned long n;
-
-	if (!*v || *v == '-')
-		return -1;
-	n = strtoul(v, &end, 10);
-	if (*end || n > max)
-		return -1;
-	*out = (unsigned)n;
-	return 0;
-}
-
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE };
 
 static int parse_option(int c, struct run_cli *cli)
 {
 	switch (c) {
 	case 'd':
-		if (parse_devices(optarg, &cli->opts) == 0)
-			return 0;
-		usage_error("--devices must be tmpfs or loop, not '%s'", optarg);
-		return -1;
+		return opt_devices(optarg, &cli->opts);
 	case 'v':
 		cli->verbose = true;
 		return 0;
 	case 't':
-		if (parse_uint(optarg, 86400, &cli->opts.timeout_s) == 0)
-			return 0;
-		usage_error("--timeout must be a number of seconds from 0 (no watchdog) to 86400, not '%s'", optarg);
-		return -1;
+		return opt_timeout(optarg, &cli->opts);
 	case 'j':
-		if (parse_uint(optarg, MAX_JOBS, &cli->jobs) == 0 && cli->jobs > 0)
+		if (opt_uint(optarg, MAX_JOBS, &cli->jobs) == 0 && cli->jobs > 0)
 			return 0;
 		usage_error("-j must be a number of scenarios from 1 to %d, not '%s'", MAX_JOBS, optarg);
 		return -1;
@@ -189,14 +158,6 @@ static struct ns_scenario **parse_all(const struct ns_lines *files)
 	return NULL;
 }
 
-static bool any_loop(struct ns_scenario **sc, size_t n, const struct ns_run_opts *o)
-{
-	for (size_t i = 0; i < n; i++)
-		if (ns_require_mode(sc[i], o) == NS_DEVICES_LOOP)
-			return true;
-	return false;
-}
-
 struct run_state {
 	struct ns_report_ctx ctx;
 	const struct ns_reporter *rep;
@@ -227,55 +188,6 @@ static void free_all(struct ns_scenario **sc, struct ns_lines *files)
 	ns_lines_free(files);
 }
 
-/* Everything that must hold before the first sandbox: privileges, loop
- * devices and the loop image. Prints why not and returns -1. */
-/* Without the capabilities, or on request, sandboxes go into a user
- * namespace of their own (rootless mode) where the kernel allows it. */
-static int choose_userns(struct run_cli *cli)
-{
-	char *problem = cli->opts.userns ? NULL : privilege_problem();
-
-	if (!cli->opts.userns && !problem)
-		return 0;
-	if (!ns_userns_allowed()) {
-		fprintf(stderr, "nstest: error: %s%sthis system does not allow user namespaces either (see user.max_user_namespaces), so rootless mode is not available\n",
-			problem ? problem : "", problem ? "; " : "");
-		free(problem);
-		return -1;
-	}
-	if (problem)
-		fprintf(stderr, "nstest: not running as root: sandboxes run in a user namespace (rootless mode; loop devices are not available)\n");
-	free(problem);
-	cli->opts.userns = true;
-	if (cli->opts.devices == NS_DEVICES_LOOP) {
-		fprintf(stderr, "nstest: error: --devices=loop needs real root; rootless mode has tmpfs stand-ins only\n");
-		return -1;
-	}
-	return 0;
-}
-
-static int ready_to_run(const struct ns_backend *be, struct ns_scenario **sc,
-			size_t n, struct run_cli *cli)
-{
-	if (choose_userns(cli) < 0)
-		return -1;
-	if (cli->opts.devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
-		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
-		return -1;
-	}
-	if (!cli->opts.userns && any_loop(sc, n, &cli->opts)) {
-		struct ns_run_opts lo = cli->opts;
-		struct ns_buf err = NS_BUF_INIT;
-		lo.devices = NS_DEVICES_LOOP;
-		if (be->prepare && be->prepare(&lo, &err) < 0) {
-			fprintf(stderr, "nstest: error: loop stand-ins: %s\n", ns_buf_str(&err));
-			ns_buf_free(&err);
-			return -1;
-		}
-	}
-	return 0;
-}
-
 static void init_report(struct run_state *st, const struct run_cli *cli, size_t n,
 			struct utsname *u)
 {
@@ -300,7 +212,7 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	struct ns_runner_hooks hooks = { &st, on_started, on_result };
 	struct utsname u;
 
-	if (ready_to_run(&ns_backend_kernel, sc, n, cli) < 0)
+	if (prepare_sandboxes(&cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
 	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, cli->stop_on_fail };
 	init_report(&st, cli, n, &u);
@@ -317,7 +229,7 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
 	struct ns_runner_opts ro;
 
-	if (ready_to_run(&ns_backend_kernel, sc, n, cli) < 0)
+	if (prepare_sandboxes(&cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
 	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, false };
 	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;

@@ -27,7 +27,6 @@ static int parse_args(int argc, char **argv, struct ns_run_opts *o)
 		{ "userns", no_argument, NULL, 'u' },
 		{ NULL, 0, NULL, 0 },
 	};
-	char *end;
 	int c;
 
 	o->devices = NS_DEVICES_TMPFS;
@@ -35,18 +34,12 @@ static int parse_args(int argc, char **argv, struct ns_run_opts *o)
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, "+:t:", longopts, NULL)) != -1) {
-		if (c == 'd' && (!strcmp(optarg, "tmpfs") || !strcmp(optarg, "loop"))) {
-			o->devices = optarg[0] == 'l' ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
-		} else if (c == 'd') {
-			usage_error("--devices must be tmpfs or loop, not '%s'", optarg);
-			return -1;
-		} else if (c == 't') {
-			unsigned long n = strtoul(optarg, &end, 10);
-			if (!*optarg || *optarg == '-' || *end || n > 86400) {
-				usage_error("--timeout must be a number of seconds from 0 (no watchdog) to 86400, not '%s'", optarg);
+		if (c == 'd') {
+			if (opt_devices(optarg, o) < 0)
 				return -1;
-			}
-			o->timeout_s = (unsigned)n;
+		} else if (c == 't') {
+			if (opt_timeout(optarg, o) < 0)
+				return -1;
 		} else if (c == 'u') {
 			o->userns = true;
 		} else {
@@ -57,41 +50,6 @@ static int parse_args(int argc, char **argv, struct ns_run_opts *o)
 	}
 	if (argc - optind != 1) {
 		usage_error("show needs exactly one scenario file");
-		return -1;
-	}
-	return 0;
-}
-
-/* Privileges or rootless mode, and loop stand-ins, as `run` checks them. */
-static int ready(struct ns_run_opts *o, const struct ns_scenario *sc)
-{
-	char *problem = o->userns ? NULL : privilege_problem();
-	struct ns_buf err = NS_BUF_INIT;
-	struct ns_run_opts lo = *o;
-
-	if (problem && !ns_userns_allowed()) {
-		fprintf(stderr, "nstest: error: %s; this system does not allow user namespaces either, so rootless mode is not available\n", problem);
-		free(problem);
-		return -1;
-	}
-	if (problem)
-		fprintf(stderr, "nstest: not running as root: sandboxes run in a user namespace (rootless mode; loop devices are not available)\n");
-	o->userns = o->userns || problem;
-	free(problem);
-	if (o->userns && o->devices == NS_DEVICES_LOOP) {
-		fprintf(stderr, "nstest: error: --devices=loop needs real root; rootless mode has tmpfs stand-ins only\n");
-		return -1;
-	}
-	if (o->devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
-		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
-		return -1;
-	}
-	lo.devices = ns_require_mode(sc, o);
-	if (o->userns || lo.devices != NS_DEVICES_LOOP || access("/dev/loop-control", R_OK | W_OK) < 0)
-		return 0; /* a scenario that asks for loop devices skips, saying why */
-	if (ns_backend_kernel.prepare && ns_backend_kernel.prepare(&lo, &err) < 0) {
-		fprintf(stderr, "nstest: error: loop stand-ins: %s\n", ns_buf_str(&err));
-		ns_buf_free(&err);
 		return -1;
 	}
 	return 0;
@@ -135,7 +93,7 @@ int cmd_show(int argc, char **argv)
 		ns_diag_free(&d);
 		return EXIT_USAGE;
 	}
-	if (ready(&ro.run, sc) < 0) {
+	if (prepare_sandboxes(&ro.run, &sc, 1) < 0) {
 		ns_scenario_free(sc);
 		return EXIT_USAGE;
 	}

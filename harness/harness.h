@@ -26,4 +26,14 @@ char *privilege_problem(void);
 
 void usage_error(const char *fmt, ...) NS_PRINTF(1, 2);
 
+/* prepare.c: options shared by run and show (0, or -1 after a usage
+ * message) and the checks before the first sandbox (0, or -1 after
+ * saying why). */
+struct ns_run_opts;
+struct ns_scenario;
+int opt_devices(const char *v, struct ns_run_opts *o);
+int opt_timeout(const char *v, struct ns_run_opts *o);
+int opt_uint(const char *v, unsigned long max, unsigned *out);
+int prepare_sandboxes(struct ns_run_opts *o, struct ns_scenario *const *sc, size_t n);
+
 #endif

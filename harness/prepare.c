@@ -1,0 +1,104 @@
+/* prepare.c - what `run` and `show` both need: the options that choose
+ * how sandboxes are built, and the checks that must hold before the first
+ * one (privileges or rootless mode, loop devices, the loop image). */
+#include "harness.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "backend.h"
+#include "require.h"
+
+int opt_devices(const char *v, struct ns_run_opts *o)
+{
+	if (!strcmp(v, "tmpfs"))
+		o->devices = NS_DEVICES_TMPFS;
+	else if (!strcmp(v, "loop"))
+		o->devices = NS_DEVICES_LOOP;
+	else {
+		usage_error("--devices must be tmpfs or loop, not '%s'", v);
+		return -1;
+	}
+	return 0;
+}
+
+int opt_uint(const char *v, unsigned long max, unsigned *out)
+{
+	char *end;
+	unsigned long n;
+
+	if (!*v || *v == '-')
+		return -1;
+	n = strtoul(v, &end, 10);
+	if (*end || n > max)
+		return -1;
+	*out = (unsigned)n;
+	return 0;
+}
+
+int opt_timeout(const char *v, struct ns_run_opts *o)
+{
+	if (opt_uint(v, 86400, &o->timeout_s) == 0)
+		return 0;
+	usage_error("--timeout must be a number of seconds from 0 (no watchdog) to 86400, not '%s'", v);
+	return -1;
+}
+
+/* Without the capabilities, or on request, sandboxes go into a user
+ * namespace of their own (rootless mode) where the kernel allows it. */
+static int choose_userns(struct ns_run_opts *o)
+{
+	char *problem = o->userns ? NULL : privilege_problem();
+
+	if (!o->userns && !problem)
+		return 0;
+	if (!ns_userns_allowed()) {
+		fprintf(stderr, "nstest: error: %s%sthis system does not allow user namespaces either (see user.max_user_namespaces), so rootless mode is not available\n",
+			problem ? problem : "", problem ? "; " : "");
+		free(problem);
+		return -1;
+	}
+	if (problem)
+		fprintf(stderr, "nstest: not running as root: sandboxes run in a user namespace (rootless mode; loop devices are not available)\n");
+	free(problem);
+	o->userns = true;
+	if (o->devices == NS_DEVICES_LOOP) {
+		fprintf(stderr, "nstest: error: --devices=loop needs real root; rootless mode has tmpfs stand-ins only\n");
+		return -1;
+	}
+	return 0;
+}
+
+static bool any_loop(struct ns_scenario *const *sc, size_t n, const struct ns_run_opts *o)
+{
+	for (size_t i = 0; i < n; i++)
+		if (ns_require_mode(sc[i], o) == NS_DEVICES_LOOP)
+			return true;
+	return false;
+}
+
+int prepare_sandboxes(struct ns_run_opts *o, struct ns_scenario *const *sc, size_t n)
+{
+	const struct ns_backend *be = &ns_backend_kernel;
+
+	if (choose_userns(o) < 0)
+		return -1;
+	if (o->devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
+		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
+		return -1;
+	}
+	/* a scenario that asks for loop devices where there are none skips,
+	 * saying why; otherwise the image is made once, before any fork */
+	if (!o->userns && any_loop(sc, n, o) && access("/dev/loop-control", R_OK | W_OK) == 0) {
+		struct ns_run_opts lo = *o;
+		struct ns_buf err = NS_BUF_INIT;
+		lo.devices = NS_DEVICES_LOOP;
+		if (be->prepare && be->prepare(&lo, &err) < 0) {
+			fprintf(stderr, "nstest: error: loop stand-ins: %s\n", ns_buf_str(&err));
+			ns_buf_free(&err);
+			return -1;
+		}
+	}
+	return 0;
+}
