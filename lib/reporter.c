@@ -6,6 +6,7 @@
 
 static const struct ns_reporter *const reporters[] = {
 	&ns_reporter_human,
+	&ns_reporter_tap,
 };
 
 const struct ns_reporter *ns_reporter_find(const char *name)
