@@ -171,3 +171,8 @@ bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
 	step_free(&st);
 	return ok;
 }
+
+const struct ns_renaming *ns_matcher_renaming(const struct ns_matcher *m)
+{
+	return m->ren;
+}

@@ -38,4 +38,9 @@ void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
 void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 		       struct ns_buf *out);
 
+/* The renaming the steps matched so far have fixed (renaming.h), for
+ * code that writes expected numbers back, such as --update. */
+struct ns_renaming;
+const struct ns_renaming *ns_matcher_renaming(const struct ns_matcher *m);
+
 #endif

@@ -9,7 +9,8 @@
 
 #include <string.h>
 
-#include "match_step.h" /* the renaming the kept blocks fixed (m->ren) */
+#include "match.h"
+#include "renaming.h"
 #include "verdict.h"
 
 /* Fresh names of one kind: which names the file's kept blocks use, which
@@ -86,7 +87,7 @@ static void next_candidate(enum ns_renaming_kind kind, struct ns_key *k)
 static struct ns_key name_of(struct updater *u, enum ns_renaming_kind kind,
 			     struct ns_key a)
 {
-	const struct ns_key *known = ns_renaming_expected(u->m->ren, kind, a);
+	const struct ns_key *known = ns_renaming_expected(ns_matcher_renaming(u->m), kind, a);
 	struct fresh *f = &u->fresh[kind];
 	struct ns_key name;
 
