@@ -7,6 +7,7 @@
 static const struct ns_reporter *const reporters[] = {
 	&ns_reporter_human,
 	&ns_reporter_tap,
+	&ns_reporter_junit,
 };
 
 const struct ns_reporter *ns_reporter_find(const char *name)

@@ -35,6 +35,7 @@ struct ns_report_ctx {
 	const char *kernel;        /* uname -r */
 	const char *devices;       /* the run's --devices */
 	const char *hostname;
+	const char *version;       /* nstest's version, or NULL */
 };
 
 struct ns_reporter {
