@@ -1,7 +1,9 @@
 #!/usr/bin/env bats
 # tests/bats/mutation.bats - tests/mutation-check itself: it must catch a
 # harness that passes everything, refuse a scenario that fails unmutated,
-# and fall back to adding a line for scenarios its table does not know.
+# and mutate every scenario its table does not know: a peer-group number
+# changed, else a mountinfo line deleted, else a line added; xfailed
+# scenarios are judged on the steps they pass, skipped ones not at all.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -27,15 +29,17 @@ SH
 	assert_output --partial "usage: tests/mutation-check NSTEST [SCENARIO...]"
 }
 
+ARTICLE=("$NSTEST_ROOT"/scenarios/article/*.scn)
+
 @test "mutation-check: the article scenarios pass and every mutant fails" {
-	run "$MUTATION_CHECK" "$NSTEST"
+	run "$MUTATION_CHECK" "$NSTEST" "${ARTICLE[@]}"
 	assert_success
 	assert_equal "$(grep -c '^mutant: killed$' <<<"$output")" 4
 	assert_line "mutation-check: every mutant of 4 scenario(s) failed, every original passed"
 }
 
 @test "mutation-check: a harness that passes everything is caught" {
-	run "$MUTATION_CHECK" "$(fake_nstest)"
+	run "$MUTATION_CHECK" "$(fake_nstest)" "${ARTICLE[@]}"
 	assert_failure 1
 	assert_equal "$(grep -c 'the mutant SURVIVED' <<<"$output")" 4
 	assert_line "mutation-check: 4 problem(s) in 4 scenario(s)"
@@ -79,4 +83,104 @@ SCN
 	run "$MUTATION_CHECK" "$NSTEST" "$scn"
 	assert_failure 1
 	assert_line --partial "none of its mutations applies"
+}
+
+@test "mutation-check: without scenarios it takes every scenarios/*/*.scn" {
+	local all=("$NSTEST_ROOT"/scenarios/*/*.scn)
+	run "$MUTATION_CHECK" "$(fake_nstest)"
+	assert_failure 1
+	assert_line "mutation-check: ${#all[@]} problem(s) in ${#all[@]} scenario(s)"
+	assert_line "=== $NSTEST_ROOT/scenarios/sharedsubtree/01-from-shared.scn"
+	assert_line "=== $NSTEST_ROOT/scenarios/man7/04-propagate-from.scn"
+}
+
+@test "mutation-check: a peer group number on two lines is renumbered" {
+	scn=$(write_scn renumber <<'SCN'
+    # mkdir /a /b
+    # mount --make-shared /dev/sdb1 /a
+    # mount --bind /a /b
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    [unordered]
+    20 19 8:1 / / rw,relatime
+    21 20 8:17 / /a rw,relatime shared:1
+    22 20 8:17 / /b rw,relatime shared:1
+SCN
+	)
+	run "$MUTATION_CHECK" "$NSTEST" "$scn"
+	assert_success
+	assert_line --partial "mutation: renumber line 7, shared:1 -> shared:2"
+	assert_line "    | -    21 20 8:17 / /a rw,relatime shared:1"
+	assert_line "    | +    21 20 8:17 / /a rw,relatime shared:2"
+	assert_line "mutant: killed"
+}
+
+@test "mutation-check: without a repeated group number the last mountinfo line goes" {
+	scn=$(write_scn delete <<'SCN'
+    # mkdir /a
+    # mount --make-shared /dev/sdb1 /a
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    [unordered]
+    20 19 8:1 / / rw,relatime
+    21 20 8:17 / /a rw,relatime shared:1
+    # ls /
+    a
+SCN
+	)
+	run "$MUTATION_CHECK" "$NSTEST" "$scn"
+	assert_success
+	assert_line --partial "mutation: delete line 6 '21 20 8:17 / /a rw,relatime shared:1'"
+	assert_line "mutant: killed"
+}
+
+@test "mutation-check: an xfailed scenario is mutated where it passes" {
+	scn=$(write_scn xfailed <<'SCN'
+xfail: *: the second step expects a name that is not there (nstest's own test)
+
+    # mkdir /a
+    # mount /dev/sdb1 /a
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    [unordered]
+    20 19 8:1 / / rw,relatime
+    21 20 8:17 / /a rw,relatime
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    [unordered]
+    20 19 8:1 / / rw,relatime
+    21 20 8:17 / /b rw,relatime
+SCN
+	)
+	run "$MUTATION_CHECK" "$NSTEST" "$scn"
+	assert_success
+	assert_line "original: XFAIL"
+	assert_line "without its xfail: lines, the original fails at line(s): 9"
+	assert_line --partial "mutation: delete line 8 '21 20 8:17 / /a rw,relatime'"
+	assert_line "mutant: killed (a new failure at line(s) 5)"
+	assert_line "mutation-check: every mutant of 1 scenario(s) failed, every original passed, 1 of them xfailed"
+}
+
+@test "mutation-check: an xfailed scenario with nothing left to mutate survives" {
+	scn=$(write_scn all-xfailed <<'SCN'
+xfail: *: the only step expects a name that is not there (nstest's own test)
+
+    # ls /
+    nothing here
+SCN
+	)
+	run "$MUTATION_CHECK" "$NSTEST" "$scn"
+	assert_failure 1
+	assert_line --partial "mutation: add-line"
+	assert_line --partial "the mutant SURVIVED: it fails only where the original fails anyway"
+}
+
+@test "mutation-check: a skipped scenario is reported, not judged" {
+	scn=$(write_scn skipped <<'SCN'
+kernel: >= 999.0
+
+    # mkdir /a
+SCN
+	)
+	run "$MUTATION_CHECK" "$NSTEST" "$scn"
+	assert_success
+	assert_line "original: SKIP, not judged on this machine:"
+	refute_line --partial "mutation:"
+	assert_line "mutation-check: every mutant of 0 scenario(s) failed, every original passed; 1 skipped, not judged here"
 }
