@@ -8,6 +8,7 @@ static const struct ns_reporter *const reporters[] = {
 	&ns_reporter_human,
 	&ns_reporter_tap,
 	&ns_reporter_junit,
+	&ns_reporter_json,
 };
 
 const struct ns_reporter *ns_reporter_find(const char *name)

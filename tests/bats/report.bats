@@ -467,3 +467,110 @@ XSD
 	assert_success
 	assert_output "$BATS_TEST_TMPDIR/r.xml validates"
 }
+
+# ---- JSON -------------------------------------------------------------------
+
+# check_json FILE PYTHON: run the assertions in PYTHON with `doc` the
+# parsed report; each failing assert names itself.
+check_json() {
+	run python3 -c "
+import json, sys
+doc = json.load(open(sys.argv[1]))
+$2
+print('checked')" "$1"
+	assert_success
+	assert_output checked
+}
+
+@test "json: a passing run is one JSON document with kernel, steps and summary" {
+	need_python3
+	p=$(pass_scn)
+	s=$(skip_scn)
+	"$NSTEST" run --format json "$p" "$s" >"$BATS_TEST_TMPDIR/r.json"
+	run python3 -m json.tool "$BATS_TEST_TMPDIR/r.json"
+	assert_success
+	KERNEL=$KERNEL P=$p S=$s check_json "$BATS_TEST_TMPDIR/r.json" "
+import os
+k, p, s = os.environ['KERNEL'], os.environ['P'], os.environ['S']
+assert doc['kernel'] == k, doc['kernel']
+assert doc['devices'] == 'tmpfs'
+assert doc['nstest'] is None or isinstance(doc['nstest'], str)
+assert [x['path'] for x in doc['scenarios']] == [p, s]
+a, b = doc['scenarios']
+assert (a['name'], a['status'], a['reason'], a['kernel'], a['devices']) == ('pass', 'pass', None, k, 'tmpfs'), a
+assert isinstance(a['seconds'], float) and a['seconds'] >= 0
+assert [(t['line'], t['terminal'], t['command'], t['ran'], t['ok'], t['error'], t['diff'])
+        for t in a['steps']] == [(1, '', 'mkdir /a', True, True, None, None),
+                                 (2, '', 'touch /a/f', True, True, None, None),
+                                 (3, '', 'ls /a', True, True, None, None)], a['steps']
+assert a['steps'][2]['output'] == 'f\n'
+assert (b['status'], b['reason']) == ('skip', 'needs kernel >= 99.0.0, this is ' + k), b
+assert [(t['ran'], t['output']) for t in b['steps']] == [(False, None)], b['steps']
+assert doc['summary'] == {'passed': 1, 'failed': 0, 'skipped': 1, 'xfailed': 0, 'xpassed': 0}
+"
+}
+
+@test "json: a failing run: status, the diff, and an unexpected error by name and call" {
+	need_python3
+	f=$(fail_scn)
+	e=$(write_scn error <<'SCN'
+    sh1# mkdir /a
+    sh1# mount --bind /nowhere /a
+SCN
+	)
+	run "$NSTEST" run --format json "$f" "$e"
+	assert_failure 1
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/r.json"
+	check_json "$BATS_TEST_TMPDIR/r.json" "
+f, e = doc['scenarios']
+assert (f['status'], f['reason']) == ('fail', None), f
+t = f['steps'][2]
+assert (t['ran'], t['ok'], t['output']) == (True, False, 'f\n'), t
+assert t['diff'] == '--- expected\n+++ actual\n@@ -1,1 +1,1 @@\n-g\n+f\n', t['diff']
+t = e['steps'][1]
+assert (t['terminal'], t['command'], t['ok']) == ('sh1', 'mount --bind /nowhere /a', False), t
+assert t['error'] == {'errno': 2, 'name': 'ENOENT', 'syscall': 'mount'}, t['error']
+assert t['output'] == 'mount: ENOENT (No such file or directory)\n', t['output']
+assert doc['summary'] == {'passed': 0, 'failed': 2, 'skipped': 0, 'xfailed': 0, 'xpassed': 0}
+"
+}
+
+@test "json: xfail and xpass with their reasons; strings escaped" {
+	need_python3
+	x=$(xfail_scn)
+	xp=$(xpass_scn)
+	q=$(write_scn quotes <<'SCN'
+    # ls /
+    "x" \ é	y
+SCN
+	)
+	"$NSTEST" run --format json "$x" "$xp" "$q" >"$BATS_TEST_TMPDIR/r.json" || true
+	check_json "$BATS_TEST_TMPDIR/r.json" "
+x, xp, q = doc['scenarios']
+assert (x['status'], x['reason']) == ('xfail', 'known kernel deviation: lists nothing (example reference)'), x
+assert (xp['status'], xp['reason']) == ('xpass', 'passed although marked xfail at line 1: was broken once (example reference)'), xp
+assert q['steps'][0]['diff'].endswith('-\"x\" \\\\ \u00e9\ty\n'), q['steps'][0]['diff']
+assert doc['summary'] == {'passed': 0, 'failed': 1, 'skipped': 0, 'xfailed': 1, 'xpassed': 1}
+"
+}
+
+# ---- the same report for any -j ----------------------------------------------
+
+@test "-j 2 gives the same report as -j 1 in every format" {
+	write_scn tree/a-pass <<<$'    # mkdir /a\n    # ls /\n    a' >/dev/null
+	write_scn tree/b-fail <<<$'    # sleep 0.3\n    # ls /\n    nothing' >/dev/null
+	write_scn tree/c-skip <<<$'kernel: >= 99.0\n\n    # mkdir /a' >/dev/null
+	write_scn tree/d-pass <<<$'    # mkdir /d' >/dev/null
+	write_scn tree/e-fail <<<$'    # ls /\n    nothing' >/dev/null
+	for format in human tap junit json; do
+		run "$NSTEST" run --format "$format" -j 1 "$SCN_DIR/tree"
+		assert_failure 1
+		one=$(normalize <<<"$output")
+		run "$NSTEST" run --format "$format" -j 2 "$SCN_DIR/tree"
+		assert_failure 1
+		two=$(normalize <<<"$output")
+		[[ $one == "$two" ]] || fail "--format $format: -j 2 differs from -j 1:
+$(diff <(echo "$one") <(echo "$two"))"
+		[[ $one == *a-pass*b-fail*c-skip*d-pass*e-fail* ]] || fail "--format $format: not in list order"
+	done
+}

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "report_text.h"
+#include "reporter.h"
 #include "tap.h"
 
 static const char *json(const char *s)
@@ -66,10 +67,102 @@ static void test_xml(void)
 	is_str(xml("\xFF\xC3\xA9", false), "\xEF\xBF\xBD\xC3\xA9", "bad bytes too; UTF-8 stays");
 }
 
+/* One failing step whose output holds what no scenario file can. */
+struct fixture {
+	struct ns_scenario *sc;
+	struct ns_run run;
+	struct ns_verdict v;
+	struct ns_result r;
+};
+
+static int fixture_init(struct fixture *f)
+{
+	static const char text[] = "    sh1# ls /a\n    a<b> & \"quoted\"\n";
+	struct ns_diag d = { NULL };
+
+	memset(f, 0, sizeof(*f));
+	f->sc = ns_scenario_parse("dir.x/t#1.scn", text, strlen(text), &d);
+	if (!f->sc) {
+		printf("# %s\n", d.msg);
+		ns_diag_free(&d);
+		return -1;
+	}
+	f->run.n = 1;
+	f->run.obs = xcalloc(1, sizeof(*f->run.obs));
+	f->run.obs[0].ran = true;
+	f->run.obs[0].out.output = xstrdup("bell\x07 bad\xFF\n");
+	ns_judge(f->sc, &f->run, &f->v);
+	f->r = (struct ns_result){ f->sc, &f->run, &f->v, 0.25, "tmpfs" };
+	return 0;
+}
+
+static void fixture_free(struct fixture *f)
+{
+	ns_verdict_free(&f->v);
+	ns_run_free(&f->run);
+	ns_scenario_free(f->sc);
+}
+
+/* The whole report of f in format name. */
+static char *render(const char *name, const struct fixture *f)
+{
+	const struct ns_reporter *rep = ns_reporter_find(name);
+	struct ns_tally t = { 0 };
+	struct ns_report_ctx c = { .total = 1, .kernel = "6.1.0-<rc>", .devices = "tmpfs",
+				   .hostname = "h&h", .version = "0.1.0" };
+	char *text = NULL;
+	size_t len = 0;
+
+	c.out = open_memstream(&text, &len);
+	if (rep->begin)
+		rep->begin(&c);
+	rep->scenario(&c, 0, &f->r);
+	ns_tally_add(&t, f->v.status);
+	rep->end(&c, &t);
+	fclose(c.out);
+	return text;
+}
+
+static void test_reports(void)
+{
+	struct fixture f;
+	char *s;
+
+	if (fixture_init(&f) < 0) {
+		ok(0, "fixture scenario parses");
+		return;
+	}
+	ok(f.v.status == NS_FAIL, "the fixture fails");
+
+	s = render("json", &f);
+	ok(strstr(s, "\"output\":\"bell\\u0007 bad\\ufffd\\n\"") != NULL, "json: output escaped");
+	ok(strstr(s, "\"command\":\"ls /a\",\"ran\"") != NULL, "json: the command as typed");
+	ok(strstr(s, "\"path\":\"dir.x/t#1.scn\",\"name\":\"t#1\",\"status\":\"fail\",\"reason\":null,\"seconds\":0.250") != NULL,
+	   "json: path, name, status");
+	ok(strstr(s, "\"summary\":{\"passed\":0,\"failed\":1,") != NULL, "json: summary");
+	free(s);
+
+	s = render("junit", &f);
+	ok(strstr(s, "+bell\xEF\xBF\xBD bad\xEF\xBF\xBD\n") != NULL, "junit: control and bad bytes replaced");
+	ok(strstr(s, "-a&lt;b&gt; &amp; &quot;quoted&quot;\n") != NULL, "junit: expected line escaped");
+	ok(strstr(s, "dir.x/t#1.scn:1: sh1# ls /a\n") != NULL, "junit: failing step named");
+	ok(strstr(s, "classname=\"nstest.dir_x\" name=\"t#1\"") != NULL, "junit: class from the folder");
+	ok(strstr(s, "hostname=\"h&amp;h\"") != NULL, "junit: hostname escaped");
+	ok(strstr(s, "value=\"6.1.0-&lt;rc&gt;\"") != NULL, "junit: kernel property escaped");
+	free(s);
+
+	s = render("tap", &f);
+	ok(strstr(s, "\nnot ok 1 - dir.x/t\\#1.scn\n") != NULL, "tap: '#' in a description escaped");
+	ok(strstr(s, "\n#     +bell\x07 bad\xFF\n") != NULL, "tap: diagnostics as '#' lines");
+	free(s);
+	fixture_free(&f);
+}
+
 int main(void)
 {
 	test_utf8();
 	test_json();
 	test_xml();
+	test_reports();
 	return tap_done();
 }
