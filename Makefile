@@ -89,10 +89,14 @@ check-scenarios: nstest
 	tests/isolation-check ./nstest run scenarios
 	tests/isolation-check ./nstest run --devices=loop scenarios
 
-# Each article scenario, broken on purpose, must fail: proves that the
-# scenarios can catch a kernel that gets propagation wrong.
+# Every scenario, broken on purpose in a key expectation, must fail: proves
+# that the scenarios can catch a kernel that gets propagation wrong.
 check-mutation: nstest
 	tests/isolation-check tests/mutation-check ./nstest
+
+# Timings only (bench/README.md): medians of interleaved runs, as ratios.
+bench: nstest
+	CC='$(CC)' bench/run
 
 demo: deps
 	$(MAKE) nstest
