@@ -162,6 +162,7 @@ struct run_state {
 	struct ns_report_ctx ctx;
 	const struct ns_reporter *rep;
 	struct ns_tally tally;
+	struct ns_scenario *const *sc;
 };
 
 static void on_started(void *p, size_t index)
@@ -169,7 +170,7 @@ static void on_started(void *p, size_t index)
 	struct run_state *st = p;
 
 	if (st->rep->started)
-		st->rep->started(&st->ctx, index, NULL);
+		st->rep->started(&st->ctx, index, st->sc[index]);
 }
 
 static void on_result(void *p, size_t index, const struct ns_result *r)
@@ -198,7 +199,9 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
 	st->ctx.out = stdout;
 	st->ctx.total = n;
 	st->ctx.verbose = cli->verbose;
-	st->ctx.color = tty && !getenv("NO_COLOR");
+	/* no-color.org: a NO_COLOR that is set and not empty */
+	st->ctx.color = tty && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	st->ctx.version = NS_VERSION;
 	st->ctx.progress = tty;
 	st->ctx.devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
 	st->ctx.kernel = uname(u) == 0 ? u->release : "unknown";
@@ -216,6 +219,7 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 		return EXIT_USAGE;
 	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, cli->stop_on_fail };
 	init_report(&st, cli, n, &u);
+	st.sc = sc;
 	if (st.rep->begin)
 		st.rep->begin(&st.ctx);
 	ns_runner_run(sc, n, &ro, &hooks);

@@ -127,8 +127,8 @@ $(fail_text "$f")
 	f=$(fail_scn)
 	NO_COLOR=1 tty_run "$NSTEST" run "$p" "$f"
 	assert_failure 1
-	[[ $output == *"[1/2]"* ]] || fail "no [1/2] progress line in: $output"
-	[[ $output == *"[2/2]"* ]] || fail "no [2/2] progress line in: $output"
+	[[ $output == *"[1/2] $p"* ]] || fail "no [1/2] progress line naming $p in: $output"
+	[[ $output == *"[2/2] $f"* ]] || fail "no [2/2] progress line naming $f in: $output"
 	# Every progress line is erased by "\r ESC[K" before the next output,
 	# and then the report reads exactly as it does on a file.
 	strip_progress
