@@ -2,6 +2,7 @@
  * own sandbox, judge it and report. */
 #include "harness.h"
 
+#include <errno.h>
 #include <fnmatch.h>
 #include <getopt.h>
 #include <stdlib.h>
@@ -26,12 +27,15 @@ struct run_cli {
 	bool list;
 	bool stop_on_fail;
 	bool update;
+	bool bisect;               /* exit 0, 1 or 125 and nothing else */
 	unsigned jobs;
 	const char *filter;
+	const char *output;        /* --output FILE */
 	const struct ns_reporter *reporter;
 };
 
-enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE };
+enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
+       OPT_OUTPUT, OPT_BISECT };
 
 static int parse_option(int c, struct run_cli *cli)
 {
@@ -59,6 +63,12 @@ static int parse_option(int c, struct run_cli *cli)
 		return 0;
 	case OPT_UPDATE:
 		cli->update = true;
+		return 0;
+	case OPT_OUTPUT:
+		cli->output = optarg;
+		return 0;
+	case OPT_BISECT:
+		cli->bisect = true;
 		return 0;
 	case OPT_USERNS:
 		cli->opts.userns = true;
@@ -90,6 +100,8 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "userns", no_argument, NULL, OPT_USERNS },
+		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "bisect", no_argument, NULL, OPT_BISECT },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -163,6 +175,8 @@ struct run_state {
 	const struct ns_reporter *rep;
 	struct ns_tally tally;
 	struct ns_scenario *const *sc;
+	bool progress;          /* --output: progress on the terminal (stderr) */
+	unsigned bad, unjudged; /* --bisect: see bisect_status() */
 };
 
 static void on_started(void *p, size_t index)
@@ -171,6 +185,8 @@ static void on_started(void *p, size_t index)
 
 	if (st->rep->started)
 		st->rep->started(&st->ctx, index, st->sc[index]);
+	if (st->progress)
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, st->ctx.total, st->sc[index]->path);
 }
 
 static void on_result(void *p, size_t index, const struct ns_result *r)
@@ -179,6 +195,12 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 
 	st->rep->scenario(&st->ctx, index, r);
 	ns_tally_add(&st->tally, r->v->status);
+	/* for bisecting, xfail markers do not count: the documented rule
+	 * decides; a skip or a sandbox that could not be built cannot */
+	if (r->v->status == NS_SKIP || (r->run && r->run->setup_failed))
+		st->unjudged++;
+	else if (r->v->status == NS_FAIL || r->v->status == NS_XFAIL)
+		st->bad++;
 }
 
 static void free_all(struct ns_scenario **sc, struct ns_lines *files)
@@ -208,6 +230,23 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
 	st->ctx.hostname = u->nodename;
 }
 
+/* --output FILE: the report goes to the file; on a terminal the progress
+ * stays on the terminal, through stderr. */
+static int open_output(struct run_state *st, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f) {
+		fprintf(stderr, "nstest: error: --output %s: %s\n", path, strerror(errno));
+		return -1;
+	}
+	st->ctx.out = f;
+	st->ctx.color = false;
+	st->ctx.progress = false;
+	st->progress = isatty(STDERR_FILENO);
+	return 0;
+}
+
 static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
 	struct ns_runner_opts ro;
@@ -220,10 +259,20 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, cli->stop_on_fail };
 	init_report(&st, cli, n, &u);
 	st.sc = sc;
+	if (cli->output && open_output(&st, cli->output) < 0)
+		return EXIT_USAGE;
 	if (st.rep->begin)
 		st.rep->begin(&st.ctx);
 	ns_runner_run(sc, n, &ro, &hooks);
 	st.rep->end(&st.ctx, &st.tally);
+	if (st.progress)
+		fputs("\r\033[K", stderr);
+	if (cli->output && fclose(st.ctx.out) != 0) {
+		fprintf(stderr, "nstest: error: writing %s: %s\n", cli->output, strerror(errno));
+		return EXIT_USAGE;
+	}
+	if (cli->bisect)
+		return st.bad ? EXIT_FAILED : st.unjudged ? EXIT_BISECT_SKIP : EXIT_PASS;
 	return st.tally.failed || st.tally.xpassed ? EXIT_FAILED : EXIT_PASS;
 }
 
@@ -239,7 +288,7 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;
 }
 
-int cmd_run(int argc, char **argv)
+static int run_main(int argc, char **argv)
 {
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_scenario **sc = NULL;
@@ -277,6 +326,25 @@ int cmd_run(int argc, char **argv)
 	}
 	free_all(sc, &files);
 	return status;
+}
+
+/* --bisect: git bisect run takes 0 as good, 1 as bad and 125 as "cannot
+ * test this commit"; anything else (2 included) would mislead or abort
+ * it, so every status that is not a verdict on the kernel becomes 125. */
+static int bisect_status(int status)
+{
+	return status == EXIT_PASS || status == EXIT_FAILED ? status : EXIT_BISECT_SKIP;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	bool bisect = false;
+	int status;
+
+	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
+		bisect |= !strcmp(argv[i], "--bisect");
+	status = run_main(argc, argv);
+	return bisect ? bisect_status(status) : status;
 }
 
 /* `nstest lint FILE...`: parse only; no privileges needed. */

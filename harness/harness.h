@@ -11,6 +11,7 @@
 #define EXIT_PASS 0
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
+#define EXIT_BISECT_SKIP 125
 
 int cmd_run(int argc, char **argv);
 int cmd_lint(int argc, char **argv);

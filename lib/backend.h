@@ -25,6 +25,7 @@ struct ns_run {
 	size_t n;
 	char *aborted;                  /* why steps are missing, or NULL */
 	bool timed_out;
+	bool setup_failed;              /* the sandbox could not be built */
 };
 
 struct ns_backend {

@@ -46,13 +46,16 @@ static void tie_to_parent(pid_t parent)
 		_exit(1);
 }
 
-static void send_setup_failure(int fd, const char *msg)
+/* The run stopped early: the sandbox could not be built (setup), or a
+ * terminal died on the way. */
+static void send_abort(int fd, const char *msg, bool setup)
 {
 	struct ns_step_out o;
 
 	memset(&o, 0, sizeof(o));
 	o.output = (char *)(uintptr_t)msg;
 	o.err = errno;
+	o.closed = setup;
 	ns_wire_send_result(fd, NS_WIRE_SETUP_FAILED, &o);
 }
 
@@ -118,7 +121,7 @@ static int play_step(struct controller *c, uint32_t i)
 	int r;
 
 	if (!tp) {
-		send_setup_failure(c->out, "cannot start a terminal process");
+		send_abort(c->out, "cannot start a terminal process", false);
 		return -1;
 	}
 	r = ns_wire_send_index(tp->fd, i);
@@ -128,7 +131,7 @@ static int play_step(struct controller *c, uint32_t i)
 		char msg[128];
 		snprintf(msg, sizeof(msg), "terminal '%s' died during the step at line %d",
 			 st->terminal[0] ? st->terminal : "#", st->line);
-		send_setup_failure(c->out, msg);
+		send_abort(c->out, msg, false);
 		return -1;
 	}
 	r = ns_wire_send_result(c->out, i, &o);
@@ -146,7 +149,7 @@ sandbox_main(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
 
 	signal(SIGPIPE, SIG_IGN);
 	if (ns_sandbox_enter(sc, o->devices, o->userns, &c.sb, &err) < 0) {
-		send_setup_failure(out, ns_buf_str(&err));
+		send_abort(out, ns_buf_str(&err), true);
 		_exit(1);
 	}
 	for (uint32_t i = 0; i < sc->nsteps; i++)
@@ -208,6 +211,7 @@ static void collect(int fd, pid_t pid, const struct ns_scenario *sc,
 		if (step == NS_WIRE_SETUP_FAILED) {
 			free(run->aborted);
 			run->aborted = so.output;
+			run->setup_failed = so.closed;
 			continue;
 		}
 		if (step < sc->nsteps && !run->obs[step].ran) {

@@ -106,6 +106,7 @@ int ns_wire_send_run(int fd, const struct ns_run *run)
 		memset(&abort_frame, 0, sizeof(abort_frame));
 		abort_frame.output = run->aborted;
 		abort_frame.closed = run->timed_out;
+		abort_frame.err = run->setup_failed;
 		r = ns_wire_send_result(fd, NS_WIRE_ABORT, &abort_frame);
 	}
 	return r;
@@ -135,6 +136,7 @@ void ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 			free(run->aborted);
 			run->aborted = text;
 			run->timed_out = h.closed != 0;
+			run->setup_failed = h.err != 0;
 		} else if (h.step < nsteps && !run->obs[h.step].ran) {
 			run->obs[h.step].ran = true;
 			run->obs[h.step].out.output = text;
