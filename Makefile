@@ -51,7 +51,7 @@ $(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
 $(FLAGS_FILE): ;
 
 .PHONY: all deps check check-unit check-bats check-scenarios check-mutation \
-	demo install clean bench fuzz
+	demo install clean bench fuzz check-faults check-fuzz check-valgrind
 all: nstest
 
 %.o: %.c $(FLAGS_FILE)
@@ -75,12 +75,13 @@ deps:
 # did, the host's mount table must be byte-identical afterwards and no loop
 # device of ours may remain attached.
 check: deps
-	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation
+	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation \
+		check-fuzz
 
 check-unit: $(UNIT_BIN)
 	prove -f $(UNIT_BIN)
 
-check-bats: nstest
+check-bats: nstest tests/faults/killer
 	bats --tap tests/bats
 
 # Every scenario in both stand-in modes, with the host's mount table and
@@ -98,6 +99,49 @@ check-mutation: nstest
 bench: nstest
 	CC='$(CC)' bench/run
 
+# ---- robustness (issue 5) ------------------------------------------------
+
+# The fault injector: SIGKILLs parts of a process tree at random moments.
+tests/faults/killer: tests/faults/killer.c
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -pthread -o $@ $< -lm
+
+# Random SIGKILLs of nstest, its workers (and so their watchdogs), sandboxes
+# and terminals during whole runs of the suite plus failing, hanging and
+# mount-limit scenarios; after every trial the host must be as it was.
+# (make check runs 20 trials through tests/bats/faults.bats.)
+check-faults: nstest tests/faults/killer
+	tests/isolation-check tests/faults/run-faults -n $(or $(TRIALS),100) ./nstest scenarios
+
+# The fuzz targets' replay mode, built with $(CC): every crash input in
+# fuzz/regressions, and the seed corpus, through the same code as the fuzzer.
+FUZZ_REPLAY := fuzz/replay-scenario fuzz/replay-matcher
+fuzz/replay-%: fuzz/fuzz_%.c fuzz/replay.c lib/libnstest.a
+	$(CC) $(filter-out -MMD -MP,$(ALL_CFLAGS)) $(ALL_LDFLAGS) -o $@ fuzz/fuzz_$*.c fuzz/replay.c lib/libnstest.a $(DEPS_LIBS)
+
+check-fuzz: $(FUZZ_REPLAY)
+	fuzz/replay-all
+
+# libFuzzer targets (clang), built from the sources into FUZZ_BUILD and
+# never into the main objects, with seed corpora from the scenarios, the
+# bad inputs and the mountinfo fixtures. Run them with fuzz/run-fuzz.
+FUZZ_CC    ?= clang
+FUZZ_BUILD ?= fuzz/build
+FUZZ_FLAGS := -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=undefined \
+	-fno-omit-frame-pointer -g -O1 -std=gnu11 -D_GNU_SOURCE -Ilib $(DEPS_CFLAGS) \
+	-DNS_DATADIR='"$(DATADIR)"'
+fuzz: $(FUZZ_BUILD)/fuzz-scenario $(FUZZ_BUILD)/fuzz-matcher
+	fuzz/seed-corpus $(FUZZ_BUILD)/seeds $(sort $(wildcard scenarios/*/*.scn tests/bad/*.scn \
+		tests/escape/*.scn tests/faults/scenarios/*.scn)) tests/data/tricky.mountinfo
+
+$(FUZZ_BUILD)/fuzz-%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard lib/*.h)
+	@mkdir -p $(FUZZ_BUILD)
+	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(DEPS_LIBS)
+
+# The scenario suite under valgrind's memcheck: no error and no definite
+# leak in any process (tests/valgrind-check says why forks need care).
+check-valgrind: nstest
+	tests/isolation-check tests/valgrind-check ./nstest scenarios
+
 demo: deps
 	$(MAKE) nstest
 	./nstest run --verbose scenarios/article
@@ -113,6 +157,7 @@ install: nstest
 
 clean:
 	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) \
-		tests/unit/*.o $(FLAGS_FILE) */*.d tests/unit/*.d
+		tests/unit/*.o $(FLAGS_FILE) */*.d tests/unit/*.d \
+		tests/faults/killer $(FUZZ_REPLAY)
 
 -include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d)

@@ -1,0 +1,136 @@
+#!/usr/bin/env bats
+# tests/bats/limits.bats - big scenarios (issue 5): dozens of terminals,
+# thousands of steps, and a mount table of tens of thousands of lines
+# matched in full, in order and unordered. The scenarios are generated
+# here; each must pass, leave the host as it was, and stay within
+# reasonable memory. The peak RSS of the largest process of each run
+# (tests/faults/killer reports it from getrusage(2)) is printed to the
+# TAP log; no times are asserted.
+#
+# Runs as root: `nstest run` sandboxes itself in a private mount namespace.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load robust
+
+# Memory any one process of a run may use: generous, it catches a
+# runaway, not a regression of a few percent.
+MAX_RSS_KB=$((1024 * 1024))
+
+setup() {
+	nstest_setup
+	host_snapshot
+	[[ -x $NSTEST_ROOT/tests/faults/killer ]] ||
+		fail "tests/faults/killer is missing: run 'make tests/faults/killer'"
+}
+
+# run_measured WHAT NSTEST-ARGS...: run nstest (marked) under the killer
+# without kills; $output and $status are nstest's, $rss_kb the peak RSS.
+run_measured() {
+	local what=$1
+	shift
+	run "$NSTEST_ROOT/tests/faults/killer" -k 0 -r "$BATS_TEST_TMPDIR/report" -- \
+		env NSTEST_BATS_MARK="$NSTEST_MARK" "$NSTEST" "$@"
+	rss_kb=$(sed -n 's/^maxrss_kb=//p' "$BATS_TEST_TMPDIR/report")
+	status=$(sed -n 's/^status=exit://p' "$BATS_TEST_TMPDIR/report")
+	[[ -n $status ]] || fail "nstest did not exit: $(cat "$BATS_TEST_TMPDIR/report")"
+	grep -q '^survivors=0$' "$BATS_TEST_TMPDIR/report" || fail "processes survived: $(cat "$BATS_TEST_TMPDIR/report")"
+	echo "# limits: $what: peak RSS $((rss_kb / 1024)) MiB ($rss_kb KiB)" >&3
+	((rss_kb > 0 && rss_kb < MAX_RSS_KB)) || fail "peak RSS $rss_kb KiB"
+}
+
+@test "limits: 48 terminals in 48 namespaces, peers of one another" {
+	local n=48 i
+	{
+		echo "$n terminals, each in its own namespace, all peers"
+		echo
+		echo "    # mkdir /shared"
+		echo "    # mount --make-shared /"
+		for ((i = 1; i <= n; i++)); do
+			echo "    t$i# unshare -m --propagation unchanged sh"
+			echo "    t$i# mkdir /shared/t$i"
+		done
+		for ((i = 1; i <= n; i++)); do
+			echo "    t$i# mount -t tmpfs t$i /shared/t$i"
+		done
+		for ((i = 1; i <= n; i++)); do
+			echo "    t$i# ls -1 /shared | wc -l"
+			echo "    $n"
+			echo "    t$i# mount | wc -l"
+			echo "    $((n + 1))"
+		done
+		echo "    # mount | wc -l"
+		echo "    $((n + 1))"
+	} >"$SCN_DIR/terminals.scn"
+	for mode in tmpfs loop; do
+		run_measured "48 terminals ($mode)" run --devices=$mode "$SCN_DIR/terminals.scn"
+		assert_success
+		assert_line "PASS  $SCN_DIR/terminals.scn"
+	done
+	assert_host_unchanged
+}
+
+@test "limits: 10000 steps" {
+	local n=5000 i
+	{
+		echo "$((2 * n + 2)) steps"
+		echo
+		echo "    # mkdir /d"
+		for ((i = 1; i <= n; i++)); do
+			echo "    # touch /d/f$i"
+			echo "    # ls /d/f$i"
+			echo "    /d/f$i"
+		done
+		echo "    # ls -1 /d | wc -l"
+		echo "    $n"
+	} >"$SCN_DIR/steps.scn"
+	run_measured "10002 steps" run "$SCN_DIR/steps.scn"
+	assert_success
+	assert_line "PASS  $SCN_DIR/steps.scn"
+	assert_host_unchanged
+}
+
+# 15 doubling rbinds of /: 32768 mounts. --update writes the whole table
+# into the scenario (in its own numbering); the run after it matches all
+# 32768 lines under the renaming, then again with the block reversed and
+# marked [unordered].
+@test "limits: a mount table of 32768 lines, matched in full, in order and unordered" {
+	local rounds=15 r dirs=""
+	for ((r = 1; r <= rounds; r++)); do dirs+=" /h$r"; done
+	{
+		echo "2^$rounds mounts"
+		echo
+		echo "    # mkdir$dirs"
+		for ((r = 1; r <= rounds; r++)); do echo "    # mount --rbind / /h$r"; done
+		echo "    # mount | wc -l"
+		echo "    $((1 << rounds))"
+		echo "    # cat /proc/self/mountinfo"
+		echo "    # cat /proc/self/mountinfo | wc -l"
+		echo "    $((1 << rounds))"
+	} >"$SCN_DIR/table.scn"
+	run_measured "32768-line table, --update" run --update "$SCN_DIR/table.scn"
+	assert_success
+	(($(wc -l <"$SCN_DIR/table.scn") > 32768)) || fail "--update did not write the table"
+
+	run_measured "32768-line table, matched in order" run "$SCN_DIR/table.scn"
+	assert_success
+	assert_line "PASS  $SCN_DIR/table.scn"
+
+	awk '
+		/^    # cat \/proc\/self\/mountinfo$/ && !done { print; print "    [unordered]"; inblock = 1; done = 1; next }
+		inblock && /^    # / { inblock = 0; for (i = n; i >= 1; i--) print buf[i] }
+		inblock { buf[++n] = $0; next }
+		{ print }
+	' "$SCN_DIR/table.scn" >"$SCN_DIR/table-unordered.scn"
+	run_measured "32768-line table, matched unordered" run "$SCN_DIR/table-unordered.scn"
+	assert_success
+	assert_line "PASS  $SCN_DIR/table-unordered.scn"
+
+	# and it can fail: one mount point changed in the middle of the table
+	sed -E '16400s| (/[^ ]*) rw,relatime| \1-changed rw,relatime|' "$SCN_DIR/table.scn" >"$SCN_DIR/table-wrong.scn"
+	cmp -s "$SCN_DIR/table.scn" "$SCN_DIR/table-wrong.scn" && fail "the mutation did not apply"
+	run_measured "32768-line table, one line wrong" run "$SCN_DIR/table-wrong.scn"
+	assert_failure 1
+	assert_line "FAIL  $SCN_DIR/table-wrong.scn"
+	assert_host_unchanged
+}
