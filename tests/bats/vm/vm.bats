@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# tests/bats/vm/vm.bats - ci/vm-run boots a real kernel under qemu: the
+# report comes back as nstest wrote it, the exit status is nstest's own,
+# and a VM that gives no verdict exits 125 with the reason. Each test
+# boots Debian's kernel (see vm-helpers.bash), a few seconds under TCG.
+
+bats_require_minimum_version 1.5.0
+load vm-helpers
+
+@test "vm-run: the article passes on the VM's kernel, with the host's very report" {
+	cd "$NSTEST_ROOT"
+	host=$("$NSTEST" run scenarios/article)
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run scenarios/article
+	assert_success
+	assert_output "$host"
+	# and it ran on that kernel, not here
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run --format json scenarios/article/02-slave.scn
+	assert_success
+	assert_output --partial "\"kernel\":\"$(basename "$KERNEL" | sed 's/^vmlinuz-//')\""
+}
+
+@test "vm-run: article and sharedsubtree in the VM; the exit status is nstest's own" {
+	cd "$NSTEST_ROOT"
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run scenarios/article scenarios/sharedsubtree
+	summary=$(tail -n1 <<<"$output")
+	[[ $summary =~ ^[0-9]+\ passed,\ ([0-9]+)\ failed ]] || fail "no summary: $output"
+	if ((BASH_REMATCH[1] > 0)); then assert_failure 1; else assert_success; fi
+	# every scenario has its result line
+	n=$(find scenarios/article scenarios/sharedsubtree -name '*.scn' | wc -l)
+	assert_equal "$(grep -cE '^(PASS|FAIL|SKIP|XFAIL|XPASS) ' <<<"$output")" "$n"
+}
+
+@test "vm-run: a failing scenario exits 1 with the diff" {
+	scn=$(write_scn broken <<'SCN'
+    # mkdir /a
+    # ls /
+    b
+SCN
+	)
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run "$scn"
+	assert_failure 1
+	assert_line "    -b"
+	assert_line "FAIL  $scn"
+}
+
+@test "vm-run: nstest's stderr stays apart from the report; status 2 comes back" {
+	cd "$BATS_TEST_TMPDIR"
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run no-such.scn
+	assert_failure 2
+	assert_output ""
+	[[ $stderr == *"nstest: "*"no-such.scn"* ]] || fail "stderr: $stderr"
+}
+
+@test "vm-run: loop stand-ins work (the module is loaded); -v shows the console on stderr" {
+	cd "$NSTEST_ROOT"
+	run --separate-stderr "$CI_DIR/vm-run" -v "$KERNEL" -- \
+		run --devices=loop scenarios/article/01-shared-private.scn
+	assert_success
+	assert_output "PASS  scenarios/article/01-shared-private.scn
+1 passed, 0 failed, 0 skipped"
+	[[ $stderr == *"Linux version"* ]] || fail "no kernel console on stderr: $stderr"
+	[[ $stderr == *"vm-init: nstest exited with status 0"* ]] || fail "stderr: $stderr"
+}
+
+@test "vm-run: a kernel panic is no verdict: 125 and the panic named" {
+	run --separate-stderr "$CI_DIR/vm-run" --append rdinit=/no-such-init "$KERNEL"
+	assert_failure 125
+	assert_output ""
+	[[ $stderr == *"no verdict: the guest stopped without a verdict: Kernel panic"* ]] ||
+		fail "stderr: $stderr"
+}
+
+@test "vm-run: a guest that does not finish in time is no verdict: 125" {
+	run --separate-stderr "$CI_DIR/vm-run" --timeout 1 "$KERNEL"
+	assert_failure 125
+	[[ $stderr == *"no verdict after 1s"* ]] || fail "stderr: $stderr"
+}
+
+@test "vm-run: an image qemu cannot boot is no verdict: 125" {
+	head -c 100000 /dev/zero >"$BATS_TEST_TMPDIR/zeros"
+	run --separate-stderr "$CI_DIR/vm-run" "$BATS_TEST_TMPDIR/zeros"
+	assert_failure 125
+	[[ $stderr == *"no verdict: qemu failed"* ]] || fail "stderr: $stderr"
+}
+
+@test "vm-run: an nstest that cannot start, or dies, is no verdict: 125" {
+	printf '#!/bin/sh\necho never\n' >"$BATS_TEST_TMPDIR/script"
+	chmod +x "$BATS_TEST_TMPDIR/script"
+	run --separate-stderr "$CI_DIR/vm-run" --nstest "$BATS_TEST_TMPDIR/script" "$KERNEL"
+	assert_failure 125
+	[[ $stderr == *"init failed before nstest ran"* ]] || fail "stderr: $stderr"
+
+	printf '#include <signal.h>\nint main(void) { raise(SIGSEGV); return 0; }\n' \
+		>"$BATS_TEST_TMPDIR/crash.c"
+	cc -static -o "$BATS_TEST_TMPDIR/crash" "$BATS_TEST_TMPDIR/crash.c"
+	run --separate-stderr "$CI_DIR/vm-run" --nstest "$BATS_TEST_TMPDIR/crash" "$KERNEL"
+	assert_failure 125
+	[[ $stderr == *"nstest ended abnormally"*"signal 11"* ]] || fail "stderr: $stderr"
+}
+
+# A qemu that hangs whenever it is asked for KVM, as on machines where
+# /dev/kvm exists but guests never boot, and logs what it was asked.
+fake_hanging_kvm() {
+	local real
+	real=$(command -v qemu-system-x86_64)
+	cat >"$BATS_TEST_TMPDIR/qemu" <<EOF
+#!/bin/bash
+echo "\$*" >>"$BATS_TEST_TMPDIR/qemu.log"
+[[ " \$* " == *" -accel kvm "* ]] && exec sleep 600
+exec "$real" "\$@"
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+}
+
+@test "vm-run: --accel auto gives up on a KVM that hangs, within the deadline, and remembers" {
+	[[ -r /dev/kvm && -w /dev/kvm ]] || skip "no usable /dev/kvm: auto never tries KVM here"
+	fake_hanging_kvm
+	export NSTEST_VM_CACHE=$BATS_TEST_TMPDIR/cache
+	start=$SECONDS
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" --kvm-deadline 2 \
+		"$KERNEL" -- lint "$NSTEST_ROOT/scenarios/article"
+	assert_success
+	assert_output "4 scenario(s) parsed"
+	[[ $stderr == *"KVM does not work here (detected in "*" ms); using TCG"* ]] || fail "stderr: $stderr"
+	assert_equal "$(grep -c -- '-accel kvm' "$BATS_TEST_TMPDIR/qemu.log")" 1
+	assert_equal "$(grep -c -- '-accel tcg' "$BATS_TEST_TMPDIR/qemu.log")" 1
+
+	# the next run goes straight to TCG
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" --kvm-deadline 2 \
+		"$KERNEL" -- lint "$NSTEST_ROOT/scenarios/article"
+	assert_success
+	assert_equal "$(grep -c -- '-accel kvm' "$BATS_TEST_TMPDIR/qemu.log")" 1
+	assert_equal "$(grep -c -- '-accel tcg' "$BATS_TEST_TMPDIR/qemu.log")" 2
+}
+
+@test "vm-run: --accel kvm forces KVM: a hanging KVM ends in a timeout, 125" {
+	fake_hanging_kvm
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" --accel kvm \
+		--timeout 2 "$KERNEL"
+	assert_failure 125
+	[[ $stderr == *"no verdict after 2s under kvm"* ]] || fail "stderr: $stderr"
+	run grep -c -- '-accel tcg' "$BATS_TEST_TMPDIR/qemu.log"
+	assert_output 0
+}
+
+@test "vm-run: command-line errors exit 2 and boot nothing" {
+	run "$CI_DIR/vm-run"
+	assert_failure 2
+	run "$CI_DIR/vm-run" --accel fast "$KERNEL"
+	assert_failure 2
+	assert_output --partial "--accel: auto, kvm or tcg"
+	run "$CI_DIR/vm-run" "$BATS_TEST_TMPDIR/no-such-image"
+	assert_failure 2
+	assert_output --partial "no kernel image at"
+	run "$CI_DIR/vm-run" --timeout 0 "$KERNEL"
+	assert_failure 2
+}
