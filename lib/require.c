@@ -58,11 +58,29 @@ static bool has_syscall(long nr)
 
 /* move_mount() checks its flags before its descriptors: an unknown flag
  * is EINVAL, a known one gets as far as the bad descriptors (EBADF). */
-bool ns_move_mount_knows(unsigned flag)
+static bool probe_flag(unsigned flag)
 {
 	unsigned empty = MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH;
 
 	return syscall(SYS_move_mount, -1, "", -1, "", empty | flag) < 0 && errno == EBADF;
+}
+
+/* move_mount() checks the caller may mount before it looks at the flags,
+ * so the probe runs in a child that has a mount namespace of its own (in
+ * a user namespace of its own when not root). */
+bool ns_move_mount_knows(unsigned flag)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0)
+		return false;
+	if (pid == 0) {
+		if (unshare(CLONE_NEWNS) < 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+			_exit(2);
+		_exit(probe_flag(flag) ? 0 : 1);
+	}
+	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 static const struct {

@@ -745,3 +745,11 @@ SCN
 	run "$NSTEST" run "$scn"
 	assert_success
 }
+
+@test "cli: rootless, feature probes still see this kernel's move_mount flags" {
+	run --separate-stderr setpriv --reuid=65534 --regid=65534 --clear-groups \
+		--inh-caps=-all "$NSTEST" run "$NSTEST_ROOT/scenarios/newapi"
+	assert_success
+	refute_line --partial "SKIP"
+	assert_line "4 passed, 0 failed, 0 skipped"
+}
