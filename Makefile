@@ -4,6 +4,8 @@
 #   make DEVELOPER=1     the strict warning set, warnings are errors
 #   make SANITIZE=address,undefined
 #   make check           unit tests, bats CLI tests, every scenario, isolation
+#   make check-vm        the scenarios in a VM on another kernel (qemu), and the
+#                        tests of ci/vm-run, ci/kernel-matrix, ci/bisect-step
 #   make demo            the article's demos on this kernel
 #   make install         honours PREFIX and DESTDIR
 
@@ -51,7 +53,7 @@ $(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
 $(FLAGS_FILE): ;
 
 .PHONY: all deps check check-unit check-bats check-scenarios check-mutation \
-	demo install clean bench fuzz check-faults check-fuzz check-valgrind
+	demo install clean bench fuzz check-faults check-fuzz check-valgrind check-vm
 all: nstest
 
 %.o: %.c $(FLAGS_FILE)
@@ -89,6 +91,13 @@ check-bats: nstest tests/faults/killer
 check-scenarios: nstest
 	tests/isolation-check ./nstest run scenarios
 	tests/isolation-check ./nstest run --devices=loop scenarios
+
+# Kernels in VMs (README: "Other kernels"): article and sharedsubtree on
+# Debian's 6.1 under qemu, kernel-matrix, a real git bisect run. Needs the
+# packages of `ci/install-deps --vm`, which `make check` does without.
+check-vm: nstest
+	ci/install-deps --vm
+	tests/isolation-check bats --tap tests/bats/vm
 
 # Every scenario, broken on purpose in a key expectation, must fail: proves
 # that the scenarios can catch a kernel that gets propagation wrong.
