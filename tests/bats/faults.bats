@@ -187,3 +187,50 @@ SCN
 		skip "KNOWN BUG: the ENOSPC failure does not mention /proc/sys/fs/mount-max: $(grep -m1 'system call failed' <<<"$output")"
 	fi
 }
+
+# ---- --update ---------------------------------------------------------------
+
+# `run --update` writes the new text to a temporary file beside the
+# scenario and renames it over it. A SIGKILL while that file is being
+# written must leave the scenario whole: the old text or the new.
+# Known gap (reported): the temporary file itself (.NAME.scn.XXXXXX) is
+# left behind; this test shows it as a skip while that is so.
+@test "faults: SIGKILL of nstest run --update while it writes leaves the scenario whole" {
+	local rounds=15 r dirs="" caught=0 try
+	for ((r = 1; r <= rounds; r++)); do dirs+=" /h$r"; done
+	{
+		echo "2^$rounds mounts, their table to be written by --update"
+		echo
+		echo "    # mkdir$dirs"
+		for ((r = 1; r <= rounds; r++)); do echo "    # mount --rbind / /h$r"; done
+		echo "    # cat /proc/self/mountinfo"
+	} >"$BATS_TEST_TMPDIR/orig.scn"
+	mkdir "$SCN_DIR/u"
+	for try in 1 2 3 4 5; do
+		rm -rf "$SCN_DIR/u"/* "$SCN_DIR/u"/.[!.]*
+		cp "$BATS_TEST_TMPDIR/orig.scn" "$SCN_DIR/u/table.scn"
+		NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run --update "$SCN_DIR/u/table.scn" >/dev/null 2>&1 &
+		pid=$!
+		# the moment the temporary file appears, nstest is writing it
+		while kill -0 "$pid" 2>/dev/null; do
+			if compgen -G "$SCN_DIR/u/.table.scn.*" >/dev/null; then
+				kill -9 "$pid"
+				caught=1
+				break
+			fi
+		done
+		wait "$pid" || true
+		((caught)) && break
+	done
+	((caught)) || skip "nstest was never caught while writing (5 tries)"
+	# whole: the old text, or a complete update that parses and passes
+	if ! cmp -s "$SCN_DIR/u/table.scn" "$BATS_TEST_TMPDIR/orig.scn"; then
+		run "$NSTEST" run "$SCN_DIR/u/table.scn"
+		assert_success
+	fi
+	assert_host_unchanged
+	leftover=$(cd "$SCN_DIR/u" && ls -A | grep -v '^table\.scn$' || true)
+	if [[ -n $leftover ]]; then
+		skip "KNOWN BUG: a SIGKILL during --update leaves its temporary file: $leftover ($(stat -c %s "$SCN_DIR/u/$leftover") bytes)"
+	fi
+}
