@@ -7,6 +7,9 @@
 #   make check-vm        the scenarios in a VM on another kernel (qemu), and the
 #                        tests of ci/vm-run, ci/kernel-matrix, ci/bisect-step
 #   make demo            the article's demos on this kernel
+#   make check-faults    100 trials of random SIGKILLs during runs (TRIALS=N)
+#   make check-valgrind  every scenario under memcheck (VALGRIND=PATH, >= 3.26)
+#   make fuzz            libFuzzer targets (clang) in fuzz/build; see fuzz/README
 #   make install         honours PREFIX and DESTDIR
 
 PREFIX    ?= /usr/local
