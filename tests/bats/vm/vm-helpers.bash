@@ -39,3 +39,11 @@ vm_setup() {
 setup() {
 	vm_setup
 }
+
+# A failing test shows the standard error of its last `run`, where
+# vm-run says why there was no verdict.
+teardown() {
+	if [[ -n ${stderr:-} ]]; then
+		printf 'stderr of the last command:\n%s\n' "$stderr"
+	fi
+}
