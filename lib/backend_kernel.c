@@ -223,6 +223,24 @@ static void collect(int fd, pid_t pid, const struct ns_scenario *sc,
 	}
 }
 
+/* The sandbox went away without saying why (killed from outside, or a
+ * crash): if any step has no result, that is the abort reason. */
+static void note_early_end(const struct ns_scenario *sc, struct ns_run *run, int status)
+{
+	size_t ran = 0;
+
+	while (ran < sc->nsteps && run->obs[ran].ran)
+		ran++;
+	if (ran == sc->nsteps)
+		return;
+	if (WIFSIGNALED(status))
+		run->aborted = xasprintf("the sandbox ended before the step at line %d (signal %d)",
+					 sc->steps[ran].line, WTERMSIG(status));
+	else
+		run->aborted = xasprintf("the sandbox ended before the step at line %d (status %d)",
+					 sc->steps[ran].line, WEXITSTATUS(status));
+}
+
 static void kernel_run(const struct ns_scenario *sc, const struct ns_run_opts *o,
 		       struct ns_run *run)
 {
@@ -249,8 +267,8 @@ static void kernel_run(const struct ns_scenario *sc, const struct ns_run_opts *o
 	/* Whatever is left of the sandbox's process group goes now. */
 	kill(-pid, SIGKILL);
 	waitpid(pid, &status, 0);
-	if (!run->aborted && WIFSIGNALED(status) && WTERMSIG(status) != SIGKILL)
-		run->aborted = xasprintf("the sandbox died from signal %d", WTERMSIG(status));
+	if (!run->aborted)
+		note_early_end(sc, run, status);
 }
 
 static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)

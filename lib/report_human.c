@@ -178,8 +178,12 @@ static void report_step(const struct ns_report_ctx *c, const struct ns_result *r
 	}
 	if (sv->ok)
 		return;
-	if (o->out.err)
-		fprintf(f, "    system call failed: %s: %s\n", o->out.syscall, ns_errname(o->out.err));
+	if (o->out.err) {
+		struct ns_buf b = NS_BUF_INIT;
+		ns_report_syscall(&b, &o->out);
+		fprintf(f, "    %s\n", ns_buf_str(&b));
+		ns_buf_free(&b);
+	}
 	print_diff(c, sv->diff);
 }
 

@@ -1,6 +1,8 @@
 /* report_text.c - see report_text.h */
 #include "report_text.h"
 
+#include <errno.h>
+
 #include <string.h>
 
 static void add_indented(struct ns_buf *out, const char *text, const char *indent)
@@ -27,9 +29,11 @@ void ns_report_failures(struct ns_buf *out, const struct ns_result *r)
 			continue;
 		ns_buf_addf(out, "%s:%d: %s%c %s\n", sc->path, st->line, st->terminal,
 			    st->prompt, st->cmdline);
-		if (o->err)
-			ns_buf_addf(out, "    system call failed: %s: %s\n", o->syscall,
-				    ns_errname(o->err));
+		if (o->err) {
+			ns_buf_adds(out, "    ");
+			ns_report_syscall(out, o);
+			ns_buf_addc(out, '\n');
+		}
 		add_indented(out, sv->diff ? sv->diff : "", "    ");
 	}
 }
@@ -138,4 +142,12 @@ void ns_json_string(struct ns_buf *out, const char *s)
 		s += n ? n : 1;
 	}
 	ns_buf_addc(out, '"');
+}
+
+void ns_report_syscall(struct ns_buf *out, const struct ns_step_out *o)
+{
+	ns_buf_addf(out, "system call failed: %s: %s", o->syscall, ns_errname(o->err));
+	/* bubblewrap's lesson: say what usually causes it */
+	if (o->err == ENOSPC && strstr(o->syscall, "mount"))
+		ns_buf_adds(out, " (the mount table is full: see /proc/sys/fs/mount-max)");
 }

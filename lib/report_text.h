@@ -16,6 +16,11 @@
  * the diff. Appends nothing for a scenario without failing steps. */
 void ns_report_failures(struct ns_buf *out, const struct ns_result *r);
 
+/* "system call failed: SYSCALL: ERRNAME", with a hint where the errno
+ * has a usual cause (ENOSPC from a mount call: the mount table is full,
+ * see /proc/sys/fs/mount-max). No newline. */
+void ns_report_syscall(struct ns_buf *out, const struct ns_step_out *o);
+
 /* Why a failed scenario failed, in a few words: its reason (a timeout,
  * a broken run) or "N step(s) did not match". */
 char *ns_report_fail_summary(const struct ns_result *r);

@@ -6,6 +6,8 @@
  * marked diff wherever their kernel disagrees with it. */
 #include "show.h"
 
+#include "report_text.h"
+
 #include <string.h>
 
 #define MARK_DIFF "!!  "
@@ -61,9 +63,12 @@ static void show_step(FILE *f, const struct ns_result *r, size_t i, size_t raw)
 		return;
 	fprintf(f, MARK_DIFF "%s:%d: this kernel differs from the transcript\n", sc->path,
 		sc->steps[i].line);
-	if (o->out.err)
-		fprintf(f, MARK_DIFF "system call failed: %s: %s\n", o->out.syscall,
-			ns_errname(o->out.err));
+	if (o->out.err) {
+		struct ns_buf b = NS_BUF_INIT;
+		ns_report_syscall(&b, &o->out);
+		fprintf(f, MARK_DIFF "%s\n", ns_buf_str(&b));
+		ns_buf_free(&b);
+	}
 	put_lines(f, MARK_DIFF, sv->diff);
 }
 

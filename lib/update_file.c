@@ -31,23 +31,60 @@ static int write_temp(int fd, const char *data, size_t len, const struct stat *o
 	return 0;
 }
 
+/* The new text is written to an unnamed file in the scenario's folder
+ * (O_TMPFILE) and only given a name once complete, just before the rename
+ * over the scenario: a SIGKILL while writing leaves nothing behind. Where
+ * the filesystem has no O_TMPFILE, a named temporary file is used. */
+static int open_unnamed(const char *dir, const char *data, size_t len,
+			const struct stat *st, const char *tmp)
+{
+	char self[64];
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = write_temp(fd, data, len, st);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (r == 0 && linkat(AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static int open_named(char *tmp, const char *data, size_t len, const struct stat *st)
+{
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = write_temp(fd, data, len, st);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
 int ns_update_write_atomic(const char *path, const char *data, size_t len)
 {
 	_cleanup_free_ char *real = realpath(path, NULL); /* through a symlink */
 	_cleanup_free_ char *dir = NULL, *tmp = NULL;
+	const char *base;
 	struct stat st;
-	int fd, r;
+	int r;
 
 	if (!real || stat(real, &st) < 0)
 		return -errno;
 	dir = xstrdup(real);
-	tmp = xasprintf("%s/.%s.XXXXXX", dirname(dir), strrchr(real, '/') + 1);
-	fd = mkostemp(tmp, O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	r = write_temp(fd, data, len, &st);
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
+	base = strrchr(real, '/') + 1;
+	dirname(dir);
+	tmp = xasprintf("%s/.%s.%ld", dir, base, (long)getpid());
+	r = open_unnamed(dir, data, len, &st, tmp);
+	if (r == -EOPNOTSUPP || r == -EISDIR || r == -EINVAL) {
+		free(tmp);
+		tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
+		r = open_named(tmp, data, len, &st);
+	}
 	if (r == 0 && rename(tmp, real) < 0)
 		r = -errno;
 	if (r < 0)

@@ -41,6 +41,7 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      struct ns_verdict *v)
 {
 	struct ns_matcher *m = ns_matcher_new();
+	size_t missing = 0;
 
 	memset(v, 0, sizeof(*v));
 	v->n = sc->nsteps;
@@ -51,8 +52,10 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 		struct ns_buf diff = NS_BUF_INIT;
 
 		v->steps[i].ran = o->ran;
-		if (!o->ran)
+		if (!o->ran) {
+			missing++;
 			continue;
+		}
 		v->steps[i].ok = ns_matcher_step(m, st->expect, st->nexpect,
 						 st->unordered, o->out.output, &diff);
 		if (!v->steps[i].ok) {
@@ -64,7 +67,10 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	ns_matcher_free(m);
 	if (run->aborted)
 		v->reason = xstrdup(run->aborted);
-	v->status = v->failed || run->aborted ? NS_FAIL : NS_PASS;
+	else if (missing)
+		v->reason = xasprintf("%zu step(s) did not run", missing);
+	/* a step without a result can never count as a pass */
+	v->status = v->failed || run->aborted || missing ? NS_FAIL : NS_PASS;
 	apply_xfail(sc, v);
 }
 
