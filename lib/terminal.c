@@ -13,24 +13,58 @@
 #include "command.h"
 #include "wire.h"
 
+/* The outer shell, once its inner shell has ended: pass on the inner
+ * shell's last answer (the `exit`, or a failure to start), which it left
+ * in the pipe. It is sent only after waitpid(), when the inner shell's
+ * namespaces are gone, so the next step sees a world without them. */
+static void resume_outer(struct ns_term *t, pid_t pid, int pipefd)
+{
+	struct ns_buf frame = NS_BUF_INIT;
+	char chunk[4096];
+	ssize_t got;
+	int status = 0;
+
+	while ((got = read(pipefd, chunk, sizeof(chunk))) > 0 || (got < 0 && errno == EINTR))
+		if (got > 0)
+			ns_buf_add(&frame, chunk, (size_t)got);
+	close(pipefd);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (!frame.len && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
+		_exit(3); /* it died without answering: the controller sees EOF */
+	if (frame.len && ns_write_all(t->sock, frame.data, frame.len) < 0)
+		_exit(3);
+	ns_buf_free(&frame);
+	t->resumed = true;
+}
+
 int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res)
 {
 	pid_t outer = getpid();
-	pid_t pid = fork();
-	int status;
+	int p[2];
+	pid_t pid;
 
-	if (pid < 0)
+	if (pipe2(p, O_CLOEXEC) < 0)
+		return ns_cmd_fail(res, "pipe", errno);
+	pid = fork();
+	if (pid < 0) {
+		close(p[0]);
+		close(p[1]);
 		return ns_cmd_fail(res, "fork", errno);
+	}
 	if (pid == 0) {
 		prctl(PR_SET_PDEATHSIG, SIGKILL);
 		if (getppid() != outer)
 			_exit(1);
+		close(p[0]);
+		if (t->reply_fd >= 0)
+			close(t->reply_fd);
+		t->reply_fd = p[1];
 		t->depth++;
 		return 1;
 	}
-	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
-		;
-	t->resumed = true;
+	close(p[1]);
+	resume_outer(t, pid, p[0]);
 	return 0;
 }
 
@@ -74,8 +108,12 @@ void ns_term_serve(struct ns_term *t, int fd)
 {
 	uint32_t idx;
 
+	t->sock = fd;
+	t->reply_fd = -1;
 	while (ns_wire_recv_index(fd, &idx) == 1) {
 		struct ns_step_out out;
+		/* an inner shell's last answer goes to its outer shell */
+		int to;
 
 		if (idx >= t->sc->nsteps)
 			_exit(3);
@@ -86,7 +124,8 @@ void ns_term_serve(struct ns_term *t, int fd)
 			free(out.output);
 			continue;
 		}
-		if (ns_wire_send_result(fd, idx, &out) < 0)
+		to = t->closing && t->depth > 0 ? t->reply_fd : fd;
+		if (ns_wire_send_result(to, idx, &out) < 0)
 			_exit(3);
 		free(out.output);
 		if (t->closing)

@@ -22,6 +22,8 @@ struct ns_term {
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */
 	size_t depth;               /* shell levels above the first */
+	int sock;                   /* to the controller */
+	int reply_fd;               /* inner shell: its outer shell's pipe */
 	struct ns_handle {          /* mount fds named by open_tree @NAME */
 		char name[32];
 		int fd;
