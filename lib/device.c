@@ -3,9 +3,10 @@
  * tmpfs mode: each name gets one tmpfs superblock, created with the new
  * mount API and kept as a detached "master" mount. Every mount of the name
  * is a clone of that master, so all of them share st_dev and superblock.
- * Kernels that cannot clone a detached mount (before 6.15) get the master
- * itself for the first mount; later clones work while it stays in the
- * same namespace.
+ * Kernels that cannot clone a detached mount (before 6.15) get a fresh
+ * tmpfs for every mount instead: right for a name mounted once, which is
+ * most scenarios; a scenario that mounts a name twice is run with loop
+ * stand-ins there (ns_devices_need_loop), or skipped.
  *
  * loop mode: each name is a loop block device over a memfd holding an
  * ext4 image. The kernel shares one superblock per block device, and the
@@ -71,17 +72,43 @@ static int tmpfs_master(const char *name, struct ns_buf *err)
 
 static int tmpfs_instance(struct standin *s, const char **syscall)
 {
-	int fd = ns_open_tree(s->master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	struct ns_buf err = NS_BUF_INIT;
+	int fd;
 
-	if (fd >= 0)
+	if (s->master >= 0) {
+		fd = ns_open_tree(s->master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+		*syscall = "open_tree";
 		return fd;
-	*syscall = "open_tree";
-	if (errno != EINVAL)
-		return -1;
-	/* An older kernel that cannot clone a detached mount: hand out the
-	 * master itself. Its first move attaches it; a later move from
-	 * another namespace fails with EINVAL, which is the honest answer. */
-	return fcntl(s->master, F_DUPFD_CLOEXEC, 0);
+	}
+	/* a kernel that cannot clone a detached mount: a new tmpfs */
+	fd = tmpfs_master(s->name, &err);
+	*syscall = "fsmount";
+	ns_buf_free(&err);
+	return fd;
+}
+
+/* Can this kernel clone a mount that is attached nowhere (6.15+)? Probed
+ * once, in a child with a mount namespace of its own. */
+bool ns_devices_clone_detached(void)
+{
+	static int known = -1;
+	int status;
+	pid_t pid;
+
+	if (known >= 0)
+		return known;
+	pid = fork();
+	if (pid == 0) {
+		struct ns_buf err = NS_BUF_INIT;
+		int m;
+		if (unshare(CLONE_NEWNS) < 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
+			_exit(2);
+		m = tmpfs_master("probe", &err);
+		_exit(m >= 0 && ns_open_tree(m, "", OPEN_TREE_CLONE | AT_EMPTY_PATH) >= 0 ? 0 : 1);
+	}
+	known = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
+		WEXITSTATUS(status) == 0;
+	return known;
 }
 
 /* ---- loop ------------------------------------------------------------ */
@@ -343,6 +370,7 @@ struct ns_devices *ns_devices_new(char *const *names, size_t n,
 	}
 	for (size_t i = 0; i < n; i++) {
 		int r = d->mode == NS_DEVICES_LOOP ? loop_setup(d, &d->s[i], err)
+			: !ns_devices_clone_detached() ? 0
 			: (d->s[i].master = tmpfs_master(names[i], err));
 		if (r < 0)
 			goto fail;

@@ -5,6 +5,7 @@
 #ifndef NS_DEVICE_H
 #define NS_DEVICE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "scenario.h"
@@ -31,6 +32,10 @@ void ns_devices_free(struct ns_devices *d);
  * with errno set and *syscall naming the call that failed. */
 int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		     unsigned long long attr, const char **syscall);
+
+/* Whether tmpfs stand-ins can give every mount of a name one superblock
+ * on this kernel (cloning a detached mount: Linux 6.15+). Probed once. */
+bool ns_devices_clone_detached(void);
 
 /* The filesystem type a stand-in shows ("tmpfs", "ext4"). */
 const char *ns_devices_fstype(const struct ns_devices *d);

@@ -1,6 +1,8 @@
 /* require.c - see require.h */
 #include "require.h"
 
+#include "device.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <linux/mount.h>
@@ -44,9 +46,14 @@ enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
 {
 	if (sc->devices != NS_DEVICES_DEFAULT)
 		return sc->devices;
-	if (sc->requires & NS_REQ_LOOP)
+	if (sc->requires & NS_REQ_LOOP || o->devices == NS_DEVICES_LOOP)
 		return NS_DEVICES_LOOP;
-	return o->devices == NS_DEVICES_LOOP ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
+	/* one superblock for a name mounted twice: tmpfs stand-ins need
+	 * Linux 6.15+ for that, loop devices give it anywhere */
+	if (sc->remounts && !o->userns && !ns_devices_clone_detached() &&
+	    access("/dev/loop-control", R_OK | W_OK) == 0)
+		return NS_DEVICES_LOOP;
+	return NS_DEVICES_TMPFS;
 }
 
 /* A system call exists unless the kernel answers ENOSYS; the arguments
@@ -182,6 +189,8 @@ char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o
 		return xstrdup("needs real root, not a user namespace");
 	if (o->userns && ns_require_mode(sc, o) == NS_DEVICES_LOOP)
 		return xstrdup("needs real root for loop devices (rootless mode has tmpfs stand-ins only)");
+	if (ns_require_mode(sc, o) == NS_DEVICES_TMPFS && sc->remounts && !ns_devices_clone_detached())
+		return xstrdup("mounts one stand-in more than once: tmpfs stand-ins share a superblock only on Linux 6.15 or later, and loop devices are not available here");
 	if (ns_require_mode(sc, o) == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0)
 		return xstrdup("needs loop devices: /dev/loop-control is not usable (modprobe loop)");
 	if (sc->requires & NS_REQ_USERNS && !ns_userns_allowed())

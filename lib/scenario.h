@@ -106,6 +106,7 @@ struct ns_scenario {
 	struct ns_step *steps;
 	size_t nsteps, steps_cap;
 
+	bool remounts;        /* some stand-in name is mounted more than once */
 	char **devnames;      /* every distinct stand-in name, root_dev first */
 	size_t ndevnames, devnames_cap;
 

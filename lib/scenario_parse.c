@@ -284,8 +284,10 @@ static void add_device(struct ns_scenario *sc, const char *name)
 {
 	void *v = sc->devnames;
 
-	if (ns_scenario_devindex(sc, name) >= 0)
+	if (ns_scenario_devindex(sc, name) >= 0) {
+		sc->remounts = true;
 		return;
+	}
 	ns_grow(&v, &sc->devnames_cap, sc->ndevnames + 1, sizeof(char *));
 	sc->devnames = v;
 	sc->devnames[sc->ndevnames++] = xstrdup(name);
