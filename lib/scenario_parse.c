@@ -58,6 +58,10 @@ static bool is_devname(const char *s)
 {
 	if (strncmp(s, "/dev/", 5) != 0 || !s[5])
 		return false;
+	/* one spelling per device: no empty, "." or ".." components */
+	if (strstr(s, "//") || strstr(s, "/./") || strstr(s, "/../") ||
+	    !strcmp(s + strlen(s) - 2, "/.") || !strcmp(s + strlen(s) - 3, "/.."))
+		return false;
 	for (; *s; s++)
 		if (!isalnum((unsigned char)*s) && !strchr("/_.-+:@", *s))
 			return false;
@@ -280,6 +284,8 @@ static size_t prompt_len(const char *s, size_t *namelen)
 	return 0;
 }
 
+static const char *nested(const struct ns_scenario *sc, const char *name);
+
 static void add_device(struct ns_scenario *sc, const char *name)
 {
 	void *v = sc->devnames;
@@ -326,6 +332,9 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		const char *dev = st->def->device(st->args);
 		if (dev && !is_devname(dev))
 			return fail(p, word_col(st, dev), "device name '%s' is not a path like /dev/sdb6", dev);
+		if (dev && nested(p->sc, dev))
+			return fail(p, word_col(st, dev), "device name '%s' and %s cannot both be devices: one is a folder of the other",
+				    dev, nested(p->sc, dev));
 		if (dev)
 			add_device(p->sc, dev);
 	}
@@ -541,6 +550,35 @@ static char *base_name(const char *path)
 	return xstrndup(b, n);
 }
 
+/* /dev/sdb and /dev/sdb/part1 cannot both be devices: one would have to
+ * be a folder of the other (a loop stand-in is a node at that path).
+ * Returns the name already known that clashes with name, or NULL. */
+static const char *nested(const struct ns_scenario *sc, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sc->ndevnames; i++) {
+		const char *d = sc->devnames[i];
+		size_t m = strlen(d);
+		if ((m < n && !strncmp(name, d, m) && name[m] == '/') ||
+		    (n < m && !strncmp(d, name, n) && d[n] == '/'))
+			return d;
+	}
+	return NULL;
+}
+
+/* The root's name, given in the header, against the names mounted. */
+static int check_root_nesting(struct parser *p)
+{
+	const char *other = nested(p->sc, p->sc->root_dev);
+
+	if (!other)
+		return 0;
+	p->lineno = 1;
+	return fail(p, 1, "root: '%s' and %s cannot both be devices: one is a folder of the other",
+		    p->sc->root_dev, other);
+}
+
 struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 				      size_t len, struct ns_diag *diag)
 {
@@ -571,6 +609,8 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 		fail(&p, 1, "no commands: a scenario needs at least one indented '# command' line");
 		goto bad;
 	}
+	if (check_root_nesting(&p) < 0)
+		goto bad;
 	/* The root stand-in is device 0; the others follow in order of use. */
 	{
 		char **names = sc->devnames;

@@ -43,6 +43,8 @@ lint_bad() {
 @test "bad: unbalanced single quote" { lint_bad unbalanced-single-quote; }
 @test "bad: unbalanced double quote" { lint_bad unbalanced-double-quote; }
 @test "bad: unknown directive" { lint_bad unknown-directive; }
+@test "bad: a device name with an empty component" { lint_bad device-double-slash; }
+@test "bad: two device names, one a folder of the other" { lint_bad device-nested; }
 @test "bad: a directive given twice" { lint_bad directive-twice; }
 @test "bad: a directive after the header" { lint_bad directive-after-header; }
 @test "bad: bad kernel version" { lint_bad bad-kernel-version; }
