@@ -17,12 +17,6 @@
 #include "mountapi.h"
 #include "terminal.h"
 
-#ifndef MOVE_MOUNT_SET_GROUP
-#define MOVE_MOUNT_SET_GROUP 0x00000100
-#endif
-#ifndef MOVE_MOUNT_BENEATH
-#define MOVE_MOUNT_BENEATH 0x00000200
-#endif
 
 struct api_args {
 	unsigned flags;             /* open_tree / move_mount flags */

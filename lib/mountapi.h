@@ -7,6 +7,14 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 
+/* move_mount(2) flags newer than the kernel headers of Debian 12 */
+#ifndef MOVE_MOUNT_SET_GROUP
+#define MOVE_MOUNT_SET_GROUP 0x00000100
+#endif
+#ifndef MOVE_MOUNT_BENEATH
+#define MOVE_MOUNT_BENEATH 0x00000200
+#endif
+
 static inline int ns_fsopen(const char *fs, unsigned int flags)
 {
 	return (int)syscall(SYS_fsopen, fs, flags);

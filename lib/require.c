@@ -1,6 +1,8 @@
 /* require.c - see require.h */
 #include "require.h"
 
+#include "mountapi.h"
+
 #include "device.h"
 
 #include <errno.h>
@@ -19,12 +21,6 @@
 #endif
 #ifndef SYS_listmount
 #define SYS_listmount 458
-#endif
-#ifndef MOVE_MOUNT_SET_GROUP
-#define MOVE_MOUNT_SET_GROUP 0x00000100
-#endif
-#ifndef MOVE_MOUNT_BENEATH
-#define MOVE_MOUNT_BENEATH 0x00000200
 #endif
 
 int ns_kernel_version(const char *release, int v[3])
