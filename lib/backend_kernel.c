@@ -54,9 +54,8 @@ static void send_abort(int fd, const char *msg, bool setup)
 
 	memset(&o, 0, sizeof(o));
 	o.output = (char *)(uintptr_t)msg;
-	o.err = errno;
-	o.closed = setup;
-	ns_wire_send_result(fd, NS_WIRE_SETUP_FAILED, &o);
+	o.err = setup;
+	ns_wire_send_result(fd, NS_WIRE_ABORT, &o);
 }
 
 static struct term_proc *spawn_terminal(struct controller *c, const char *name)
@@ -75,7 +74,7 @@ static struct term_proc *spawn_terminal(struct controller *c, const char *name)
 		return NULL;
 	}
 	if (pid == 0) {
-		struct ns_term t = { .name = name, .sc = c->sc,
+		struct ns_term t = { .sc = c->sc,
 				     .procfd = c->sb.procfd, .devs = c->sb.devs };
 		tie_to_parent(self);
 		close(sv[0]);
@@ -208,10 +207,10 @@ static void collect(int fd, pid_t pid, const struct ns_scenario *sc,
 		r = ns_wire_recv_result(fd, &step, &so);
 		if (r <= 0)
 			return;
-		if (step == NS_WIRE_SETUP_FAILED) {
+		if (step == NS_WIRE_ABORT) {
 			free(run->aborted);
 			run->aborted = so.output;
-			run->setup_failed = so.closed;
+			run->setup_failed = so.err != 0;
 			continue;
 		}
 		if (step < sc->nsteps && !run->obs[step].ran) {

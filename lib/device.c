@@ -433,7 +433,3 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 	return err ? -1 : 0;
 }
 
-const char *ns_devices_fstype(const struct ns_devices *d)
-{
-	return d->mode == NS_DEVICES_LOOP ? "ext4" : "tmpfs";
-}

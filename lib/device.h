@@ -37,7 +37,5 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
  * on this kernel (cloning a detached mount: Linux 6.15+). Probed once. */
 bool ns_devices_clone_detached(void);
 
-/* The filesystem type a stand-in shows ("tmpfs", "ext4"). */
-const char *ns_devices_fstype(const struct ns_devices *d);
 
 #endif

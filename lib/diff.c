@@ -252,13 +252,6 @@ void ns_diff_compute(const struct ns_diff_input *in, struct ns_diff *d)
 	ns_diff_free(&raw);
 }
 
-bool ns_diff_changed(const struct ns_diff *d)
-{
-	for (size_t i = 0; i < d->n; i++)
-		if (d->v[i].op != NS_DIFF_SAME)
-			return true;
-	return false;
-}
 
 static size_t next_change(const struct ns_diff *d, size_t i)
 {

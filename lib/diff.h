@@ -59,9 +59,6 @@ void ns_diff_compute(const struct ns_diff_input *in, struct ns_diff *d);
 void ns_diff_push(struct ns_diff *d, enum ns_diff_op op, size_t a, size_t b,
 		  size_t nb);
 
-/* True when the script has a DEL or an ADD. */
-bool ns_diff_changed(const struct ns_diff *d);
-
 /* Append the script's hunks ("@@ -a,n +b,m @@" and ' ', '-', '+' lines)
  * with `context` lines of context around each change; SAME lines print
  * a's text, ADD lines b's. Appends nothing when nothing changed. */

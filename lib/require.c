@@ -71,7 +71,7 @@ static bool probe_flag(unsigned flag)
 /* move_mount() checks the caller may mount before it looks at the flags,
  * so the probe runs in a child that has a mount namespace of its own (in
  * a user namespace of its own when not root). */
-bool ns_move_mount_knows(unsigned flag)
+static bool probe_in_child(unsigned flag)
 {
 	int status;
 	pid_t pid = fork();
@@ -84,6 +84,22 @@ bool ns_move_mount_knows(unsigned flag)
 		_exit(probe_flag(flag) ? 0 : 1);
 	}
 	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Each answer is probed once per process: the runner asks for every
+ * scenario that needs the feature. */
+bool ns_move_mount_knows(unsigned flag)
+{
+	static unsigned asked, known;
+
+	if (!flag)
+		return probe_in_child(0);
+	if (!(asked & flag)) {
+		if (probe_in_child(flag))
+			known |= flag;
+		asked |= flag;
+	}
+	return known & flag;
 }
 
 static const struct {
@@ -117,14 +133,19 @@ static bool feature_present(unsigned bit)
 
 bool ns_userns_allowed(void)
 {
+	static int known = -1;
 	int status;
-	pid_t pid = fork();
+	pid_t pid;
 
+	if (known >= 0)
+		return known;
+	pid = fork();
 	if (pid < 0)
 		return false;
 	if (pid == 0)
 		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	known = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return known;
 }
 
 static char *missing_feature(unsigned req)

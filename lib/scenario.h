@@ -128,6 +128,13 @@ struct ns_scenario *ns_scenario_load(const char *path, struct ns_diag *diag);
 void ns_scenario_free(struct ns_scenario *sc);
 void ns_diag_free(struct ns_diag *d);
 
+/* The first expected line under the command at raw line r, as written
+ * in the file (indentation, "[unordered]" and all), or NULL. */
+const char *ns_scenario_first_expect(const struct ns_scenario *sc, size_t r);
+/* The indentation of the block of the command at raw line r: its first
+ * expected line's, else the command's ("\t" or four spaces). */
+const char *ns_scenario_block_indent(const struct ns_scenario *sc, size_t r);
+
 /* Index of a stand-in name in sc->devnames, or -1. */
 int ns_scenario_devindex(const struct ns_scenario *sc, const char *name);
 

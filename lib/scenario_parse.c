@@ -711,3 +711,19 @@ int ns_scenario_devindex(const struct ns_scenario *sc, const char *name)
 			return (int)i;
 	return -1;
 }
+
+const char *ns_scenario_first_expect(const struct ns_scenario *sc, size_t r)
+{
+	const struct ns_raw_line *next = r + 1 < sc->nraw ? &sc->raw[r + 1] : NULL;
+
+	if (next && next->kind == NS_LINE_EXPECT && next->step == sc->raw[r].step)
+		return next->text;
+	return NULL;
+}
+
+const char *ns_scenario_block_indent(const struct ns_scenario *sc, size_t r)
+{
+	const char *model = ns_scenario_first_expect(sc, r);
+
+	return (model ? model : sc->raw[r].text)[0] == '\t' ? "\t" : "    ";
+}

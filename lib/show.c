@@ -13,18 +13,6 @@
 #define MARK_DIFF "!!  "
 #define MARK_NOT_RUN "--  "
 
-/* A block's indentation: that of its first expected line, else its
- * command's (raw line r). */
-static const char *indent_of(const struct ns_scenario *sc, size_t r)
-{
-	const struct ns_raw_line *next = r + 1 < sc->nraw ? &sc->raw[r + 1] : NULL;
-	const char *model = sc->raw[r].text;
-
-	if (next && next->kind == NS_LINE_EXPECT && next->step == sc->raw[r].step)
-		model = next->text;
-	return model[0] == '\t' ? "\t" : "    ";
-}
-
 static void put_lines(FILE *f, const char *prefix, const char *text)
 {
 	const char *s = text ? text : "";
@@ -58,7 +46,7 @@ static void show_step(FILE *f, const struct ns_result *r, size_t i, size_t raw)
 		fprintf(f, MARK_NOT_RUN "(%s)\n", not_run_reason(r, i));
 		return;
 	}
-	put_lines(f, indent_of(sc, raw), o->out.output);
+	put_lines(f, ns_scenario_block_indent(sc, raw), o->out.output);
 	if (sv->ok)
 		return;
 	fprintf(f, MARK_DIFF "%s:%d: this kernel differs from the transcript\n", sc->path,

@@ -17,7 +17,6 @@ struct ns_devices;
  * `exit` ends the inner process and the outer one carries on, in its own
  * namespaces, root, directory and capabilities, untouched. */
 struct ns_term {
-	const char *name;
 	const struct ns_scenario *sc;
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */

@@ -153,25 +153,14 @@ static void judge_steps(struct updater *u)
 	}
 }
 
-/* The first expected line below the command at raw line r, as in the file
- * (its "[unordered]" when it has one), or NULL. */
-static const char *first_expect(const struct ns_scenario *sc, size_t r)
-{
-	const struct ns_raw_line *next = r + 1 < sc->nraw ? &sc->raw[r + 1] : NULL;
-
-	if (next && next->kind == NS_LINE_EXPECT && next->step == sc->raw[r].step)
-		return next->text;
-	return NULL;
-}
-
 /* Write step i's new block below its command line (raw line r). */
 static int put_block(struct updater *u, size_t r)
 {
 	const struct ns_scenario *sc = u->sc;
 	size_t i = sc->raw[r].step;
 	const struct ns_step *st = &sc->steps[i];
-	const char *old = first_expect(sc, r);
-	const char *indent = (old ? old : sc->raw[r].text)[0] == '\t' ? "\t" : "    ";
+	const char *old = ns_scenario_first_expect(sc, r);
+	const char *indent = ns_scenario_block_indent(sc, r);
 	const char *text = u->run->obs[i].out.output ? u->run->obs[i].out.output : "";
 	struct ns_lines lines = NS_LINES_INIT;
 

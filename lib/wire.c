@@ -92,8 +92,6 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 	return 1;
 }
 
-#define NS_WIRE_ABORT (UINT32_MAX - 1)  /* step index of the abort frame */
-
 int ns_wire_send_run(int fd, const struct ns_run *run)
 {
 	struct ns_step_out abort_frame;

@@ -9,7 +9,9 @@
 #include "backend.h"
 #include "terminal.h"
 
-#define NS_WIRE_SETUP_FAILED UINT32_MAX /* step index of a set-up error */
+/* The step index of an abort frame: the run stopped early. Its output is
+ * the reason, `closed` says a timeout and `err` a sandbox set-up failure. */
+#define NS_WIRE_ABORT UINT32_MAX
 
 /* 0, or -errno; -EPIPE when the peer is gone. */
 int ns_wire_send_index(int fd, uint32_t index);
