@@ -32,10 +32,13 @@ struct ns_backend {
 	const char *name;
 	/* Work done once per process before any scenario (0 or -1 + err). */
 	int (*prepare)(const struct ns_run_opts *o, struct ns_buf *err);
-	/* Run every step; fills *run (which the caller frees). Failures of
-	 * the run itself land in run->aborted. */
-	void (*run)(const struct ns_scenario *sc, const struct ns_run_opts *o,
-		    struct ns_run *run);
+	/* Run every step in the calling process, a worker the runner forked
+	 * for this scenario, and write each step's result to fd as it comes
+	 * (wire.h), then an abort frame if the run stops early. Never
+	 * returns. The runner rebuilds the run from the frames; its watchdog
+	 * kills the worker's process group at the deadline. */
+	void (*play)(const struct ns_scenario *sc, const struct ns_run_opts *o,
+		     int fd) __attribute__((noreturn));
 };
 
 extern const struct ns_backend ns_backend_kernel;

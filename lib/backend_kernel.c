@@ -1,11 +1,17 @@
 /* backend_kernel.c - run a scenario on the real kernel.
  *
- *   runner ──fork──▶ sandbox process ──fork──▶ one process per terminal
- *     ◀── results ──┘   ◀── socketpair per terminal ──┘
+ * The worker the runner forked for the scenario becomes the sandbox and
+ * writes each step's result down the runner's pipe as it comes.
+ * - Usually it plays every terminal itself (term_local.c).
+ * - When the scenario has a command no process can undo (command.h,
+ *   one_way), it starts a process per terminal as the terminal's prompt
+ *   first appears, hands each step to it over a socketpair and forwards
+ *   the result:
  *
- * The sandbox process builds the sandbox, starts terminals as their
- * prompts first appear, hands each step to its terminal and forwards the
- * result. It and its terminals share a process group, so the runner's
+ *       runner ──fork──▶ worker = sandbox ──fork──▶ process per terminal
+ *         ◀── results ──┘      ◀── socketpair per terminal ──┘
+ *
+ * The worker and its terminals share a process group, so the runner's
  * watchdog kills them all at once; and each dies with its parent. */
 #include "backend.h"
 
@@ -22,6 +28,7 @@
 
 #include "device.h"
 #include "sandbox.h"
+#include "term_local.h"
 #include "wire.h"
 
 struct term_proc {
@@ -140,6 +147,34 @@ static int play_step(struct controller *c, uint32_t i)
 	return r;
 }
 
+/* Every terminal played by this process (term_local.c). */
+static void __attribute__((noreturn))
+play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb, int out)
+{
+	struct ns_local l;
+	struct ns_buf err = NS_BUF_INIT;
+
+	if (ns_local_init(&l, sc, sb->procfd, sb->devs, &err) < 0) {
+		send_abort(out, ns_buf_str(&err), true);
+		_exit(1);
+	}
+	for (uint32_t i = 0; i < sc->nsteps; i++) {
+		struct ns_step_out o;
+		int r = ns_local_step(&l, i, &o, &err);
+
+		if (r == 0 || o.output)
+			r = ns_wire_send_result(out, i, &o) < 0 ? -1 : r;
+		free(o.output);
+		if (r < 0) {
+			if (err.len)
+				send_abort(out, ns_buf_str(&err), false);
+			break;
+		}
+	}
+	ns_local_free(&l);
+	_exit(0);
+}
+
 static void __attribute__((noreturn))
 sandbox_main(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
 {
@@ -151,123 +186,14 @@ sandbox_main(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
 		send_abort(out, ns_buf_str(&err), true);
 		_exit(1);
 	}
+	if (!sc->one_way)
+		play_in_process(sc, &c.sb, out);
 	for (uint32_t i = 0; i < sc->nsteps; i++)
 		if (play_step(&c, i) < 0)
 			break;
 	for (size_t i = 0; i < c.n; i++)
 		reap(&c.t[i]);
 	_exit(0);
-}
-
-static long ms_left(const struct timespec *deadline)
-{
-	struct timespec now;
-
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (deadline->tv_sec - now.tv_sec) * 1000 +
-	       (deadline->tv_nsec - now.tv_nsec) / 1000000;
-}
-
-/* Wait for readable data until the deadline: 1 ready, 0 timed out. */
-static int wait_readable(int fd, const struct ns_run_opts *o,
-			 const struct timespec *deadline)
-{
-	struct pollfd p = { .fd = fd, .events = POLLIN };
-
-	for (;;) {
-		long ms = o->timeout_s ? ms_left(deadline) : -1;
-		int r;
-		if (o->timeout_s && ms <= 0)
-			return 0;
-		r = poll(&p, 1, (int)(ms > 60000 ? 60000 : ms));
-		if (r > 0)
-			return 1;
-		if (r < 0 && errno != EINTR)
-			return 1; /* let the read report it */
-	}
-}
-
-static void collect(int fd, pid_t pid, const struct ns_scenario *sc,
-		    const struct ns_run_opts *o, struct ns_run *run)
-{
-	struct timespec deadline;
-	struct ns_step_out so;
-	uint32_t step;
-
-	clock_gettime(CLOCK_MONOTONIC, &deadline);
-	deadline.tv_sec += o->timeout_s;
-	for (;;) {
-		int r;
-		if (!wait_readable(fd, o, &deadline)) {
-			kill(-pid, SIGKILL);
-			run->timed_out = true;
-			run->aborted = xasprintf("timeout after %u s", o->timeout_s);
-			return;
-		}
-		r = ns_wire_recv_result(fd, &step, &so);
-		if (r <= 0)
-			return;
-		if (step == NS_WIRE_ABORT) {
-			free(run->aborted);
-			run->aborted = so.output;
-			run->setup_failed = so.err != 0;
-			continue;
-		}
-		if (step < sc->nsteps && !run->obs[step].ran) {
-			run->obs[step].ran = true;
-			run->obs[step].out = so;
-		} else {
-			free(so.output);
-		}
-	}
-}
-
-/* The sandbox went away without saying why (killed from outside, or a
- * crash): if any step has no result, that is the abort reason. */
-static void note_early_end(const struct ns_scenario *sc, struct ns_run *run, int status)
-{
-	size_t ran = 0;
-
-	while (ran < sc->nsteps && run->obs[ran].ran)
-		ran++;
-	if (ran == sc->nsteps)
-		return;
-	if (WIFSIGNALED(status))
-		run->aborted = xasprintf("the sandbox ended before the step at line %d (signal %d)",
-					 sc->steps[ran].line, WTERMSIG(status));
-	else
-		run->aborted = xasprintf("the sandbox ended before the step at line %d (status %d)",
-					 sc->steps[ran].line, WEXITSTATUS(status));
-}
-
-static void kernel_run(const struct ns_scenario *sc, const struct ns_run_opts *o,
-		       struct ns_run *run)
-{
-	pid_t self = getpid(), pid;
-	int p[2], status = 0;
-
-	memset(run, 0, sizeof(*run));
-	run->n = sc->nsteps;
-	run->obs = xcalloc(sc->nsteps, sizeof(*run->obs));
-	if (pipe2(p, O_CLOEXEC) < 0 || (pid = fork()) < 0) {
-		run->aborted = xasprintf("cannot start the sandbox: %s", strerror(errno));
-		return;
-	}
-	if (pid == 0) {
-		setpgid(0, 0);
-		tie_to_parent(self);
-		close(p[0]);
-		sandbox_main(sc, o, p[1]);
-	}
-	setpgid(pid, pid);
-	close(p[1]);
-	collect(p[0], pid, sc, o, run);
-	close(p[0]);
-	/* Whatever is left of the sandbox's process group goes now. */
-	kill(-pid, SIGKILL);
-	waitpid(pid, &status, 0);
-	if (!run->aborted)
-		note_early_end(sc, run, status);
 }
 
 static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
@@ -278,7 +204,7 @@ static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 const struct ns_backend ns_backend_kernel = {
 	.name = "kernel",
 	.prepare = kernel_prepare,
-	.run = kernel_run,
+	.play = sandbox_main,
 };
 
 void ns_run_free(struct ns_run *r)

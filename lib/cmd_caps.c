@@ -82,6 +82,13 @@ static int drop_caps(const struct capsh_args *a, struct ns_cmd_result *res)
 	return r;
 }
 
+/* Dropped capabilities stay dropped for the process. */
+static bool capsh_one_way(const void *args)
+{
+	(void)args;
+	return true;
+}
+
 static int exec_capsh(struct ns_term *t, const struct ns_stage *st,
 		      const struct ns_buf *in, struct ns_buf *out,
 		      struct ns_cmd_result *res)
@@ -98,6 +105,7 @@ static int exec_capsh(struct ns_term *t, const struct ns_stage *st,
 }
 
 const struct ns_cmd_def ns_cmd_caps[] = {
-	{ .name = "capsh", .parse = parse_capsh, .exec = exec_capsh, .free_args = free_args },
+	{ .name = "capsh", .parse = parse_capsh, .exec = exec_capsh, .free_args = free_args,
+	  .one_way = capsh_one_way },
 };
 const size_t ns_cmd_caps_count = NS_ARRAY_SIZE(ns_cmd_caps);

@@ -118,6 +118,14 @@ static int map_root(struct ns_term *t, uid_t uid, gid_t gid, struct ns_cmd_resul
 	return 0;
 }
 
+/* A process cannot go back to the user namespace it came from. */
+static bool unshare_one_way(const void *args)
+{
+	const struct unshare_args *a = args;
+
+	return a->user;
+}
+
 static int exec_unshare(struct ns_term *t, const struct ns_stage *st,
 			const struct ns_buf *in, struct ns_buf *out,
 			struct ns_cmd_result *res)
@@ -171,7 +179,8 @@ static int exec_exit(struct ns_term *t, const struct ns_stage *st,
 }
 
 const struct ns_cmd_def ns_cmd_ns[] = {
-	{ .name = "unshare", .parse = parse_unshare, .exec = exec_unshare, .free_args = free_args },
+	{ .name = "unshare", .parse = parse_unshare, .exec = exec_unshare, .free_args = free_args,
+	  .one_way = unshare_one_way },
 	{ .name = "exit", .parse = parse_exit, .exec = exec_exit },
 };
 const size_t ns_cmd_ns_count = NS_ARRAY_SIZE(ns_cmd_ns);

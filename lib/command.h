@@ -42,6 +42,11 @@ struct ns_cmd_def {
 	/* The stand-in device name (/dev/...) the command mounts, or NULL;
 	 * may itself be NULL for commands that never mount a device. */
 	const char *(*device)(const void *args);
+	/* True when the command changes its shell in a way no process can
+	 * undo (a user namespace entered, capabilities dropped); NULL means
+	 * never. A scenario with such a command runs each shell level in a
+	 * process of its own, so that `exit` can return to the shell before. */
+	bool (*one_way)(const void *args);
 };
 
 /* Look a command up by name; NULL if there is none. */

@@ -209,7 +209,11 @@ static int image_template(struct ns_buf *err)
 
 int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err)
 {
-	return mode == NS_DEVICES_LOOP && image_template(err) < 0 ? -1 : 0;
+	if (mode == NS_DEVICES_LOOP)
+		return image_template(err) < 0 ? -1 : 0;
+	/* probed here once, so that no sandbox forks a probe of its own */
+	ns_devices_clone_detached();
+	return 0;
 }
 
 static int image_copy(const char *name, struct ns_buf *err)

@@ -1,10 +1,11 @@
 /* runner.c - see runner.h.
  *
- * Each scenario runs in a worker process that drives the backend and
- * writes the whole run down a pipe; the runner reads every worker's pipe
- * as data arrives (so no worker ever blocks on a full pipe), judges each
- * run when its worker is done, and releases results strictly in list
- * order. Workers die with the runner. */
+ * Each scenario runs in a worker process that plays it (the backend) and
+ * writes each step's result down a pipe as it comes. The runner reads
+ * every worker's pipe as data arrives (so no worker ever blocks on a full
+ * pipe), kills a worker's process group at its deadline (the watchdog),
+ * rebuilds and judges each run when its worker is done, and releases
+ * results strictly in list order. Workers die with the runner. */
 #include "runner.h"
 
 #include <errno.h>
@@ -29,6 +30,7 @@ struct job {
 	struct ns_buf data;
 	struct timespec start;
 	double seconds;
+	bool timed_out;
 	bool skipped;
 	struct ns_run run;
 	struct ns_verdict v;
@@ -59,16 +61,15 @@ static void __attribute__((noreturn))
 worker(const struct runner *R, size_t i, int fd, pid_t parent)
 {
 	struct ns_run_opts ro = R->o->run;
-	struct ns_run run;
 
+	/* its own process group, for the watchdog to kill with what it starts */
+	setpgid(0, 0);
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
 	ro.devices = ns_require_mode(R->sc[i], &R->o->run);
-	R->o->backend->run(R->sc[i], &ro, &run);
-	ns_wire_send_run(fd, &run);
-	_exit(0);
+	R->o->backend->play(R->sc[i], &ro, fd);
 }
 
 /* Start scenario i: a skip is decided here, a run goes to a worker. */
@@ -102,23 +103,56 @@ static void start_job(struct runner *R, size_t i)
 		close(p[0]);
 		worker(R, i, p[1], self);
 	}
+	setpgid(j->pid, j->pid);
 	close(p[1]);
 	j->fd = p[0];
 	j->state = JOB_RUNNING;
 	R->running++;
 }
 
+/* Why a run has no reason of its own for missing steps: the watchdog, or
+ * the worker ended without saying (killed from outside, or a crash). */
+static void note_early_end(const struct ns_scenario *sc, unsigned timeout_s,
+			   const struct job *j, int status, bool whole,
+			   struct ns_run *run)
+{
+	bool clean = WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	const char *how = WIFSIGNALED(status) ? "signal" : "status";
+	int code = WIFSIGNALED(status) ? WTERMSIG(status) : WEXITSTATUS(status);
+	size_t ran = 0;
+
+	if (j->timed_out) {
+		free(run->aborted);
+		run->aborted = xasprintf("timeout after %u s", timeout_s);
+		run->timed_out = true;
+		return;
+	}
+	if (run->aborted)
+		return; /* the sandbox said why */
+	while (ran < sc->nsteps && run->obs[ran].ran)
+		ran++;
+	if (!clean && ran < sc->nsteps)
+		run->aborted = xasprintf("the sandbox ended with the step at line %d unfinished (%s %d)",
+					 sc->steps[ran].line, how, code);
+	else if (!clean)
+		run->aborted = xasprintf("the sandbox ended with %s %d", how, code);
+	else if (!whole)
+		run->aborted = xstrdup("the sandbox's report was cut short");
+}
+
 static void finish_job(struct runner *R, size_t i)
 {
 	struct job *j = &R->jobs[i];
 	int status = 0;
+	bool whole;
 
 	close(j->fd);
+	/* whatever is left of the worker's process group goes now */
+	kill(-j->pid, SIGKILL);
 	waitpid(j->pid, &status, 0);
-	ns_wire_parse_run(ns_buf_str(&j->data), j->data.len, R->sc[i]->nsteps, &j->run);
+	whole = ns_wire_parse_run(ns_buf_str(&j->data), j->data.len, R->sc[i]->nsteps, &j->run);
 	ns_buf_free(&j->data);
-	if (!j->run.aborted && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
-		j->run.aborted = xasprintf("the worker ended with status %d", status);
+	note_early_end(R->sc[i], R->o->run.timeout_s, j, status, whole, &j->run);
 	j->seconds = since(&j->start);
 	ns_judge(R->sc[i], &j->run, &j->v);
 	j->state = JOB_DONE;
@@ -142,11 +176,37 @@ static void emit_ready(struct runner *R)
 	}
 }
 
+/* The watchdog: milliseconds until the first running job's deadline
+ * (-1: none), killing the worker of every job already past it. */
+static int watchdog(struct runner *R)
+{
+	double limit = R->o->run.timeout_s, first = -1;
+
+	if (!limit)
+		return -1;
+	for (size_t i = 0; i < R->next; i++) {
+		struct job *j = &R->jobs[i];
+		double left;
+		if (j->state != JOB_RUNNING || j->timed_out)
+			continue;
+		left = limit - since(&j->start);
+		if (left <= 0) {
+			/* its pipe reaches EOF now, and pump() finishes it */
+			kill(-j->pid, SIGKILL);
+			j->timed_out = true;
+		} else if (first < 0 || left < first) {
+			first = left;
+		}
+	}
+	return first < 0 ? -1 : first > 60 ? 60000 : (int)(first * 1000) + 1;
+}
+
 /* Read what the running workers have written; finish those at EOF. */
 static void pump(struct runner *R)
 {
 	struct pollfd *pf = xcalloc(R->running, sizeof(*pf));
 	size_t *idx = xcalloc(R->running, sizeof(*idx));
+	int wait_ms = watchdog(R);
 	size_t k = 0;
 
 	for (size_t i = 0; i < R->next; i++) {
@@ -156,7 +216,7 @@ static void pump(struct runner *R)
 		pf[k].events = POLLIN;
 		idx[k++] = i;
 	}
-	if (poll(pf, k, -1) > 0) {
+	if (poll(pf, k, wait_ms) > 0) {
 		for (size_t m = 0; m < k; m++) {
 			char chunk[65536];
 			ssize_t got;

@@ -107,6 +107,7 @@ struct ns_scenario {
 	size_t nsteps, steps_cap;
 
 	bool remounts;        /* some stand-in name is mounted more than once */
+	bool one_way;         /* a command no process can undo: see command.h */
 	char **devnames;      /* every distinct stand-in name, root_dev first */
 	size_t ndevnames, devnames_cap;
 

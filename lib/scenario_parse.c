@@ -338,6 +338,8 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		if (dev)
 			add_device(p->sc, dev);
 	}
+	if (st->def->one_way && st->def->one_way(st->args))
+		p->sc->one_way = true;
 	return 0;
 }
 

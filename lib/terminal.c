@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "command.h"
+#include "term_local.h"
 #include "wire.h"
 
 /* The outer shell, once its inner shell has ended: pass on the inner
@@ -44,6 +45,8 @@ int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res)
 	int p[2];
 	pid_t pid;
 
+	if (t->in_process)
+		return ns_local_push(t, res);
 	if (pipe2(p, O_CLOEXEC) < 0)
 		return ns_cmd_fail(res, "pipe", errno);
 	pid = fork();

@@ -11,24 +11,39 @@
 
 struct ns_devices;
 
-/* A terminal is a process per shell level: `unshare -m sh`, `chroot DIR`
- * and `capsh ... --` fork a child that becomes the inner shell while the
- * outer one waits, exactly as a shell waits for the program it started.
- * `exit` ends the inner process and the outer one carries on, in its own
- * namespaces, root, directory and capabilities, untouched. */
+struct ns_handle {                  /* a mount fd named by open_tree @NAME */
+	char name[32];
+	int fd;
+};
+
+struct ns_level;
+
+/* A terminal runs in one of two ways.
+ * - In process (term_local.c), the usual way: the sandbox process plays
+ *   every terminal itself, and a shell level (`unshare -m sh`, `chroot
+ *   DIR`) saves the place of the shell it came from in outer[], for
+ *   `exit` to go back to.
+ * - As processes, when the scenario has a command no process can undo
+ *   (command.h, one_way): a process per shell level. `unshare`, `chroot`
+ *   and `capsh ... --` fork a child that becomes the inner shell while the
+ *   outer one waits, exactly as a shell waits for the program it started.
+ *   `exit` ends the inner process and the outer one carries on, in its
+ *   own namespaces, root, directory and capabilities, untouched. */
 struct ns_term {
 	const struct ns_scenario *sc;
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */
 	size_t depth;               /* shell levels above the first */
+	struct ns_handle handles[16];
+	size_t nhandles;
+	bool closing;               /* this shell level ends after the step */
+	/* in process */
+	bool in_process;
+	struct ns_level *outer;     /* depth saved levels, innermost last */
+	size_t outer_cap;
+	/* as processes */
 	int sock;                   /* to the controller */
 	int reply_fd;               /* inner shell: its outer shell's pipe */
-	struct ns_handle {          /* mount fds named by open_tree @NAME */
-		char name[32];
-		int fd;
-	} handles[16];
-	size_t nhandles;
-	bool closing;               /* this process ends after the step */
 	bool resumed;               /* an inner shell ended: no result to send */
 };
 
@@ -43,9 +58,10 @@ struct ns_step_out {
 struct ns_cmd_result;
 
 /* Start an inner shell level. Returns 1 in the inner shell, which goes on
- * to change its namespaces, root or capabilities; 0 in the outer shell
- * once the inner one has ended (t->resumed is then set and the step's
- * result was already sent by the inner shell); -1 on failure. */
+ * to change its namespaces, root or capabilities; -1 on failure. As
+ * processes, it returns 0 in the outer shell once the inner one has ended
+ * (t->resumed is then set and the step's result was already sent by the
+ * inner shell). */
 int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res);
 
 /* Run one step's pipeline in this process. */

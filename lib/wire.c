@@ -92,25 +92,7 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 	return 1;
 }
 
-int ns_wire_send_run(int fd, const struct ns_run *run)
-{
-	struct ns_step_out abort_frame;
-	int r = 0;
-
-	for (size_t i = 0; i < run->n && r == 0; i++)
-		if (run->obs[i].ran)
-			r = ns_wire_send_result(fd, (uint32_t)i, &run->obs[i].out);
-	if (r == 0 && run->aborted) {
-		memset(&abort_frame, 0, sizeof(abort_frame));
-		abort_frame.output = run->aborted;
-		abort_frame.closed = run->timed_out;
-		abort_frame.err = run->setup_failed;
-		r = ns_wire_send_result(fd, NS_WIRE_ABORT, &abort_frame);
-	}
-	return r;
-}
-
-void ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
+bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 		       struct ns_run *run)
 {
 	size_t off = 0;
@@ -143,6 +125,5 @@ void ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 			free(text);
 		}
 	}
-	if (off != len && !run->aborted)
-		run->aborted = xstrdup("the worker's report was cut short");
+	return off == len;
 }

@@ -23,12 +23,9 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o);
  * -EPROTO for a torn or malformed frame. */
 int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o);
 
-/* A whole run, for a worker process to hand to the runner: every step
- * that ran as a result frame, then a frame for the abort reason. */
-int ns_wire_send_run(int fd, const struct ns_run *run);
-/* Rebuild a run of nsteps steps from the bytes a worker sent. A torn
- * stream is reported in run->aborted. */
-void ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
+/* Rebuild a run of nsteps steps from the frames a worker sent. Returns
+ * false when the last frame was torn (everything before it is kept). */
+bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 		       struct ns_run *run);
 
 #endif

@@ -3,19 +3,21 @@
  *
  *   killer [-s SEED] [-k KILLS] [-m MAX_MS] [-w WAIT_S] [-r REPORT] -- CMD [ARG...]
  *
- * nstest never execs, so its worker, sandbox and terminal processes all
- * share its command line; they are told apart by their depth below it
- * (found through the ppid field of /proc/PID/stat):
+ * nstest never execs, so its sandbox and terminal processes all share
+ * its command line; they are told apart by their depth below it (found
+ * through the ppid field of /proc/PID/stat):
  *
- *   depth 0  nstest       the runner
- *   depth 1  worker       one per scenario; holds the scenario's watchdog
- *            (mke2fs and the loop-image helper also sit here, briefly)
- *   depth 2  sandbox      the controller inside the private namespace
- *   depth 3  terminal     one per prompt name
+ *   depth 0  nstest       the runner, which holds the watchdogs
+ *   depth 1  sandbox      one per scenario (the worker); plays every
+ *                         terminal itself unless the scenario needs
+ *                         processes (mke2fs and the loop-image helper
+ *                         also sit here, briefly)
+ *   depth 2  terminal     in such a scenario, one per prompt name
+ *   depth 3  shell        an inner shell level of such a terminal
  *
  * Each of KILLS kills (default: 1 to 3, at random; 0 for none) waits a log-uniform
  * random time (0.05 ms to MAX_MS, default 1500) after the one before, then
- * picks a role at random (nstest, worker, sandbox, terminal or any
+ * picks a role at random (nstest, sandbox, terminal, shell or any
  * process of the tree) and a random live process of that role, and sends
  * it SIGKILL. If no process has that role at that moment, it retries for
  * a few milliseconds and then takes any process of the tree.
@@ -89,7 +91,7 @@ static FILE *report;
 static uint64_t rng_state;
 static char mark[64];
 
-static const char *const roles[] = { "nstest", "worker", "sandbox", "terminal", "any" };
+static const char *const roles[] = { "nstest", "sandbox", "terminal", "shell", "any" };
 
 static uint64_t rng(void)
 {
