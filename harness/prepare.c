@@ -88,17 +88,6 @@ int prepare_sandboxes(struct ns_run_opts *o, struct ns_scenario *const *sc, size
 		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
 		return -1;
 	}
-	/* what every tmpfs sandbox would otherwise probe for itself */
-	if (be->prepare) {
-		struct ns_run_opts to = *o;
-		struct ns_buf err = NS_BUF_INIT;
-		to.devices = NS_DEVICES_TMPFS;
-		if (be->prepare(&to, &err) < 0) {
-			fprintf(stderr, "nstest: error: %s\n", ns_buf_str(&err));
-			ns_buf_free(&err);
-			return -1;
-		}
-	}
 	/* a scenario that asks for loop devices where there are none skips,
 	 * saying why; otherwise the image is made once, before any fork */
 	if (!o->userns && any_loop(sc, n, o) && access("/dev/loop-control", R_OK | W_OK) == 0) {

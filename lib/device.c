@@ -209,11 +209,7 @@ static int image_template(struct ns_buf *err)
 
 int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err)
 {
-	if (mode == NS_DEVICES_LOOP)
-		return image_template(err) < 0 ? -1 : 0;
-	/* probed here once, so that no sandbox forks a probe of its own */
-	ns_devices_clone_detached();
-	return 0;
+	return mode == NS_DEVICES_LOOP && image_template(err) < 0 ? -1 : 0;
 }
 
 static int image_copy(const char *name, struct ns_buf *err)
@@ -351,6 +347,19 @@ static ino_t userns_ino(int procfd)
 	return fstatat(procfd, "self/ns/user", &st, 0) == 0 ? st.st_ino : 0;
 }
 
+/* Whether this kernel clones a detached mount (6.15+), tried on the first
+ * master itself: the sandbox is private already, so unlike
+ * ns_devices_clone_detached() this needs no process of its own. */
+static bool clonable(int master)
+{
+	int fd = ns_open_tree(master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+
+	if (fd < 0)
+		return false;
+	close(fd);
+	return true;
+}
+
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
 				  enum ns_devices_mode mode, int procfd,
 				  struct ns_buf *err)
@@ -374,10 +383,15 @@ struct ns_devices *ns_devices_new(char *const *names, size_t n,
 	}
 	for (size_t i = 0; i < n; i++) {
 		int r = d->mode == NS_DEVICES_LOOP ? loop_setup(d, &d->s[i], err)
-			: !ns_devices_clone_detached() ? 0
 			: (d->s[i].master = tmpfs_master(names[i], err));
 		if (r < 0)
 			goto fail;
+		if (i == 0 && d->mode == NS_DEVICES_TMPFS && !clonable(d->s[0].master)) {
+			/* before 6.15: a fresh tmpfs for each mount instead */
+			close(d->s[0].master);
+			d->s[0].master = -1;
+			break;
+		}
 	}
 	return d;
 fail:

@@ -13,9 +13,8 @@
 
 struct ns_devices;
 
-/* Work shared by every sandbox of a run, done once before the sandboxes
- * fork: the loop image, or for tmpfs the probe of
- * ns_devices_clone_detached(). 0, or -1 with a message in err. */
+/* Work shared by every sandbox of a run (the loop image), done once
+ * before the sandboxes fork. 0, or -1 with a message in err. */
 int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err);
 
 /* Make the stand-ins for names[0..n). Loop mode needs the host's
