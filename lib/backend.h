@@ -32,13 +32,18 @@ struct ns_backend {
 	const char *name;
 	/* Work done once per process before any scenario (0 or -1 + err). */
 	int (*prepare)(const struct ns_run_opts *o, struct ns_buf *err);
-	/* Run every step in the calling process, a worker the runner forked
-	 * for this scenario, and write each step's result to fd as it comes
-	 * (wire.h), then an abort frame if the run stops early. Never
-	 * returns. The runner rebuilds the run from the frames; its watchdog
+	/* Once in each worker process (forked by the runner), before the
+	 * first scenario it plays. 0, or -1 with a message in err. */
+	int (*worker_init)(const struct ns_run_opts *o, struct ns_buf *err);
+	/* Play one scenario in the worker: write each step's result to fd as
+	 * it comes (wire.h), and an abort frame if the run stops early.
+	 * *status is how the scenario's sandbox ended (a wait(2) status; 0
+	 * when the worker played it itself). Returns 0 when the worker is
+	 * back where it was and can play the next scenario, -1 when it must
+	 * end. The runner rebuilds the run from the frames; its watchdog
 	 * kills the worker's process group at the deadline. */
-	void (*play)(const struct ns_scenario *sc, const struct ns_run_opts *o,
-		     int fd) __attribute__((noreturn));
+	int (*play)(const struct ns_scenario *sc, const struct ns_run_opts *o,
+		    int fd, int *status);
 };
 
 extern const struct ns_backend ns_backend_kernel;

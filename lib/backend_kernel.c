@@ -17,16 +17,16 @@
 
 #include <errno.h>
 #include <fcntl.h>
-#include <poll.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "device.h"
+#include "place.h"
 #include "sandbox.h"
 #include "term_local.h"
 #include "wire.h"
@@ -51,18 +51,6 @@ static void tie_to_parent(pid_t parent)
 	prctl(PR_SET_PDEATHSIG, SIGKILL);
 	if (getppid() != parent)
 		_exit(1);
-}
-
-/* The run stopped early: the sandbox could not be built (setup), or a
- * terminal died on the way. */
-static void send_abort(int fd, const char *msg, bool setup)
-{
-	struct ns_step_out o;
-
-	memset(&o, 0, sizeof(o));
-	o.output = (char *)(uintptr_t)msg;
-	o.err = setup;
-	ns_wire_send_result(fd, NS_WIRE_ABORT, &o);
 }
 
 static struct term_proc *spawn_terminal(struct controller *c, const char *name)
@@ -127,7 +115,7 @@ static int play_step(struct controller *c, uint32_t i)
 	int r;
 
 	if (!tp) {
-		send_abort(c->out, "cannot start a terminal process", false);
+		ns_wire_send_abort(c->out, "cannot start a terminal process", false);
 		return -1;
 	}
 	r = ns_wire_send_index(tp->fd, i);
@@ -137,7 +125,7 @@ static int play_step(struct controller *c, uint32_t i)
 		char msg[128];
 		snprintf(msg, sizeof(msg), "terminal '%s' died during the step at line %d",
 			 st->terminal[0] ? st->terminal : "#", st->line);
-		send_abort(c->out, msg, false);
+		ns_wire_send_abort(c->out, msg, false);
 		return -1;
 	}
 	r = ns_wire_send_result(c->out, i, &o);
@@ -148,15 +136,15 @@ static int play_step(struct controller *c, uint32_t i)
 }
 
 /* Every terminal played by this process (term_local.c). */
-static void __attribute__((noreturn))
-play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb, int out)
+static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb, int out)
 {
 	struct ns_local l;
 	struct ns_buf err = NS_BUF_INIT;
 
 	if (ns_local_init(&l, sc, sb->procfd, sb->devs, &err) < 0) {
-		send_abort(out, ns_buf_str(&err), true);
-		_exit(1);
+		ns_wire_send_abort(out, ns_buf_str(&err), true);
+		ns_buf_free(&err);
+		return;
 	}
 	for (uint32_t i = 0; i < sc->nsteps; i++) {
 		struct ns_step_out o;
@@ -167,33 +155,90 @@ play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb, int out)
 		free(o.output);
 		if (r < 0) {
 			if (err.len)
-				send_abort(out, ns_buf_str(&err), false);
+				ns_wire_send_abort(out, ns_buf_str(&err), false);
 			break;
 		}
 	}
 	ns_local_free(&l);
-	_exit(0);
+	ns_buf_free(&err);
 }
 
+/* A process per terminal (the one-way case): this process is the
+ * controller and ends with the scenario. */
 static void __attribute__((noreturn))
-sandbox_main(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
+play_processes(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
 {
 	struct controller c = { .sc = sc, .out = out };
 	struct ns_buf err = NS_BUF_INIT;
 
-	signal(SIGPIPE, SIG_IGN);
-	if (ns_sandbox_enter(sc, o->devices, o->userns, &c.sb, &err) < 0) {
-		send_abort(out, ns_buf_str(&err), true);
+	if (ns_sandbox_enter(sc, o->devices, &c.sb, &err) < 0) {
+		ns_wire_send_abort(out, ns_buf_str(&err), true);
 		_exit(1);
 	}
-	if (!sc->one_way)
-		play_in_process(sc, &c.sb, out);
 	for (uint32_t i = 0; i < sc->nsteps; i++)
 		if (play_step(&c, i) < 0)
 			break;
 	for (size_t i = 0; i < c.n; i++)
 		reap(&c.t[i]);
 	_exit(0);
+}
+
+/* What a worker keeps from its start: where it goes back to after each
+ * scenario it plays itself. */
+static struct {
+	int procfd;
+	struct ns_place home;
+	mode_t umask;
+} base = { -1, NS_PLACE_NONE, 022 };
+
+static int kernel_worker_init(const struct ns_run_opts *o, struct ns_buf *err)
+{
+	const char *what;
+
+	if (ns_sandbox_base(o->userns, err) < 0)
+		return -1;
+	base.procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	if (base.procfd < 0 || ns_place_save(base.procfd, &base.home, &what) < 0) {
+		ns_buf_addf(err, "saving the worker's place: %s", strerror(errno));
+		return -1;
+	}
+	base.umask = umask(022);
+	umask(base.umask);
+	return 0;
+}
+
+static int kernel_play(const struct ns_scenario *sc, const struct ns_run_opts *o,
+		       int out, int *status)
+{
+	struct ns_buf err = NS_BUF_INIT;
+	struct ns_sandbox sb;
+	const char *what;
+	pid_t self = getpid(), pid;
+
+	*status = 0;
+	if (sc->one_way) {
+		/* its shells cannot come back: a child plays it and ends */
+		pid = fork();
+		if (pid == 0) {
+			tie_to_parent(self);
+			play_processes(sc, o, out);
+		}
+		if (pid < 0)
+			ns_wire_send_abort(out, "cannot start the sandbox process", true);
+		while (pid > 0 && waitpid(pid, status, 0) < 0 && errno == EINTR)
+			;
+		return 0;
+	}
+	if (ns_sandbox_enter(sc, o->devices, &sb, &err) < 0)
+		ns_wire_send_abort(out, ns_buf_str(&err), true);
+	else
+		play_in_process(sc, &sb, out);
+	ns_buf_free(&err);
+	ns_sandbox_free(&sb);
+	/* back to the worker's base: the sandbox's namespace goes with the
+	 * last fd that held it */
+	umask(base.umask);
+	return ns_place_enter(&base.home, &what);
 }
 
 static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
@@ -204,7 +249,8 @@ static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 const struct ns_backend ns_backend_kernel = {
 	.name = "kernel",
 	.prepare = kernel_prepare,
-	.play = sandbox_main,
+	.worker_init = kernel_worker_init,
+	.play = kernel_play,
 };
 
 void ns_run_free(struct ns_run *r)

@@ -1,11 +1,14 @@
 /* runner.c - see runner.h.
  *
- * Each scenario runs in a worker process that plays it (the backend) and
- * writes each step's result down a pipe as it comes. The runner reads
- * every worker's pipe as data arrives (so no worker ever blocks on a full
- * pipe), kills a worker's process group at its deadline (the watchdog),
- * rebuilds and judges each run when its worker is done, and releases
- * results strictly in list order. Workers die with the runner. */
+ * Up to N worker processes, each started once and reused: the runner
+ * hands a worker a scenario's index, the worker plays it (the backend)
+ * and writes each step's result down its pipe as it comes, then an end
+ * frame. The runner reads every worker's pipe as data arrives (so no
+ * worker ever blocks on a full pipe), kills a worker's process group at
+ * its scenario's deadline (the watchdog), rebuilds and judges each run
+ * when it ends, and releases results strictly in list order. A worker
+ * that dies, is killed or cannot go on is replaced for the next scenario.
+ * Workers die with the runner. */
 #include "runner.h"
 
 #include <errno.h>
@@ -25,9 +28,8 @@ enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE };
 
 struct job {
 	enum job_state state;
-	pid_t pid;
-	int fd;
-	struct ns_buf data;
+	struct ns_buf data;        /* the frames its worker sent */
+	size_t scanned;            /* data before this holds no end frame */
 	struct timespec start;
 	double seconds;
 	bool timed_out;
@@ -37,12 +39,22 @@ struct job {
 	const char *devices;
 };
 
+struct worker {
+	pid_t pid;                 /* 0: not started, or gone */
+	int cmd;                   /* scenario indexes go here */
+	int fd;                    /* its frames come from here */
+	size_t job;                /* what it plays, when busy */
+	bool busy;
+};
+
 struct runner {
 	struct ns_scenario *const *sc;
 	size_t n;
 	const struct ns_runner_opts *o;
 	const struct ns_runner_hooks *h;
 	struct job *jobs;
+	struct worker *w;
+	size_t nw;
 	size_t next;       /* next job to start */
 	size_t emitted;    /* results handed out so far */
 	size_t running;
@@ -57,10 +69,14 @@ static double since(const struct timespec *t0)
 	return (double)(now.tv_sec - t0->tv_sec) + (double)(now.tv_nsec - t0->tv_nsec) / 1e9;
 }
 
+/* The worker: play each scenario whose index arrives, end each with an
+ * end frame, until the runner closes the pipe or the worker cannot go on. */
 static void __attribute__((noreturn))
-worker(const struct runner *R, size_t i, int fd, pid_t parent)
+worker_main(const struct runner *R, int cmd, int fd, pid_t parent)
 {
-	struct ns_run_opts ro = R->o->run;
+	struct ns_buf err = NS_BUF_INIT;
+	bool ready;
+	uint32_t i;
 
 	/* its own process group, for the watchdog to kill with what it starts */
 	setpgid(0, 0);
@@ -68,50 +84,83 @@ worker(const struct runner *R, size_t i, int fd, pid_t parent)
 	if (getppid() != parent)
 		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
-	ro.devices = ns_require_mode(R->sc[i], &R->o->run);
-	R->o->backend->play(R->sc[i], &ro, fd);
+	ready = R->o->backend->worker_init(&R->o->run, &err) == 0;
+	while (ns_wire_recv_index(cmd, &i) == 1 && i < R->n) {
+		struct ns_run_opts ro = R->o->run;
+		int status = 0, again = -1;
+
+		ro.devices = ns_require_mode(R->sc[i], &R->o->run);
+		if (ready)
+			again = R->o->backend->play(R->sc[i], &ro, fd, &status);
+		else
+			ns_wire_send_abort(fd, ns_buf_str(&err), true);
+		if (ns_wire_send_end(fd, status, again < 0) < 0 || again < 0)
+			_exit(0);
+	}
+	_exit(0);
 }
 
-/* Start scenario i: a skip is decided here, a run goes to a worker. */
-static void start_job(struct runner *R, size_t i)
+static void close_worker_fds(struct worker *w)
 {
-	struct job *j = &R->jobs[i];
-	char *unmet = ns_require_unmet(R->sc[i], &R->o->run);
-	pid_t self = getpid();
-	int p[2];
+	close(w->cmd);
+	close(w->fd);
+	w->cmd = w->fd = -1;
+}
 
-	clock_gettime(CLOCK_MONOTONIC, &j->start);
-	j->devices = ns_require_mode(R->sc[i], &R->o->run) == NS_DEVICES_LOOP ? "loop" : "tmpfs";
-	if (R->h->started)
-		R->h->started(R->h->ctx, i);
-	if (unmet) {
-		ns_verdict_skip(&j->v, unmet);
-		j->skipped = true;
-		j->state = JOB_DONE;
-		return;
+/* Start the process of worker slot w. 0, or -1 with errno. */
+static int spawn_worker(struct runner *R, struct worker *w)
+{
+	pid_t self = getpid();
+	int c[2], r[2];
+
+	if (pipe2(c, O_CLOEXEC) < 0)
+		return -1;
+	if (pipe2(r, O_CLOEXEC) < 0) {
+		close(c[0]);
+		close(c[1]);
+		return -1;
 	}
-	if (pipe2(p, O_CLOEXEC) < 0 || (j->pid = fork()) < 0) {
-		memset(&j->run, 0, sizeof(j->run));
-		j->run.n = R->sc[i]->nsteps;
-		j->run.obs = xcalloc(j->run.n, sizeof(*j->run.obs));
-		j->run.aborted = xasprintf("cannot start a worker: %s", strerror(errno));
-		ns_judge(R->sc[i], &j->run, &j->v);
-		j->state = JOB_DONE;
-		return;
+	w->pid = fork();
+	if (w->pid < 0) {
+		int e = errno;
+		close(c[0]), close(c[1]), close(r[0]), close(r[1]);
+		w->pid = 0;
+		errno = e;
+		return -1;
 	}
-	if (j->pid == 0) {
-		close(p[0]);
-		worker(R, i, p[1], self);
+	if (w->pid == 0) {
+		/* no other worker's pipe stays open here */
+		for (size_t k = 0; k < R->nw; k++)
+			if (R->w[k].pid > 0)
+				close_worker_fds(&R->w[k]);
+		close(c[1]);
+		close(r[0]);
+		worker_main(R, c[0], r[1], self);
 	}
-	setpgid(j->pid, j->pid);
-	close(p[1]);
-	j->fd = p[0];
-	j->state = JOB_RUNNING;
-	R->running++;
+	setpgid(w->pid, w->pid);
+	close(c[0]);
+	close(r[1]);
+	w->cmd = c[1];
+	w->fd = r[0];
+	return 0;
+}
+
+/* The worker has gone (or is to go): all of its process group with it. */
+static int bury_worker(struct worker *w)
+{
+	int status = 0;
+
+	close_worker_fds(w);
+	kill(-w->pid, SIGKILL);
+	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
+		;
+	w->pid = 0;
+	w->busy = false;
+	return status;
 }
 
 /* Why a run has no reason of its own for missing steps: the watchdog, or
- * the worker ended without saying (killed from outside, or a crash). */
+ * the sandbox ended without saying (killed from outside, or a crash). */
 static void note_early_end(const struct ns_scenario *sc, unsigned timeout_s,
 			   const struct job *j, int status, bool whole,
 			   struct ns_run *run)
@@ -131,7 +180,7 @@ static void note_early_end(const struct ns_scenario *sc, unsigned timeout_s,
 		return; /* the sandbox said why */
 	while (ran < sc->nsteps && run->obs[ran].ran)
 		ran++;
-	if (!clean && ran < sc->nsteps)
+	if (ran < sc->nsteps)
 		run->aborted = xasprintf("the sandbox ended with the step at line %d unfinished (%s %d)",
 					 sc->steps[ran].line, how, code);
 	else if (!clean)
@@ -140,16 +189,13 @@ static void note_early_end(const struct ns_scenario *sc, unsigned timeout_s,
 		run->aborted = xstrdup("the sandbox's report was cut short");
 }
 
-static void finish_job(struct runner *R, size_t i)
+/* Judge job i, whose worker sent its end frame (status from it) or went
+ * away (status from waitpid). */
+static void finish_job(struct runner *R, size_t i, int status)
 {
 	struct job *j = &R->jobs[i];
-	int status = 0;
 	bool whole;
 
-	close(j->fd);
-	/* whatever is left of the worker's process group goes now */
-	kill(-j->pid, SIGKILL);
-	waitpid(j->pid, &status, 0);
 	whole = ns_wire_parse_run(ns_buf_str(&j->data), j->data.len, R->sc[i]->nsteps, &j->run);
 	ns_buf_free(&j->data);
 	note_early_end(R->sc[i], R->o->run.timeout_s, j, status, whole, &j->run);
@@ -159,7 +205,78 @@ static void finish_job(struct runner *R, size_t i)
 	R->running--;
 }
 
-/* Hand out every result that is next in list order. */
+static void fail_to_start(struct runner *R, size_t i)
+{
+	struct job *j = &R->jobs[i];
+
+	memset(&j->run, 0, sizeof(j->run));
+	j->run.n = R->sc[i]->nsteps;
+	j->run.obs = xcalloc(j->run.n, sizeof(*j->run.obs));
+	j->run.aborted = xasprintf("cannot start a worker: %s", strerror(errno));
+	ns_judge(R->sc[i], &j->run, &j->v);
+	j->state = JOB_DONE;
+}
+
+/* Hand a worker a scenario. A worker that died meanwhile must not take
+ * the runner with it: SIGPIPE is held back and dropped. */
+static void send_index(int fd, uint32_t i)
+{
+	static const struct timespec now = { 0, 0 };
+	sigset_t pipe_set, old;
+
+	sigemptyset(&pipe_set);
+	sigaddset(&pipe_set, SIGPIPE);
+	sigprocmask(SIG_BLOCK, &pipe_set, &old);
+	if (ns_wire_send_index(fd, i) == -EPIPE)
+		sigtimedwait(&pipe_set, NULL, &now);
+	sigprocmask(SIG_SETMASK, &old, NULL);
+}
+
+static struct worker *idle_worker(struct runner *R)
+{
+	for (size_t k = 0; k < R->nw; k++)
+		if (!R->w[k].busy)
+			return &R->w[k];
+	return NULL;
+}
+
+/* Start scenario i: a skip is decided here, a run goes to a worker. */
+static void start_job(struct runner *R, size_t i)
+{
+	struct job *j = &R->jobs[i];
+	char *unmet = ns_require_unmet(R->sc[i], &R->o->run);
+	struct worker *w;
+
+	clock_gettime(CLOCK_MONOTONIC, &j->start);
+	j->devices = ns_require_mode(R->sc[i], &R->o->run) == NS_DEVICES_LOOP ? "loop" : "tmpfs";
+	if (R->h->started)
+		R->h->started(R->h->ctx, i);
+	if (unmet) {
+		ns_verdict_skip(&j->v, unmet);
+		j->skipped = true;
+		j->state = JOB_DONE;
+		return;
+	}
+	w = idle_worker(R);
+	/* an idle worker that ended meanwhile (killed, or could not go on)
+	 * is replaced */
+	if (w->pid > 0 && waitpid(w->pid, NULL, WNOHANG) == w->pid) {
+		close_worker_fds(w);
+		kill(-w->pid, SIGKILL);
+		w->pid = 0;
+	}
+	if (w->pid == 0 && spawn_worker(R, w) < 0) {
+		fail_to_start(R, i);
+		return;
+	}
+	/* if it died just now, its pipe ends and the job ends with it */
+	send_index(w->cmd, (uint32_t)i);
+	w->busy = true;
+	w->job = i;
+	j->state = JOB_RUNNING;
+	R->running++;
+}
+
 static void emit_ready(struct runner *R)
 {
 	while (R->emitted < R->n && R->jobs[R->emitted].state == JOB_DONE) {
@@ -184,15 +301,16 @@ static int watchdog(struct runner *R)
 
 	if (!limit)
 		return -1;
-	for (size_t i = 0; i < R->next; i++) {
-		struct job *j = &R->jobs[i];
+	for (size_t k = 0; k < R->nw; k++) {
+		struct worker *w = &R->w[k];
+		struct job *j = &R->jobs[w->job];
 		double left;
-		if (j->state != JOB_RUNNING || j->timed_out)
+		if (!w->busy || j->timed_out)
 			continue;
 		left = limit - since(&j->start);
 		if (left <= 0) {
 			/* its pipe reaches EOF now, and pump() finishes it */
-			kill(-j->pid, SIGKILL);
+			kill(-w->pid, SIGKILL);
 			j->timed_out = true;
 		} else if (first < 0 || left < first) {
 			first = left;
@@ -201,56 +319,76 @@ static int watchdog(struct runner *R)
 	return first < 0 ? -1 : first > 60 ? 60000 : (int)(first * 1000) + 1;
 }
 
-/* Read what the running workers have written; finish those at EOF. */
+/* Take what worker w has written: finish its job at the end frame, or
+ * when the worker is gone. */
+static void take(struct runner *R, struct worker *w)
+{
+	struct job *j = &R->jobs[w->job];
+	char chunk[65536];
+	ssize_t got = read(w->fd, chunk, sizeof(chunk));
+	bool last;
+	int status;
+
+	if (got < 0 && errno == EINTR)
+		return;
+	if (got <= 0) {
+		status = bury_worker(w);
+		finish_job(R, w->job, status);
+		return;
+	}
+	ns_buf_add(&j->data, chunk, (size_t)got);
+	if (ns_wire_find_end(j->data.data, j->data.len, &j->scanned, &status, &last)) {
+		/* the end frame is the last thing a worker sends for a job */
+		j->data.len = j->scanned;
+		if (last)
+			bury_worker(w);
+		w->busy = false;
+		finish_job(R, w->job, status);
+	}
+}
+
+/* Read what the busy workers have written. */
 static void pump(struct runner *R)
 {
-	struct pollfd *pf = xcalloc(R->running, sizeof(*pf));
-	size_t *idx = xcalloc(R->running, sizeof(*idx));
+	struct pollfd *pf = xcalloc(R->nw, sizeof(*pf));
+	struct worker **of = xcalloc(R->nw, sizeof(*of));
 	int wait_ms = watchdog(R);
 	size_t k = 0;
 
-	for (size_t i = 0; i < R->next; i++) {
-		if (R->jobs[i].state != JOB_RUNNING)
+	for (size_t m = 0; m < R->nw; m++) {
+		if (!R->w[m].busy)
 			continue;
-		pf[k].fd = R->jobs[i].fd;
+		pf[k].fd = R->w[m].fd;
 		pf[k].events = POLLIN;
-		idx[k++] = i;
+		of[k++] = &R->w[m];
 	}
-	if (poll(pf, k, wait_ms) > 0) {
-		for (size_t m = 0; m < k; m++) {
-			char chunk[65536];
-			ssize_t got;
-
-			if (!pf[m].revents)
-				continue;
-			got = read(pf[m].fd, chunk, sizeof(chunk));
-			if (got > 0)
-				ns_buf_add(&R->jobs[idx[m]].data, chunk, (size_t)got);
-			else if (got == 0 || errno != EINTR)
-				finish_job(R, idx[m]);
-		}
-	}
+	if (poll(pf, k, wait_ms) > 0)
+		for (size_t m = 0; m < k; m++)
+			if (pf[m].revents)
+				take(R, of[m]);
 	free(pf);
-	free(idx);
+	free(of);
 }
 
-/* -x: the workers still running are not wanted any more. */
+/* -x: the scenarios still running are not wanted any more. */
 static void abandon(struct runner *R)
 {
-	for (size_t i = 0; i < R->next; i++) {
-		struct job *j = &R->jobs[i];
-		if (j->state != JOB_RUNNING)
+	for (size_t k = 0; k < R->nw; k++) {
+		struct worker *w = &R->w[k];
+		if (!w->busy)
 			continue;
-		kill(j->pid, SIGKILL);
-		close(j->fd);
-		waitpid(j->pid, NULL, 0);
-		ns_buf_free(&j->data);
-		j->state = JOB_WAITING;
+		ns_buf_free(&R->jobs[w->job].data);
+		R->jobs[w->job].state = JOB_WAITING;
+		bury_worker(w);
 	}
 }
 
-static void free_jobs(struct runner *R)
+static void free_all(struct runner *R)
 {
+	for (size_t k = 0; k < R->nw; k++)
+		if (R->w[k].pid > 0)
+			bury_worker(&R->w[k]);
+	free(R->w);
 	for (size_t i = 0; i < R->n; i++) {
 		if (R->jobs[i].state != JOB_DONE)
 			continue;
@@ -268,6 +406,10 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 	unsigned jobs = o->jobs ? o->jobs : 1;
 
 	R.jobs = xcalloc(n ? n : 1, sizeof(*R.jobs));
+	R.nw = jobs;
+	R.w = xcalloc(R.nw, sizeof(*R.w));
+	for (size_t k = 0; k < R.nw; k++)
+		R.w[k].cmd = R.w[k].fd = -1;
 	while (R.emitted < n && !R.stopping) {
 		while (R.next < n && R.running < jobs && !R.stopping)
 			start_job(&R, R.next++);
@@ -276,6 +418,6 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 			pump(&R);
 	}
 	abandon(&R);
-	free_jobs(&R);
+	free_all(&R);
 	return R.emitted;
 }

@@ -135,20 +135,32 @@ static int enter_userns(struct ns_buf *err)
 	return 0;
 }
 
+/* A mount namespace of our own, and before any mount in it, propagation
+ * cut both ways: nothing done here reaches the host, no host event
+ * reaches here. */
+static int private_namespace(struct ns_buf *err)
+{
+	if (unshare(CLONE_NEWNS) < 0)
+		return die(err, "unshare(CLONE_NEWNS)");
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+		return die(err, "making / rprivate");
+	return 0;
+}
+
+int ns_sandbox_base(bool userns, struct ns_buf *err)
+{
+	if (userns && enter_userns(err) < 0)
+		return -1;
+	return private_namespace(err);
+}
+
 int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
-		     bool userns, struct ns_sandbox *sb, struct ns_buf *err)
+		     struct ns_sandbox *sb, struct ns_buf *err)
 {
 	sb->procfd = -1;
 	sb->devs = NULL;
-	if (userns && enter_userns(err) < 0)
+	if (private_namespace(err) < 0)
 		return -1;
-	/* A mount namespace of our own: the host's table is never touched. */
-	if (unshare(CLONE_NEWNS) < 0)
-		return die(err, "unshare(CLONE_NEWNS)");
-	/* Before any mount: cut propagation both ways, so nothing the
-	 * scenario does reaches the host and no host event reaches it. */
-	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return die(err, "making / rprivate");
 	/* Terminals read their mountinfo through this handle later, so the
 	 * sandbox never has to mount a /proc of its own. */
 	sb->procfd = open_proc(err);
@@ -161,4 +173,13 @@ int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
 		return -1;
 	umask(022);
 	return check_one_mount(sb, err);
+}
+
+void ns_sandbox_free(struct ns_sandbox *sb)
+{
+	ns_devices_free(sb->devs);
+	sb->devs = NULL;
+	if (sb->procfd >= 0)
+		close(sb->procfd);
+	sb->procfd = -1;
 }

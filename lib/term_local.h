@@ -5,14 +5,9 @@
 
 #include <stdint.h>
 
+#include "place.h"
 #include "terminal.h"
 #include "util.h"
-
-/* Where a shell is: its mount namespace, root and working directory, held
- * as file descriptors (-1 when not saved). */
-struct ns_place {
-	int ns, root, cwd;
-};
 
 /* A shell level to go back to on `exit`. */
 struct ns_level {

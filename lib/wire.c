@@ -92,6 +92,45 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 	return 1;
 }
 
+int ns_wire_send_abort(int fd, const char *why, bool setup)
+{
+	struct ns_step_out o;
+
+	memset(&o, 0, sizeof(o));
+	o.output = (char *)(uintptr_t)why;
+	o.err = setup;
+	return ns_wire_send_result(fd, NS_WIRE_ABORT, &o);
+}
+
+int ns_wire_send_end(int fd, int wait_status, bool last)
+{
+	struct ns_step_out o;
+
+	memset(&o, 0, sizeof(o));
+	o.err = wait_status;
+	o.closed = last;
+	return ns_wire_send_result(fd, NS_WIRE_END, &o);
+}
+
+int ns_wire_find_end(const char *buf, size_t len, size_t *off, int *wait_status,
+		     bool *last)
+{
+	struct result_head h;
+
+	while (len - *off >= sizeof(h)) {
+		memcpy(&h, buf + *off, sizeof(h));
+		if (h.step == NS_WIRE_END) {
+			*wait_status = h.err;
+			*last = h.closed != 0;
+			return 1;
+		}
+		if (h.len > len - *off - sizeof(h))
+			return 0;
+		*off += sizeof(h) + h.len;
+	}
+	return 0;
+}
+
 bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 		       struct ns_run *run)
 {
