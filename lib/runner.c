@@ -1,13 +1,14 @@
 /* runner.c - see runner.h.
  *
  * Up to N worker processes, each started once and reused: the runner
- * hands a worker a scenario's index, the worker plays it (the backend)
- * and writes each step's result down its pipe as it comes, then an end
- * frame. The runner reads every worker's pipe as data arrives (so no
- * worker ever blocks on a full pipe), kills a worker's process group at
- * its scenario's deadline (the watchdog), rebuilds and judges each run
- * when it ends, and releases results strictly in list order. A worker
- * that dies, is killed or cannot go on is replaced for the next scenario.
+ * hands a worker a scenario's index, the worker plays it (the backend),
+ * writing each step's result as it comes to a memfd the two share, and
+ * then sends an end frame down its pipe. Results in a memfd wake nobody
+ * up, and they outlive a worker that is killed half-way. The runner
+ * waits on every worker's pipe, kills a worker's process group at its
+ * scenario's deadline (the watchdog), rebuilds and judges each run when
+ * it ends, and releases results strictly in list order. A worker that
+ * dies, is killed or cannot go on is replaced for the next scenario.
  * Workers die with the runner. */
 #include "runner.h"
 
@@ -16,6 +17,7 @@
 #include <poll.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -28,8 +30,7 @@ enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE };
 
 struct job {
 	enum job_state state;
-	struct ns_buf data;        /* the frames its worker sent */
-	size_t scanned;            /* data before this holds no end frame */
+	struct ns_buf data;        /* the frames its worker wrote */
 	struct timespec start;
 	double seconds;
 	bool timed_out;
@@ -42,7 +43,10 @@ struct job {
 struct worker {
 	pid_t pid;                 /* 0: not started, or gone */
 	int cmd;                   /* scenario indexes go here */
-	int fd;                    /* its frames come from here */
+	int fd;                    /* its end frames come from here */
+	int store;                 /* the memfd its result frames go to */
+	struct ns_buf ends;        /* what came from fd */
+	size_t scanned;            /* ends before this holds no end frame */
 	size_t job;                /* what it plays, when busy */
 	bool busy;
 };
@@ -72,7 +76,7 @@ static double since(const struct timespec *t0)
 /* The worker: play each scenario whose index arrives, end each with an
  * end frame, until the runner closes the pipe or the worker cannot go on. */
 static void __attribute__((noreturn))
-worker_main(const struct runner *R, int cmd, int fd, pid_t parent)
+worker_main(const struct runner *R, int cmd, int fd, int store, pid_t parent)
 {
 	struct ns_buf err = NS_BUF_INIT;
 	bool ready;
@@ -90,10 +94,13 @@ worker_main(const struct runner *R, int cmd, int fd, pid_t parent)
 		int status = 0, again = -1;
 
 		ro.devices = ns_require_mode(R->sc[i], &R->o->run);
+		/* the runner has read the last scenario's results by now */
+		if (ftruncate(store, 0) < 0 || lseek(store, 0, SEEK_SET) < 0)
+			_exit(1);
 		if (ready)
-			again = R->o->backend->play(R->sc[i], &ro, fd, &status);
+			again = R->o->backend->play(R->sc[i], &ro, store, &status);
 		else
-			ns_wire_send_abort(fd, ns_buf_str(&err), true);
+			ns_wire_send_abort(store, ns_buf_str(&err), true);
 		if (ns_wire_send_end(fd, status, again < 0) < 0 || again < 0)
 			_exit(0);
 	}
@@ -104,7 +111,10 @@ static void close_worker_fds(struct worker *w)
 {
 	close(w->cmd);
 	close(w->fd);
-	w->cmd = w->fd = -1;
+	close(w->store);
+	w->cmd = w->fd = w->store = -1;
+	ns_buf_free(&w->ends);
+	w->scanned = 0;
 }
 
 /* Start the process of worker slot w. 0, or -1 with errno. */
@@ -113,9 +123,15 @@ static int spawn_worker(struct runner *R, struct worker *w)
 	pid_t self = getpid();
 	int c[2], r[2];
 
-	if (pipe2(c, O_CLOEXEC) < 0)
+	w->store = memfd_create("nstest-results", MFD_CLOEXEC);
+	if (w->store < 0)
 		return -1;
+	if (pipe2(c, O_CLOEXEC) < 0) {
+		close(w->store);
+		return -1;
+	}
 	if (pipe2(r, O_CLOEXEC) < 0) {
+		close(w->store);
 		close(c[0]);
 		close(c[1]);
 		return -1;
@@ -123,7 +139,7 @@ static int spawn_worker(struct runner *R, struct worker *w)
 	w->pid = fork();
 	if (w->pid < 0) {
 		int e = errno;
-		close(c[0]), close(c[1]), close(r[0]), close(r[1]);
+		close(c[0]), close(c[1]), close(r[0]), close(r[1]), close(w->store);
 		w->pid = 0;
 		errno = e;
 		return -1;
@@ -135,7 +151,7 @@ static int spawn_worker(struct runner *R, struct worker *w)
 				close_worker_fds(&R->w[k]);
 		close(c[1]);
 		close(r[0]);
-		worker_main(R, c[0], r[1], self);
+		worker_main(R, c[0], r[1], w->store, self);
 	}
 	setpgid(w->pid, w->pid);
 	close(c[0]);
@@ -145,15 +161,34 @@ static int spawn_worker(struct runner *R, struct worker *w)
 	return 0;
 }
 
-/* The worker has gone (or is to go): all of its process group with it. */
-static int bury_worker(struct worker *w)
+/* The results the worker wrote for its job. */
+static void load_results(struct worker *w, struct job *j)
+{
+	char chunk[65536];
+	off_t at = 0;
+	ssize_t got;
+
+	while ((got = pread(w->store, chunk, sizeof(chunk), at)) > 0 ||
+	       (got < 0 && errno == EINTR)) {
+		if (got > 0) {
+			ns_buf_add(&j->data, chunk, (size_t)got);
+			at += got;
+		}
+	}
+}
+
+/* The worker has gone (or is to go): all of its process group with it,
+ * after the results of a job it still had are taken. */
+static int bury_worker(struct worker *w, struct job *j)
 {
 	int status = 0;
 
-	close_worker_fds(w);
 	kill(-w->pid, SIGKILL);
 	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (j)
+		load_results(w, j);
+	close_worker_fds(w);
 	w->pid = 0;
 	w->busy = false;
 	return status;
@@ -261,8 +296,8 @@ static void start_job(struct runner *R, size_t i)
 	/* an idle worker that ended meanwhile (killed, or could not go on)
 	 * is replaced */
 	if (w->pid > 0 && waitpid(w->pid, NULL, WNOHANG) == w->pid) {
-		close_worker_fds(w);
 		kill(-w->pid, SIGKILL);
+		close_worker_fds(w);
 		w->pid = 0;
 	}
 	if (w->pid == 0 && spawn_worker(R, w) < 0) {
@@ -324,7 +359,7 @@ static int watchdog(struct runner *R)
 static void take(struct runner *R, struct worker *w)
 {
 	struct job *j = &R->jobs[w->job];
-	char chunk[65536];
+	char chunk[4096];
 	ssize_t got = read(w->fd, chunk, sizeof(chunk));
 	bool last;
 	int status;
@@ -332,16 +367,19 @@ static void take(struct runner *R, struct worker *w)
 	if (got < 0 && errno == EINTR)
 		return;
 	if (got <= 0) {
-		status = bury_worker(w);
+		status = bury_worker(w, j);
 		finish_job(R, w->job, status);
 		return;
 	}
-	ns_buf_add(&j->data, chunk, (size_t)got);
-	if (ns_wire_find_end(j->data.data, j->data.len, &j->scanned, &status, &last)) {
+	ns_buf_add(&w->ends, chunk, (size_t)got);
+	if (ns_wire_find_end(w->ends.data, w->ends.len, &w->scanned, &status, &last)) {
 		/* the end frame is the last thing a worker sends for a job */
-		j->data.len = j->scanned;
 		if (last)
-			bury_worker(w);
+			bury_worker(w, j);
+		else
+			load_results(w, j);
+		ns_buf_reset(&w->ends);
+		w->scanned = 0;
 		w->busy = false;
 		finish_job(R, w->job, status);
 	}
@@ -377,9 +415,9 @@ static void abandon(struct runner *R)
 		struct worker *w = &R->w[k];
 		if (!w->busy)
 			continue;
+		bury_worker(w, NULL);
 		ns_buf_free(&R->jobs[w->job].data);
 		R->jobs[w->job].state = JOB_WAITING;
-		bury_worker(w);
 	}
 }
 
@@ -387,7 +425,7 @@ static void free_all(struct runner *R)
 {
 	for (size_t k = 0; k < R->nw; k++)
 		if (R->w[k].pid > 0)
-			bury_worker(&R->w[k]);
+			bury_worker(&R->w[k], NULL);
 	free(R->w);
 	for (size_t i = 0; i < R->n; i++) {
 		if (R->jobs[i].state != JOB_DONE)
@@ -409,7 +447,7 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 	R.nw = jobs;
 	R.w = xcalloc(R.nw, sizeof(*R.w));
 	for (size_t k = 0; k < R.nw; k++)
-		R.w[k].cmd = R.w[k].fd = -1;
+		R.w[k].cmd = R.w[k].fd = R.w[k].store = -1;
 	while (R.emitted < n && !R.stopping) {
 		while (R.next < n && R.running < jobs && !R.stopping)
 			start_job(&R, R.next++);

@@ -34,8 +34,9 @@ SCN
 }
 
 # The same in a scenario that needs a process per shell level (capsh is a
-# command no process can undo): the sandbox (depth 1) starts terminal '#'
-# (depth 2), whose capsh shell (depth 3) sits in `sleep 30` at line 3.
+# command no process can undo): the worker (depth 1) starts a sandbox
+# process (depth 2), which starts terminal '#' (depth 3), whose capsh
+# shell (depth 4) sits in `sleep 30` at line 3.
 write_shell_sleeper() {
 	write_scn "${1:-shell-sleeper}" <<'SCN'
     # capsh --drop=cap_sys_time --
@@ -48,7 +49,7 @@ SCN
 
 # ---- random kills ---------------------------------------------------------
 
-@test "faults: random SIGKILLs of nstest, sandboxes, terminals and shells leave the host as it was" {
+@test "faults: random SIGKILLs of nstest, workers, sandboxes and terminals leave the host as it was" {
 	run "$NSTEST_ROOT/tests/faults/run-faults" -n "${NSTEST_FAULT_TRIALS:-20}" \
 		"$NSTEST" "$NSTEST_ROOT/scenarios"
 	# the figures, for the log
@@ -71,7 +72,7 @@ SCN
 	)
 	NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run --devices=loop "$scn" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	# the sandbox is in `sleep 30` once four devices are attached
+	# the worker is in `sleep 30` once four devices are attached
 	wait_for_depth "$pid" 1
 	wait_until 10 eval '(($(comm -13 "$HOST_LOOPS" <(nstest_loops) | wc -l) >= 4))' ||
 		fail "nstest never attached its four loop devices"
@@ -82,7 +83,7 @@ SCN
 
 # It must not pass with steps not run (a bug once: it did), and the
 # reason names the step it was in.
-@test "faults: a killed sandbox fails only its own scenario, naming the step, and the run goes on" {
+@test "faults: a killed worker fails only its own scenario, naming the step, and the run goes on" {
 	sleeper=$(write_sleeper)
 	other=$(write_scn other <<'SCN'
     # mkdir /b
@@ -92,8 +93,8 @@ SCN
 	)
 	NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run "$sleeper" "$other" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_for_depth "$pid" 1 || fail "no sandbox appeared"
-	# the sandbox is in `sleep 30` once it holds a namespace of its own
+	wait_for_depth "$pid" 1 || fail "no worker appeared"
+	# the worker is in `sleep 30` once it holds a namespace of its own
 	wait_until 10 eval '[[ $(readlink /proc/$(at_depth "$pid" 1)/ns/mnt) != $(readlink /proc/self/ns/mnt) ]]'
 	sleep 0.2
 	kill -9 $(at_depth "$pid" 1)
@@ -107,12 +108,33 @@ SCN
 	assert_host_unchanged
 }
 
+@test "faults: a killed sandbox process fails its scenario, and the run goes on" {
+	sleeper=$(write_shell_sleeper)
+	other=$(write_scn other <<'SCN'
+    # mkdir /b
+    # ls /
+    b
+SCN
+	)
+	NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run "$sleeper" "$other" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+	pid=$!
+	wait_for_depth "$pid" 4 || fail "no capsh shell appeared"
+	kill -9 $(at_depth "$pid" 2)
+	st=0
+	wait "$pid" || st=$?
+	assert_equal "$st" 1
+	run cat "$BATS_TEST_TMPDIR/out"
+	assert_line "FAIL  $sleeper (the sandbox ended with the step at line 3 unfinished (signal 9))"
+	assert_line "PASS  $other"
+	assert_host_unchanged
+}
+
 @test "faults: a killed terminal process fails its scenario, naming the terminal and the step" {
 	sleeper=$(write_shell_sleeper)
 	NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run "$sleeper" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_for_depth "$pid" 3 || fail "no capsh shell appeared"
-	kill -9 $(at_depth "$pid" 2)
+	wait_for_depth "$pid" 4 || fail "no capsh shell appeared"
+	kill -9 $(at_depth "$pid" 3)
 	st=0
 	wait "$pid" || st=$?
 	assert_equal "$st" 1
@@ -125,8 +147,8 @@ SCN
 	sleeper=$(write_shell_sleeper)
 	NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run "$sleeper" >"$BATS_TEST_TMPDIR/out" 2>&1 &
 	pid=$!
-	wait_for_depth "$pid" 3 || fail "no capsh shell appeared"
-	kill -9 $(at_depth "$pid" 3)
+	wait_for_depth "$pid" 4 || fail "no capsh shell appeared"
+	kill -9 $(at_depth "$pid" 4)
 	st=0
 	wait "$pid" || st=$?
 	assert_equal "$st" 1

@@ -8,16 +8,18 @@
  * through the ppid field of /proc/PID/stat):
  *
  *   depth 0  nstest       the runner, which holds the watchdogs
- *   depth 1  sandbox      one per scenario (the worker); plays every
- *                         terminal itself unless the scenario needs
+ *   depth 1  worker       one per -j slot, reused from scenario to
+ *                         scenario; it is the sandbox and plays every
+ *                         terminal itself, unless the scenario needs
  *                         processes (mke2fs and the loop-image helper
  *                         also sit here, briefly)
- *   depth 2  terminal     in such a scenario, one per prompt name
- *   depth 3  shell        an inner shell level of such a terminal
+ *   depth 2  sandbox      for a scenario that needs processes
+ *   depth 3  terminal     its terminals, one per prompt name (their
+ *                         inner shell levels are deeper)
  *
  * Each of KILLS kills (default: 1 to 3, at random; 0 for none) waits a log-uniform
  * random time (0.05 ms to MAX_MS, default 1500) after the one before, then
- * picks a role at random (nstest, sandbox, terminal, shell or any
+ * picks a role at random (nstest, worker, sandbox, terminal or any
  * process of the tree) and a random live process of that role, and sends
  * it SIGKILL. If no process has that role at that moment, it retries for
  * a few milliseconds and then takes any process of the tree.
@@ -91,7 +93,7 @@ static FILE *report;
 static uint64_t rng_state;
 static char mark[64];
 
-static const char *const roles[] = { "nstest", "sandbox", "terminal", "shell", "any" };
+static const char *const roles[] = { "nstest", "worker", "sandbox", "terminal", "any" };
 
 static uint64_t rng(void)
 {
