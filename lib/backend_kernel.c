@@ -135,6 +135,14 @@ static int play_step(struct controller *c, uint32_t i)
 	return r;
 }
 
+/* What a worker keeps from its start: where it goes back to after each
+ * scenario it plays itself. */
+static struct {
+	int procfd;
+	struct ns_place home;
+	mode_t umask;
+} base = { -1, NS_PLACE_NONE, 022 };
+
 /* Every terminal played by this process (term_local.c). */
 static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb, int out)
 {
@@ -171,7 +179,7 @@ play_processes(const struct ns_scenario *sc, const struct ns_run_opts *o, int ou
 	struct controller c = { .sc = sc, .out = out };
 	struct ns_buf err = NS_BUF_INIT;
 
-	if (ns_sandbox_enter(sc, o->devices, &c.sb, &err) < 0) {
+	if (ns_sandbox_enter(sc, o->devices, base.procfd, &c.sb, &err) < 0) {
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
 		_exit(1);
 	}
@@ -183,22 +191,13 @@ play_processes(const struct ns_scenario *sc, const struct ns_run_opts *o, int ou
 	_exit(0);
 }
 
-/* What a worker keeps from its start: where it goes back to after each
- * scenario it plays itself. */
-static struct {
-	int procfd;
-	struct ns_place home;
-	mode_t umask;
-} base = { -1, NS_PLACE_NONE, 022 };
-
 static int kernel_worker_init(const struct ns_run_opts *o, struct ns_buf *err)
 {
 	const char *what;
 
-	if (ns_sandbox_base(o->userns, err) < 0)
+	if (ns_sandbox_base(o->userns, &base.procfd, err) < 0)
 		return -1;
-	base.procfd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
-	if (base.procfd < 0 || ns_place_save(base.procfd, &base.home, &what) < 0) {
+	if (ns_place_save(base.procfd, &base.home, &what) < 0) {
 		ns_buf_addf(err, "saving the worker's place: %s", strerror(errno));
 		return -1;
 	}
@@ -229,7 +228,7 @@ static int kernel_play(const struct ns_scenario *sc, const struct ns_run_opts *o
 			;
 		return 0;
 	}
-	if (ns_sandbox_enter(sc, o->devices, &sb, &err) < 0)
+	if (ns_sandbox_enter(sc, o->devices, base.procfd, &sb, &err) < 0)
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
 	else
 		play_in_process(sc, &sb, out);

@@ -238,10 +238,29 @@ static int image_copy(const char *name, struct ns_buf *err)
 	return fd;
 }
 
+/* /dev, once a worker has let go of the host's tree (-1: by path). */
+static int dev_dir = -1;
+
+void ns_devices_hold_dev(void)
+{
+	if (dev_dir < 0)
+		dev_dir = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static int dev_open(const char *name, int flags)
+{
+	char path[64];
+
+	if (dev_dir >= 0)
+		return openat(dev_dir, name, flags);
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	return open(path, flags);
+}
+
 /* Attach backing to a free loop device that detaches itself once unused. */
 static int loop_attach(int backing, const char *name, struct ns_buf *err)
 {
-	_cleanup_close_ int ctl = open("/dev/loop-control", O_RDWR | O_CLOEXEC);
+	_cleanup_close_ int ctl = dev_open("loop-control", O_RDWR | O_CLOEXEC);
 	struct loop_config cfg;
 
 	if (ctl < 0) {
@@ -259,8 +278,8 @@ static int loop_attach(int backing, const char *name, struct ns_buf *err)
 
 		if (n < 0)
 			break;
-		snprintf(path, sizeof(path), "/dev/loop%d", n);
-		fd = open(path, O_RDWR | O_CLOEXEC);
+		snprintf(path, sizeof(path), "loop%d", n);
+		fd = dev_open(path, O_RDWR | O_CLOEXEC);
 		if (fd < 0)
 			break;
 		if (ioctl(fd, LOOP_CONFIGURE, &cfg) == 0)

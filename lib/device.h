@@ -25,6 +25,10 @@ struct ns_devices *ns_devices_new(char *const *names, size_t n,
 				  struct ns_buf *err);
 void ns_devices_free(struct ns_devices *d);
 
+/* Keep /dev open, for loop devices, in a process about to let go of the
+ * host's tree (a worker's base). */
+void ns_devices_hold_dev(void);
+
 /* Mount stand-in idx at target (resolved in the caller's namespace,
  * root and working directory) with MOUNT_ATTR_* flags. A stand-in is a
  * block device, so, as for a real one, a process in a user namespace

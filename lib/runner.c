@@ -57,6 +57,7 @@ struct runner {
 	const struct ns_runner_opts *o;
 	const struct ns_runner_hooks *h;
 	struct job *jobs;
+	enum ns_devices_mode *modes; /* decided here, before any worker */
 	struct worker *w;
 	size_t nw;
 	size_t next;       /* next job to start */
@@ -93,7 +94,7 @@ worker_main(const struct runner *R, int cmd, int fd, int store, pid_t parent)
 		struct ns_run_opts ro = R->o->run;
 		int status = 0, again = -1;
 
-		ro.devices = ns_require_mode(R->sc[i], &R->o->run);
+		ro.devices = R->modes[i];
 		/* the runner has read the last scenario's results by now */
 		if (ftruncate(store, 0) < 0 || lseek(store, 0, SEEK_SET) < 0)
 			_exit(1);
@@ -283,7 +284,7 @@ static void start_job(struct runner *R, size_t i)
 	struct worker *w;
 
 	clock_gettime(CLOCK_MONOTONIC, &j->start);
-	j->devices = ns_require_mode(R->sc[i], &R->o->run) == NS_DEVICES_LOOP ? "loop" : "tmpfs";
+	j->devices = R->modes[i] == NS_DEVICES_LOOP ? "loop" : "tmpfs";
 	if (R->h->started)
 		R->h->started(R->h->ctx, i);
 	if (unmet) {
@@ -427,6 +428,7 @@ static void free_all(struct runner *R)
 		if (R->w[k].pid > 0)
 			bury_worker(&R->w[k], NULL);
 	free(R->w);
+	free(R->modes);
 	for (size_t i = 0; i < R->n; i++) {
 		if (R->jobs[i].state != JOB_DONE)
 			continue;
@@ -444,6 +446,11 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 	unsigned jobs = o->jobs ? o->jobs : 1;
 
 	R.jobs = xcalloc(n ? n : 1, sizeof(*R.jobs));
+	/* a worker has let go of the host's tree (no /dev/loop-control to
+	 * look at), so the stand-in modes are chosen here */
+	R.modes = xcalloc(n ? n : 1, sizeof(*R.modes));
+	for (size_t i = 0; i < n; i++)
+		R.modes[i] = ns_require_mode(sc[i], &o->run);
 	R.nw = jobs;
 	R.w = xcalloc(R.nw, sizeof(*R.w));
 	for (size_t k = 0; k < R.nw; k++)

@@ -57,6 +57,20 @@ static const char *staging_dir(void)
 	return NULL;
 }
 
+/* Make what is mounted on the current directory the root, with nothing
+ * else in sight: pivot_root(".", ".") stacks the old root on top of the
+ * new one, and detaching it leaves the new one alone. */
+static int pivot_here(struct ns_buf *err)
+{
+	if (syscall(SYS_pivot_root, ".", ".") < 0)
+		return die(err, "pivot_root");
+	if (umount2(".", MNT_DETACH) < 0)
+		return die(err, "detaching the old root");
+	if (chdir("/") < 0)
+		return die(err, "chdir /");
+	return 0;
+}
+
 static int enter_root(struct ns_sandbox *sb, struct ns_buf *err)
 {
 	const char *dir = staging_dir();
@@ -71,15 +85,7 @@ static int enter_root(struct ns_sandbox *sb, struct ns_buf *err)
 		return die(err, "mounting the root stand-in");
 	if (chdir(dir) < 0)
 		return die(err, "chdir to the root stand-in");
-	/* pivot_root(".", ".") stacks the old root on top of the new one;
-	 * detaching it leaves the stand-in as the only mount in sight. */
-	if (syscall(SYS_pivot_root, ".", ".") < 0)
-		return die(err, "pivot_root");
-	if (umount2(".", MNT_DETACH) < 0)
-		return die(err, "detaching the host's root");
-	if (chdir("/") < 0)
-		return die(err, "chdir /");
-	return 0;
+	return pivot_here(err);
 }
 
 /* The design promises a scenario starts with exactly one mount. */
@@ -147,25 +153,51 @@ static int private_namespace(struct ns_buf *err)
 	return 0;
 }
 
-int ns_sandbox_base(bool userns, struct ns_buf *err)
+/* The base's root: an empty tmpfs with only /tmp, the staging directory
+ * of every sandbox made from it. A sandbox's namespace is a copy of the
+ * base's, so with one mount in the base, making and dropping a sandbox
+ * copies and detaches one mount, not the host's whole table. */
+static int tiny_root(struct ns_buf *err)
+{
+	const char *dir = staging_dir();
+
+	if (!dir) {
+		ns_buf_adds(err, "no staging directory (/tmp, /mnt or /var/tmp) for the worker's root");
+		return -1;
+	}
+	if (mount("nstest-base", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755") < 0)
+		return die(err, "mounting the worker's root");
+	if (chdir(dir) < 0 || mkdir("tmp", 0700) < 0)
+		return die(err, "making the worker's root");
+	return pivot_here(err);
+}
+
+int ns_sandbox_base(bool userns, int *procfd, struct ns_buf *err)
 {
 	if (userns && enter_userns(err) < 0)
 		return -1;
-	return private_namespace(err);
+	if (private_namespace(err) < 0)
+		return -1;
+	/* what the base keeps of the host before it lets go of its tree */
+	*procfd = open_proc(err);
+	if (*procfd < 0)
+		return -1;
+	ns_devices_hold_dev();
+	return tiny_root(err);
 }
 
 int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
-		     struct ns_sandbox *sb, struct ns_buf *err)
+		     int procfd, struct ns_sandbox *sb, struct ns_buf *err)
 {
 	sb->procfd = -1;
 	sb->devs = NULL;
 	if (private_namespace(err) < 0)
 		return -1;
-	/* Terminals read their mountinfo through this handle later, so the
-	 * sandbox never has to mount a /proc of its own. */
-	sb->procfd = open_proc(err);
+	/* Terminals read their mountinfo through the base's procfs handle,
+	 * so the sandbox never has to mount a /proc of its own. */
+	sb->procfd = fcntl(procfd, F_DUPFD_CLOEXEC, 0);
 	if (sb->procfd < 0)
-		return -1;
+		return die(err, "dup of the procfs handle");
 	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, sb->procfd, err);
 	if (!sb->devs)
 		return -1;
