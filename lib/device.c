@@ -43,6 +43,7 @@ struct ns_devices {
 	enum ns_devices_mode mode;
 	int procfd;
 	ino_t userns;  /* the user namespace the stand-ins belong to */
+	bool userns_may_change; /* a terminal may enter another one */
 	struct standin *s;
 	size_t n;
 	int nodes;     /* loop: root of a private tmpfs holding the nodes */
@@ -381,12 +382,13 @@ static bool clonable(int master)
 
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
 				  enum ns_devices_mode mode, int procfd,
-				  struct ns_buf *err)
+				  bool userns_may_change, struct ns_buf *err)
 {
 	struct ns_devices *d = xcalloc(1, sizeof(*d));
 
 	d->procfd = procfd;
-	d->userns = userns_ino(procfd);
+	d->userns_may_change = userns_may_change;
+	d->userns = userns_may_change ? userns_ino(procfd) : 0;
 	d->mode = mode == NS_DEVICES_LOOP ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
 	d->s = xcalloc(n, sizeof(*d->s));
 	d->nodes = -1;
@@ -443,7 +445,7 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 
 	/* mounting a block device needs privilege over the device: a user
 	 * namespace's root does not have it (no FS_USERNS_MOUNT) */
-	if (userns_ino(d->procfd) != d->userns) {
+	if (d->userns_may_change && userns_ino(d->procfd) != d->userns) {
 		*syscall = "mount";
 		errno = EPERM;
 		return -1;

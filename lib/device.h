@@ -18,11 +18,14 @@ struct ns_devices;
 int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err);
 
 /* Make the stand-ins for names[0..n). Loop mode needs the host's
- * /dev/loop-control, so this runs before the sandbox drops the host's
- * tree. Returns NULL with a message in err. */
+ * /dev/loop-control (or /dev kept by ns_devices_hold_dev()), so this runs
+ * before the sandbox drops the host's tree. userns_may_change: terminals
+ * may enter user namespaces of their own, in which mounting a stand-in is
+ * refused as for a block device (EPERM); checked at each mount then.
+ * Returns NULL with a message in err. */
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
 				  enum ns_devices_mode mode, int procfd,
-				  struct ns_buf *err);
+				  bool userns_may_change, struct ns_buf *err);
 void ns_devices_free(struct ns_devices *d);
 
 /* Keep /dev open, for loop devices, in a process about to let go of the

@@ -110,7 +110,8 @@ worker_main(const struct runner *R, int cmd, int fd, int store, pid_t parent)
 
 static void close_worker_fds(struct worker *w)
 {
-	close(w->cmd);
+	if (w->cmd >= 0)
+		close(w->cmd);
 	close(w->fd);
 	close(w->store);
 	w->cmd = w->fd = w->store = -1;
@@ -409,6 +410,17 @@ static void pump(struct runner *R)
 	free(of);
 }
 
+/* Nothing more to hand out: each worker ends once its scenario is over,
+ * while the runner judges and reports, instead of after. */
+static void retire_workers(struct runner *R)
+{
+	for (size_t k = 0; k < R->nw; k++) {
+		if (R->w[k].cmd >= 0)
+			close(R->w[k].cmd);
+		R->w[k].cmd = -1;
+	}
+}
+
 /* -x: the scenarios still running are not wanted any more. */
 static void abandon(struct runner *R)
 {
@@ -456,8 +468,11 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 	for (size_t k = 0; k < R.nw; k++)
 		R.w[k].cmd = R.w[k].fd = R.w[k].store = -1;
 	while (R.emitted < n && !R.stopping) {
-		while (R.next < n && R.running < jobs && !R.stopping)
+		while (R.next < n && R.running < jobs && !R.stopping) {
 			start_job(&R, R.next++);
+			if (R.next == n)
+				retire_workers(&R);
+		}
 		emit_ready(&R);
 		if (R.running && !R.stopping)
 			pump(&R);

@@ -198,7 +198,9 @@ int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
 	sb->procfd = fcntl(procfd, F_DUPFD_CLOEXEC, 0);
 	if (sb->procfd < 0)
 		return die(err, "dup of the procfs handle");
-	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, sb->procfd, err);
+	/* only a one-way scenario's terminals can enter a user namespace */
+	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, sb->procfd,
+				  sc->one_way, err);
 	if (!sb->devs)
 		return -1;
 	if (enter_root(sb, err) < 0)

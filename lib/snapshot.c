@@ -164,7 +164,7 @@ static int parse_stream(struct ns_snapshot *s, FILE *f)
 	mnt_table_set_userdata(s->tb, s);
 	mnt_table_set_parser_errcb(s->tb, note_bad_line);
 	/* The name is only used in libmount's debug output. */
-	rc = mnt_table_parse_stream(s->tb, f, "self/mountinfo");
+	rc = mnt_table_parse_stream(s->tb, f, "/proc/self/mountinfo");
 	if (ferror(f))
 		return -EIO;
 	if (s->bad_line || !all_kernel_entries(s->tb))

@@ -3,6 +3,7 @@
 
 #include <errno.h>
 #include <string.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
 #define NS_WIRE_MAX_OUTPUT (1u << 30)
@@ -49,6 +50,7 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 {
 	struct result_head h;
 	size_t len = o->output ? strlen(o->output) : 0;
+	ssize_t done;
 	int r;
 
 	memset(&h, 0, sizeof(h));
@@ -57,8 +59,21 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	h.closed = o->closed;
 	h.len = (uint32_t)len;
 	memcpy(h.syscall, o->syscall, sizeof(h.syscall) - 1);
-	r = ns_write_all(fd, &h, sizeof(h));
-	return r < 0 ? r : ns_write_all(fd, o->output ? o->output : "", len);
+	/* one call for the whole frame when it fits; the rest if it did not */
+	do
+		done = writev(fd, (struct iovec[]){ { &h, sizeof(h) },
+						    { o->output ? o->output : "", len } }, 2);
+	while (done < 0 && errno == EINTR);
+	if (done < 0)
+		return -errno;
+	if ((size_t)done < sizeof(h)) {
+		r = ns_write_all(fd, (char *)&h + done, sizeof(h) - (size_t)done);
+		done = (ssize_t)sizeof(h);
+		if (r < 0)
+			return r;
+	}
+	done -= (ssize_t)sizeof(h);
+	return (size_t)done == len ? 0 : ns_write_all(fd, o->output + done, len - (size_t)done);
 }
 
 static void fill_out(struct ns_step_out *o, const struct result_head *h)
