@@ -72,15 +72,42 @@ static struct libmnt_iter *new_iter(void)
 	return it;
 }
 
-/* Append s with every character of `specials` written as \ooo. */
+/* Append s with every character of `specials` written as \ooo. The
+ * plain runs between them go in whole (most fields have no special). */
 static void add_escaped(struct ns_buf *b, const char *s, const char *specials)
 {
-	for (const char *p = s ? s : ""; *p; p++) {
-		if (strchr(specials, *p))
-			ns_buf_addf(b, "\\%03o", (unsigned)(unsigned char)*p);
-		else
-			ns_buf_addc(b, *p);
+	const char *p = s ? s : "";
+
+	for (;;) {
+		size_t run = strcspn(p, specials);
+		char esc[4];
+
+		ns_buf_add(b, p, run);
+		p += run;
+		if (!*p)
+			return;
+		esc[0] = '\\';
+		esc[1] = (char)('0' + (((unsigned char)*p >> 6) & 7));
+		esc[2] = (char)('0' + (((unsigned char)*p >> 3) & 7));
+		esc[3] = (char)('0' + ((unsigned char)*p & 7));
+		ns_buf_add(b, esc, sizeof(esc));
+		p++;
 	}
+}
+
+/* Append n in decimal, then the character after. */
+static void add_number(struct ns_buf *b, long long n, char after)
+{
+	char digits[24], *d = digits + sizeof(digits);
+	unsigned long long u = n < 0 ? 0 - (unsigned long long)n : (unsigned long long)n;
+
+	*--d = after;
+	do
+		*--d = (char)('0' + u % 10);
+	while (u /= 10);
+	if (n < 0)
+		*--d = '-';
+	ns_buf_add(b, d, (size_t)(digits + sizeof(digits) - d));
 }
 
 /* The text the kernel printed as this mount's line; the raw line is
@@ -246,8 +273,10 @@ static void render_mountinfo_line(struct libmnt_fs *fs, struct ns_buf *b)
 	dev_t dev = mnt_fs_get_devno(fs);
 	const char *fields = mnt_fs_get_optional_fields(fs);
 
-	ns_buf_addf(b, "%d %d %u:%u ", mnt_fs_get_id(fs),
-		    mnt_fs_get_parent_id(fs), major(dev), minor(dev));
+	add_number(b, mnt_fs_get_id(fs), ' ');
+	add_number(b, mnt_fs_get_parent_id(fs), ' ');
+	add_number(b, major(dev), ':');
+	add_number(b, minor(dev), ' ');
 	add_escaped(b, mnt_fs_get_root(fs), PATH_SPECIALS);
 	ns_buf_addc(b, ' ');
 	add_escaped(b, mnt_fs_get_target(fs), PATH_SPECIALS);
