@@ -1,18 +1,23 @@
-/* backend_kernel.c - run a scenario on the real kernel.
+/* backend_kernel.c - run scenarios on the real kernel, in a worker.
  *
- * The worker the runner forked for the scenario becomes the sandbox and
- * writes each step's result down the runner's pipe as it comes.
- * - Usually it plays every terminal itself (term_local.c).
+ * A worker makes its base once (sandbox.c: a private mount namespace on
+ * an empty root), then for each scenario it is handed builds a sandbox
+ * from the base and writes each step's result to the results fd as it
+ * comes (wire.h).
+ * - Usually it plays every terminal itself (term_local.c), then lets go
+ *   of the sandbox and goes back to its base for the next scenario.
  * - When the scenario has a command no process can undo (command.h,
- *   one_way), it starts a process per terminal as the terminal's prompt
- *   first appears, hands each step to it over a socketpair and forwards
- *   the result:
+ *   one_way), a child becomes the sandbox and starts a process per
+ *   terminal as the terminal's prompt first appears, hands each step to
+ *   it over a socketpair and forwards the result; the child ends with
+ *   the scenario:
  *
- *       runner ──fork──▶ worker = sandbox ──fork──▶ process per terminal
- *         ◀── results ──┘      ◀── socketpair per terminal ──┘
+ *       runner ─▶ worker ──fork──▶ sandbox ──fork──▶ process per terminal
+ *                   ◀─ wait status ─┘  ◀── socketpair per terminal ──┘
  *
- * The worker and its terminals share a process group, so the runner's
- * watchdog kills them all at once; and each dies with its parent. */
+ * The worker and everything it starts share a process group, so the
+ * runner's watchdog kills them all at once; and each dies with its
+ * parent. */
 #include "backend.h"
 
 #include <errno.h>

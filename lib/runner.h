@@ -1,5 +1,6 @@
-/* runner.h - run a list of scenarios, up to N at once, each in its own
- * worker process and sandbox, and hand back the results in list order. */
+/* runner.h - run a list of scenarios, up to N at once in as many worker
+ * processes, each in a sandbox of its own, and hand back the results in
+ * list order. */
 #ifndef NS_RUNNER_H
 #define NS_RUNNER_H
 
