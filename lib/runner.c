@@ -1,14 +1,16 @@
 /* runner.c - see runner.h.
  *
- * Up to N worker processes, each started once and reused: the runner
- * hands a worker a scenario's index, the worker plays it (the backend),
- * writing each step's result as it comes to a memfd the two share, and
- * then sends an end frame down its pipe. Results in a memfd wake nobody
- * up, and they outlive a worker that is killed half-way. The runner
- * waits on every worker's pipe, kills a worker's process group at its
- * scenario's deadline (the watchdog), rebuilds and judges each run when
- * it ends, and releases results strictly in list order. A worker that
- * dies, is killed or cannot go on is replaced for the next scenario.
+ * Up to N worker processes, each started once and reused. The runner
+ * hands a worker a scenario's index, and the next one ahead, so that the
+ * worker never waits for the runner between scenarios. The worker plays
+ * each (the backend), writing each step's result as it comes to a memfd
+ * the two share, then an end frame, and a byte down its pipe to wake the
+ * runner. Results in a memfd wake nobody up per step, and they outlive a
+ * worker that is killed half-way. The runner waits on every worker's
+ * pipe, kills a worker's process group at its scenario's deadline (the
+ * watchdog), rebuilds and judges each run when it ends, and releases
+ * results strictly in list order. A worker that dies, is killed or cannot
+ * go on is replaced; a scenario it had not begun goes to the new one.
  * Workers die with the runner. */
 #include "runner.h"
 
@@ -43,12 +45,14 @@ struct job {
 struct worker {
 	pid_t pid;                 /* 0: not started, or gone */
 	int cmd;                   /* scenario indexes go here */
-	int fd;                    /* its end frames come from here */
-	int store;                 /* the memfd its result frames go to */
-	struct ns_buf ends;        /* what came from fd */
-	size_t scanned;            /* ends before this holds no end frame */
-	size_t job;                /* what it plays, when busy */
-	bool busy;
+	int fd;                    /* a byte per scenario played comes here */
+	int store;                 /* the memfd its frames go to */
+	off_t read_at;             /* store is read up to here */
+	off_t freed_to;            /* and given back up to here */
+	struct ns_buf pending;     /* frames read, not yet a whole scenario */
+	size_t scanned;            /* pending before this has no end frame */
+	size_t q[2];               /* its scenarios: playing, then next */
+	unsigned nq;
 };
 
 struct runner {
@@ -95,14 +99,12 @@ worker_main(const struct runner *R, int cmd, int fd, int store, pid_t parent)
 		int status = 0, again = -1;
 
 		ro.devices = R->modes[i];
-		/* the runner has read the last scenario's results by now */
-		if (ftruncate(store, 0) < 0 || lseek(store, 0, SEEK_SET) < 0)
-			_exit(1);
 		if (ready)
 			again = R->o->backend->play(R->sc[i], &ro, store, &status);
 		else
 			ns_wire_send_abort(store, ns_buf_str(&err), true);
-		if (ns_wire_send_end(fd, status, again < 0) < 0 || again < 0)
+		if (ns_wire_send_end(store, status, again < 0) < 0 ||
+		    ns_write_all(fd, "", 1) < 0 || again < 0)
 			_exit(0);
 	}
 	_exit(0);
@@ -115,8 +117,9 @@ static void close_worker_fds(struct worker *w)
 	close(w->fd);
 	close(w->store);
 	w->cmd = w->fd = w->store = -1;
-	ns_buf_free(&w->ends);
+	ns_buf_free(&w->pending);
 	w->scanned = 0;
+	w->read_at = w->freed_to = 0;
 }
 
 /* Start the process of worker slot w. 0, or -1 with errno. */
@@ -163,37 +166,46 @@ static int spawn_worker(struct runner *R, struct worker *w)
 	return 0;
 }
 
-/* The results the worker wrote for its job. */
-static void load_results(struct worker *w, struct job *j)
+/* Read what the worker has written to its store since last time. Frames
+ * are only ever appended, so what was read stays as it was. */
+static void read_store(struct worker *w)
 {
 	char chunk[65536];
-	off_t at = 0;
 	ssize_t got;
 
-	while ((got = pread(w->store, chunk, sizeof(chunk), at)) > 0 ||
+	while ((got = pread(w->store, chunk, sizeof(chunk), w->read_at)) > 0 ||
 	       (got < 0 && errno == EINTR)) {
 		if (got > 0) {
-			ns_buf_add(&j->data, chunk, (size_t)got);
-			at += got;
+			ns_buf_add(&w->pending, chunk, (size_t)got);
+			w->read_at += got;
 		}
+	}
+	/* the memory of what was read goes back, a MiB at a time */
+	if (w->read_at - w->freed_to >= (1 << 20)) {
+		off_t to = w->read_at & ~(off_t)4095;
+		if (fallocate(w->store, FALLOC_FL_PUNCH_HOLE | FALLOC_FL_KEEP_SIZE,
+			      0, to) == 0)
+			w->freed_to = to;
 	}
 }
 
-/* The worker has gone (or is to go): all of its process group with it,
- * after the results of a job it still had are taken. */
-static int bury_worker(struct worker *w, struct job *j)
+/* The worker's process group goes; its status. */
+static int stop_worker(struct worker *w)
 {
 	int status = 0;
 
 	kill(-w->pid, SIGKILL);
 	while (waitpid(w->pid, &status, 0) < 0 && errno == EINTR)
 		;
-	if (j)
-		load_results(w, j);
+	return status;
+}
+
+static void bury_worker(struct worker *w)
+{
+	stop_worker(w);
 	close_worker_fds(w);
 	w->pid = 0;
-	w->busy = false;
-	return status;
+	w->nq = 0;
 }
 
 /* Why a run has no reason of its own for missing steps: the watchdog, or
@@ -252,6 +264,7 @@ static void fail_to_start(struct runner *R, size_t i)
 	j->run.aborted = xasprintf("cannot start a worker: %s", strerror(errno));
 	ns_judge(R->sc[i], &j->run, &j->v);
 	j->state = JOB_DONE;
+	R->running--;
 }
 
 /* Hand a worker a scenario. A worker that died meanwhile must not take
@@ -269,12 +282,47 @@ static void send_index(int fd, uint32_t i)
 	sigprocmask(SIG_SETMASK, &old, NULL);
 }
 
-static struct worker *idle_worker(struct runner *R)
+/* The worker with room for a scenario: the least loaded one. */
+static struct worker *free_worker(struct runner *R)
 {
+	struct worker *best = NULL;
+
 	for (size_t k = 0; k < R->nw; k++)
-		if (!R->w[k].busy)
-			return &R->w[k];
-	return NULL;
+		if (R->w[k].nq < 2 && (!best || R->w[k].nq < best->nq))
+			best = &R->w[k];
+	return best;
+}
+
+/* Hand scenario i to worker w, starting a process for it if it has none
+ * (or has one that ended meanwhile: killed, or could not go on). */
+static void dispatch(struct runner *R, struct worker *w, size_t i)
+{
+	struct job *j = &R->jobs[i];
+
+	if (w->pid > 0 && !w->nq && waitpid(w->pid, NULL, WNOHANG) == w->pid) {
+		kill(-w->pid, SIGKILL);
+		close_worker_fds(w);
+		w->pid = 0;
+	}
+	if (w->pid == 0 && spawn_worker(R, w) < 0) {
+		fail_to_start(R, i);
+		return;
+	}
+	/* if it died just now, its pipe ends and the scenario with it */
+	send_index(w->cmd, (uint32_t)i);
+	/* it starts now, or when the one before it ends */
+	if (!w->nq)
+		clock_gettime(CLOCK_MONOTONIC, &j->start);
+	w->q[w->nq++] = i;
+	j->state = JOB_RUNNING;
+	/* nothing more to hand out: each worker ends once its scenarios are
+	 * over, while the runner judges and reports, instead of after */
+	if (R->next == R->n)
+		for (size_t k = 0; k < R->nw; k++) {
+			if (R->w[k].cmd >= 0)
+				close(R->w[k].cmd);
+			R->w[k].cmd = -1;
+		}
 }
 
 /* Start scenario i: a skip is decided here, a run goes to a worker. */
@@ -282,7 +330,6 @@ static void start_job(struct runner *R, size_t i)
 {
 	struct job *j = &R->jobs[i];
 	char *unmet = ns_require_unmet(R->sc[i], &R->o->run);
-	struct worker *w;
 
 	clock_gettime(CLOCK_MONOTONIC, &j->start);
 	j->devices = R->modes[i] == NS_DEVICES_LOOP ? "loop" : "tmpfs";
@@ -294,24 +341,8 @@ static void start_job(struct runner *R, size_t i)
 		j->state = JOB_DONE;
 		return;
 	}
-	w = idle_worker(R);
-	/* an idle worker that ended meanwhile (killed, or could not go on)
-	 * is replaced */
-	if (w->pid > 0 && waitpid(w->pid, NULL, WNOHANG) == w->pid) {
-		kill(-w->pid, SIGKILL);
-		close_worker_fds(w);
-		w->pid = 0;
-	}
-	if (w->pid == 0 && spawn_worker(R, w) < 0) {
-		fail_to_start(R, i);
-		return;
-	}
-	/* if it died just now, its pipe ends and the job ends with it */
-	send_index(w->cmd, (uint32_t)i);
-	w->busy = true;
-	w->job = i;
-	j->state = JOB_RUNNING;
 	R->running++;
+	dispatch(R, free_worker(R), i);
 }
 
 static void emit_ready(struct runner *R)
@@ -330,8 +361,8 @@ static void emit_ready(struct runner *R)
 	}
 }
 
-/* The watchdog: milliseconds until the first running job's deadline
- * (-1: none), killing the worker of every job already past it. */
+/* The watchdog: milliseconds until the first playing scenario's deadline
+ * (-1: none), killing the worker of every one already past it. */
 static int watchdog(struct runner *R)
 {
 	double limit = R->o->run.timeout_s, first = -1;
@@ -340,9 +371,9 @@ static int watchdog(struct runner *R)
 		return -1;
 	for (size_t k = 0; k < R->nw; k++) {
 		struct worker *w = &R->w[k];
-		struct job *j = &R->jobs[w->job];
+		struct job *j = &R->jobs[w->q[0]];
 		double left;
-		if (!w->busy || j->timed_out)
+		if (!w->nq || j->timed_out)
 			continue;
 		left = limit - since(&j->start);
 		if (left <= 0) {
@@ -356,34 +387,70 @@ static int watchdog(struct runner *R)
 	return first < 0 ? -1 : first > 60 ? 60000 : (int)(first * 1000) + 1;
 }
 
-/* Take what worker w has written: finish its job at the end frame, or
- * when the worker is gone. */
+/* The scenario w was playing is over: judge it, and the next one, if
+ * any, is playing now. */
+static void next_in_queue(struct runner *R, struct worker *w, int status)
+{
+	size_t i = w->q[0];
+
+	w->q[0] = w->q[1];
+	w->nq--;
+	finish_job(R, i, status);
+	if (w->nq)
+		clock_gettime(CLOCK_MONOTONIC, &R->jobs[w->q[0]].start);
+}
+
+/* Worker w is gone. The scenario it was playing ends with what it wrote;
+ * one it had not begun goes to a new worker in its place. */
+static void lost_worker(struct runner *R, struct worker *w)
+{
+	int status = stop_worker(w);
+	unsigned nq = w->nq;
+	size_t queued = w->q[1];
+
+	read_store(w);
+	ns_buf_add(&R->jobs[w->q[0]].data, w->pending.data, w->pending.len);
+	close_worker_fds(w);
+	w->pid = 0;
+	w->nq = 1;
+	next_in_queue(R, w, status);
+	if (nq == 2) {
+		w->nq = 0;
+		dispatch(R, w, queued);
+	}
+}
+
+/* Take what worker w has written: each whole scenario up to its end
+ * frame, or, when the worker is gone, what there is. */
 static void take(struct runner *R, struct worker *w)
 {
-	struct job *j = &R->jobs[w->job];
-	char chunk[4096];
-	ssize_t got = read(w->fd, chunk, sizeof(chunk));
-	bool last;
+	char ticks[256];
+	ssize_t got = read(w->fd, ticks, sizeof(ticks));
+	bool last = false;
 	int status;
 
 	if (got < 0 && errno == EINTR)
 		return;
 	if (got <= 0) {
-		status = bury_worker(w, j);
-		finish_job(R, w->job, status);
+		lost_worker(R, w);
 		return;
 	}
-	ns_buf_add(&w->ends, chunk, (size_t)got);
-	if (ns_wire_find_end(w->ends.data, w->ends.len, &w->scanned, &status, &last)) {
-		/* the end frame is the last thing a worker sends for a job */
-		if (last)
-			bury_worker(w, j);
-		else
-			load_results(w, j);
-		ns_buf_reset(&w->ends);
+	read_store(w);
+	while (w->nq && !last &&
+	       ns_wire_find_end(w->pending.data, w->pending.len, &w->scanned, &status, &last)) {
+		struct job *j = &R->jobs[w->q[0]];
+		size_t frame = ns_wire_frame_size(w->pending.data + w->scanned,
+						  w->pending.len - w->scanned);
+
+		ns_buf_add(&j->data, w->pending.data, w->scanned);
+		ns_buf_drop(&w->pending, w->scanned + frame);
 		w->scanned = 0;
-		w->busy = false;
-		finish_job(R, w->job, status);
+		if (last) {
+			/* it could not go back to its base, and has ended */
+			lost_worker(R, w);
+			return;
+		}
+		next_in_queue(R, w, status);
 	}
 }
 
@@ -396,7 +463,7 @@ static void pump(struct runner *R)
 	size_t k = 0;
 
 	for (size_t m = 0; m < R->nw; m++) {
-		if (!R->w[m].busy)
+		if (!R->w[m].nq)
 			continue;
 		pf[k].fd = R->w[m].fd;
 		pf[k].events = POLLIN;
@@ -410,27 +477,17 @@ static void pump(struct runner *R)
 	free(of);
 }
 
-/* Nothing more to hand out: each worker ends once its scenario is over,
- * while the runner judges and reports, instead of after. */
-static void retire_workers(struct runner *R)
-{
-	for (size_t k = 0; k < R->nw; k++) {
-		if (R->w[k].cmd >= 0)
-			close(R->w[k].cmd);
-		R->w[k].cmd = -1;
-	}
-}
-
 /* -x: the scenarios still running are not wanted any more. */
 static void abandon(struct runner *R)
 {
 	for (size_t k = 0; k < R->nw; k++) {
 		struct worker *w = &R->w[k];
-		if (!w->busy)
-			continue;
-		bury_worker(w, NULL);
-		ns_buf_free(&R->jobs[w->job].data);
-		R->jobs[w->job].state = JOB_WAITING;
+		for (unsigned q = 0; q < w->nq; q++) {
+			ns_buf_free(&R->jobs[w->q[q]].data);
+			R->jobs[w->q[q]].state = JOB_WAITING;
+		}
+		if (w->nq)
+			bury_worker(w);
 	}
 }
 
@@ -438,7 +495,7 @@ static void free_all(struct runner *R)
 {
 	for (size_t k = 0; k < R->nw; k++)
 		if (R->w[k].pid > 0)
-			bury_worker(&R->w[k], NULL);
+			bury_worker(&R->w[k]);
 	free(R->w);
 	free(R->modes);
 	for (size_t i = 0; i < R->n; i++) {
@@ -468,11 +525,9 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 	for (size_t k = 0; k < R.nw; k++)
 		R.w[k].cmd = R.w[k].fd = R.w[k].store = -1;
 	while (R.emitted < n && !R.stopping) {
-		while (R.next < n && R.running < jobs && !R.stopping) {
+		/* up to two scenarios per worker: one playing, one next */
+		while (R.next < n && R.running < 2 * (size_t)jobs && !R.stopping)
 			start_job(&R, R.next++);
-			if (R.next == n)
-				retire_workers(&R);
-		}
 		emit_ready(&R);
 		if (R.running && !R.stopping)
 			pump(&R);

@@ -120,6 +120,15 @@ void ns_buf_adds(struct ns_buf *b, const char *s)
 	ns_buf_add(b, s, strlen(s));
 }
 
+void ns_buf_drop(struct ns_buf *b, size_t n)
+{
+	if (!n)
+		return;
+	memmove(b->data, b->data + n, b->len - n);
+	b->len -= n;
+	b->data[b->len] = '\0';
+}
+
 void ns_buf_addc(struct ns_buf *b, char c)
 {
 	ns_buf_add(b, &c, 1);

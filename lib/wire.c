@@ -146,6 +146,16 @@ int ns_wire_find_end(const char *buf, size_t len, size_t *off, int *wait_status,
 	return 0;
 }
 
+size_t ns_wire_frame_size(const char *buf, size_t len)
+{
+	struct result_head h;
+
+	if (len < sizeof(h))
+		return len;
+	memcpy(&h, buf, sizeof(h));
+	return sizeof(h) + h.len;
+}
+
 bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 		       struct ns_run *run)
 {

@@ -39,6 +39,9 @@ int ns_wire_send_end(int fd, int wait_status, bool last);
 int ns_wire_find_end(const char *buf, size_t len, size_t *off, int *wait_status,
 		     bool *last);
 
+/* The size of the frame at buf, whose head is whole. */
+size_t ns_wire_frame_size(const char *buf, size_t len);
+
 /* Rebuild a run of nsteps steps from the frames a worker sent. Returns
  * false when the last frame was torn (everything before it is kept). */
 bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
