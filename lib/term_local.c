@@ -146,8 +146,11 @@ static void forget(struct ns_local *l, size_t i)
 {
 	struct ns_local_term *lt = &l->v[i];
 
-	while (lt->t.depth)
-		ns_place_close(&lt->t.outer[--lt->t.depth].place);
+	while (lt->t.depth) {
+		struct ns_level *lv = &lt->t.outer[--lt->t.depth];
+		ns_place_close(&lv->place);
+		close_handles(lv->handles, lv->nhandles);
+	}
 	close_handles(lt->t.handles, lt->t.nhandles);
 	free(lt->t.outer);
 	ns_place_close(&lt->place);

@@ -1,0 +1,102 @@
+#!/usr/bin/env bats
+# tests/bats/workers.bats - a worker plays scenario after scenario
+# (issue 6): nothing one scenario does may reach the next one it plays,
+# and what it opens for a scenario must be closed by the end of it.
+#
+# Runs as root: `nstest run` sandboxes itself in a private mount namespace.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load robust
+
+setup() {
+	nstest_setup
+	host_snapshot
+}
+
+# A scenario that ends deep inside itself: a mount, a directory in it,
+# an inner shell in a namespace of its own, a chroot, an open_tree handle
+# and a second terminal, none of it undone.
+write_messy() {
+	write_scn "$1" <<'SCN'
+    # mkdir /a /a/b
+    # mount /dev/sdb1 /a/b
+    # mkdir /a/b/c
+    # touch /a/b/c/f
+    # cd /a/b/c
+    # unshare -m --propagation unchanged sh
+    # open_tree /a @T
+    # chroot /a
+    # ls /b/c
+    f
+    t2# mkdir /t2
+SCN
+}
+
+# A fresh sandbox: only the root stand-in, empty, at its top.
+write_fresh() {
+	write_scn "$1" <<'SCN'
+    # ls
+    # ls /
+    # cat /proc/self/mountinfo | wc -l
+    1
+SCN
+}
+
+@test "workers: a scenario left deep in mounts, shells and chroots does not reach the next one" {
+	for mode in tmpfs loop; do
+		run "$NSTEST" run -j 1 --devices=$mode "$(write_messy a-messy)" "$(write_fresh b-fresh)" \
+			"$(write_messy c-messy)" "$(write_fresh d-fresh)"
+		assert_success
+		assert_line "4 passed, 0 failed, 0 skipped"
+	done
+	assert_host_unchanged
+}
+
+@test "workers: a scenario played as processes (capsh) between two played in the worker" {
+	capsh=$(write_scn b-capsh <<'SCN'
+    # capsh --drop=cap_sys_admin --
+    # mkdir /a
+    # mount /dev/sdb1 /a
+    mount: EPERM (Operation not permitted)
+    # exit
+    # mount /dev/sdb1 /a
+SCN
+	)
+	run "$NSTEST" run -j 1 "$(write_messy a-messy)" "$capsh" "$(write_fresh c-fresh)"
+	assert_success
+	assert_line "3 passed, 0 failed, 0 skipped"
+	assert_host_unchanged
+}
+
+# The worker's open file descriptors while it sits in the last scenario's
+# `sleep 30`, after the scenarios before it in the same run.
+worker_fds_after() {
+	local scns=("$@") pid worker
+	scns+=("$(write_scn zz-sleeper <<'SCN'
+    # sleep 30
+SCN
+	)")
+	NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run -j 1 "${scns[@]}" >/dev/null 2>&1 &
+	pid=$!
+	wait_for_depth "$pid" 1 || fail "no worker appeared"
+	worker=$(at_depth "$pid" 1)
+	# in the sleeper once it holds a mount namespace other than its base's
+	wait_until 10 eval '[[ $(ls /proc/$worker/fd | wc -l) -gt 0 ]]'
+	sleep 0.3
+	ls "/proc/$worker/fd" | wc -l
+	kill -9 "$pid"
+	wait "$pid" || true
+}
+
+@test "workers: a worker closes what it opened for a scenario (no fd is left behind)" {
+	scns=()
+	for i in $(seq 1 12); do
+		scns+=("$(write_messy "m$i")")
+	done
+	alone=$(worker_fds_after)
+	after=$(worker_fds_after "${scns[@]}")
+	echo "fds in the sleeper: alone $alone, after 12 scenarios $after" >&3
+	assert_equal "$after" "$alone"
+	assert_host_unchanged
+}
