@@ -28,7 +28,7 @@
 #include "require.h"
 #include "wire.h"
 
-enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE };
+enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE, JOB_EMITTED };
 
 struct job {
 	enum job_state state;
@@ -103,6 +103,10 @@ worker_main(const struct runner *R, int cmd, int fd, int store, pid_t parent)
 			again = R->o->backend->play(R->sc[i], &ro, store, &status);
 		else
 			ns_wire_send_abort(store, ns_buf_str(&err), true);
+		/* the worker's own copy, never played again: what playing grew in
+		 * it (the regex matchers' state caches: 60 kB for the article's
+		 * 03-bind) would otherwise pile up over a long run */
+		ns_scenario_free(R->sc[i]);
 		if (ns_wire_send_end(store, status, again < 0) < 0 ||
 		    ns_write_all(fd, "", 1) < 0 || again < 0)
 			_exit(0);
@@ -355,6 +359,11 @@ static void emit_ready(struct runner *R)
 		R->h->result(R->h->ctx, R->emitted, &r);
 		if (R->o->stop_on_fail && (j->v.status == NS_FAIL || j->v.status == NS_XPASS))
 			R->stopping = true;
+		/* handed out: a long run keeps nothing of it */
+		if (!j->skipped)
+			ns_run_free(&j->run);
+		ns_verdict_free(&j->v);
+		j->state = JOB_EMITTED;
 		R->emitted++;
 		if (R->stopping)
 			return;
