@@ -367,17 +367,23 @@ static ino_t userns_ino(int procfd)
 	return fstatat(procfd, "self/ns/user", &st, 0) == 0 ? st.st_ino : 0;
 }
 
-/* Whether this kernel clones a detached mount (6.15+), tried on the first
- * master itself: the sandbox is private already, so unlike
- * ns_devices_clone_detached() this needs no process of its own. */
+/* Whether this kernel clones a detached mount (6.15+), tried once per
+ * process on the first master itself: the sandbox is private already, so
+ * unlike ns_devices_clone_detached() this needs no process of its own.
+ * (Dropping the clone costs an RCU grace period, so it is not redone for
+ * every sandbox a worker makes.) */
 static bool clonable(int master)
 {
-	int fd = ns_open_tree(master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	static int known = -1;
+	int fd;
 
-	if (fd < 0)
-		return false;
-	close(fd);
-	return true;
+	if (known >= 0)
+		return known;
+	fd = ns_open_tree(master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	known = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	return known;
 }
 
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
