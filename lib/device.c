@@ -81,7 +81,8 @@ static int tmpfs_instance(struct standin *s, const char **syscall)
 		*syscall = "open_tree";
 		return fd;
 	}
-	/* a kernel that cannot clone a detached mount: a new tmpfs */
+	/* no master (no name is mounted twice, or the kernel cannot clone a
+	 * detached mount): a new tmpfs */
 	fd = tmpfs_master(s->name, &err);
 	*syscall = "fsmount";
 	ns_buf_free(&err);
@@ -388,7 +389,8 @@ static bool clonable(int master)
 
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
 				  enum ns_devices_mode mode, int procfd,
-				  bool userns_may_change, struct ns_buf *err)
+				  bool userns_may_change, bool remounts,
+				  struct ns_buf *err)
 {
 	struct ns_devices *d = xcalloc(1, sizeof(*d));
 
@@ -408,7 +410,9 @@ struct ns_devices *ns_devices_new(char *const *names, size_t n,
 		if (d->nodes < 0)
 			goto fail;
 	}
-	for (size_t i = 0; i < n; i++) {
+	/* without remounts a master would only be cloned once, then closed,
+	 * and dropping it waits for an RCU grace period */
+	for (size_t i = 0; i < n && (remounts || d->mode == NS_DEVICES_LOOP); i++) {
 		int r = d->mode == NS_DEVICES_LOOP ? loop_setup(d, &d->s[i], err)
 			: (d->s[i].master = tmpfs_master(names[i], err));
 		if (r < 0)

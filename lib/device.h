@@ -22,10 +22,14 @@ int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err);
  * before the sandbox drops the host's tree. userns_may_change: terminals
  * may enter user namespaces of their own, in which mounting a stand-in is
  * refused as for a block device (EPERM); checked at each mount then.
+ * remounts: some name is mounted more than once, so that tmpfs stand-ins
+ * need a master per name for all its mounts to share one superblock;
+ * otherwise each mount is a new tmpfs, which is the same thing then.
  * Returns NULL with a message in err. */
 struct ns_devices *ns_devices_new(char *const *names, size_t n,
 				  enum ns_devices_mode mode, int procfd,
-				  bool userns_may_change, struct ns_buf *err);
+				  bool userns_may_change, bool remounts,
+				  struct ns_buf *err);
 void ns_devices_free(struct ns_devices *d);
 
 /* Keep /dev open, for loop devices, in a process about to let go of the

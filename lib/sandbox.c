@@ -200,7 +200,7 @@ int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
 		return die(err, "dup of the procfs handle");
 	/* only a one-way scenario's terminals can enter a user namespace */
 	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, sb->procfd,
-				  sc->one_way, err);
+				  sc->one_way, sc->remounts, err);
 	if (!sb->devs)
 		return -1;
 	if (enter_root(sb, err) < 0)
