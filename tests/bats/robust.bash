@@ -120,3 +120,9 @@ wait_for_depth() {
 	local root=$1 depth=$2
 	wait_until 10 eval "[[ -n \$(at_depth $root $depth) ]]"
 }
+
+# setup() of a file whose tests each prove the host unchanged after.
+robust_setup() {
+	nstest_setup
+	host_snapshot
+}

@@ -10,8 +10,7 @@ load helpers
 load robust
 
 setup() {
-	nstest_setup
-	host_snapshot
+	robust_setup
 }
 
 # A scenario that ends deep inside itself: a mount, a directory in it,
