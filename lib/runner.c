@@ -409,41 +409,13 @@ static void next_in_queue(struct runner *R, struct worker *w, int status)
 		clock_gettime(CLOCK_MONOTONIC, &R->jobs[w->q[0]].start);
 }
 
-/* Worker w is gone. The scenario it was playing ends with what it wrote;
- * one it had not begun goes to a new worker in its place. */
-static void lost_worker(struct runner *R, struct worker *w)
+/* Judge each scenario of w whose end frame is in; true when the worker
+ * said with one that it ends (it could not go back to its base). */
+static bool take_ends(struct runner *R, struct worker *w)
 {
-	int status = stop_worker(w);
-	unsigned nq = w->nq;
-	size_t queued = w->q[1];
-
-	read_store(w);
-	ns_buf_add(&R->jobs[w->q[0]].data, w->pending.data, w->pending.len);
-	close_worker_fds(w);
-	w->pid = 0;
-	w->nq = 1;
-	next_in_queue(R, w, status);
-	if (nq == 2) {
-		w->nq = 0;
-		dispatch(R, w, queued);
-	}
-}
-
-/* Take what worker w has written: each whole scenario up to its end
- * frame, or, when the worker is gone, what there is. */
-static void take(struct runner *R, struct worker *w)
-{
-	char ticks[256];
-	ssize_t got = read(w->fd, ticks, sizeof(ticks));
 	bool last = false;
 	int status;
 
-	if (got < 0 && errno == EINTR)
-		return;
-	if (got <= 0) {
-		lost_worker(R, w);
-		return;
-	}
 	read_store(w);
 	while (w->nq && !last &&
 	       ns_wire_find_end(w->pending.data, w->pending.len, &w->scanned, &status, &last)) {
@@ -454,13 +426,45 @@ static void take(struct runner *R, struct worker *w)
 		ns_buf_add(&j->data, w->pending.data, w->scanned);
 		ns_buf_drop(&w->pending, w->scanned + frame);
 		w->scanned = 0;
-		if (last) {
-			/* it could not go back to its base, and has ended */
-			lost_worker(R, w);
-			return;
-		}
 		next_in_queue(R, w, status);
 	}
+	return last;
+}
+
+/* Worker w is gone, or going. Scenarios it finished are judged; unless it
+ * ended by itself, the one it was playing ends with what it wrote; one it
+ * had not begun goes to a new worker in its place. */
+static void lost_worker(struct runner *R, struct worker *w, bool ended_itself)
+{
+	int status = stop_worker(w);
+
+	take_ends(R, w);
+	if (w->nq && !ended_itself) {
+		ns_buf_add(&R->jobs[w->q[0]].data, w->pending.data, w->pending.len);
+		next_in_queue(R, w, status);
+	}
+	close_worker_fds(w);
+	w->pid = 0;
+	if (w->nq) {
+		size_t unstarted = w->q[0];
+		w->nq = 0;
+		dispatch(R, w, unstarted);
+	}
+}
+
+/* Take what worker w has written: each whole scenario up to its end
+ * frame, or, when the worker is gone, what there is. */
+static void take(struct runner *R, struct worker *w)
+{
+	char ticks[256];
+	ssize_t got = read(w->fd, ticks, sizeof(ticks));
+
+	if (got < 0 && errno == EINTR)
+		return;
+	if (got <= 0)
+		lost_worker(R, w, false);
+	else if (take_ends(R, w))
+		lost_worker(R, w, true);
 }
 
 /* Read what the busy workers have written. */
