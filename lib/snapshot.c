@@ -95,21 +95,6 @@ static void add_escaped(struct ns_buf *b, const char *s, const char *specials)
 	}
 }
 
-/* Append n in decimal, then the character after. */
-static void add_number(struct ns_buf *b, long long n, char after)
-{
-	char digits[24], *d = digits + sizeof(digits);
-	unsigned long long u = n < 0 ? 0 - (unsigned long long)n : (unsigned long long)n;
-
-	*--d = after;
-	do
-		*--d = (char)('0' + u % 10);
-	while (u /= 10);
-	if (n < 0)
-		*--d = '-';
-	ns_buf_add(b, d, (size_t)(digits + sizeof(digits) - d));
-}
-
 /* The text the kernel printed as this mount's line; the raw line is
  * found by the "ID PARENT " it starts with, searching on from *pos. */
 static const char *raw_line_of(struct libmnt_fs *fs, struct ns_lines *raw,
@@ -273,10 +258,15 @@ static void render_mountinfo_line(struct libmnt_fs *fs, struct ns_buf *b)
 	dev_t dev = mnt_fs_get_devno(fs);
 	const char *fields = mnt_fs_get_optional_fields(fs);
 
-	add_number(b, mnt_fs_get_id(fs), ' ');
-	add_number(b, mnt_fs_get_parent_id(fs), ' ');
-	add_number(b, major(dev), ':');
-	add_number(b, minor(dev), ' ');
+	/* the kernel prints both IDs as non-negative ints */
+	ns_buf_addu(b, (unsigned)mnt_fs_get_id(fs));
+	ns_buf_addc(b, ' ');
+	ns_buf_addu(b, (unsigned)mnt_fs_get_parent_id(fs));
+	ns_buf_addc(b, ' ');
+	ns_buf_addu(b, major(dev));
+	ns_buf_addc(b, ':');
+	ns_buf_addu(b, minor(dev));
+	ns_buf_addc(b, ' ');
 	add_escaped(b, mnt_fs_get_root(fs), PATH_SPECIALS);
 	ns_buf_addc(b, ' ');
 	add_escaped(b, mnt_fs_get_target(fs), PATH_SPECIALS);

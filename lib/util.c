@@ -120,6 +120,16 @@ void ns_buf_adds(struct ns_buf *b, const char *s)
 	ns_buf_add(b, s, strlen(s));
 }
 
+void ns_buf_addu(struct ns_buf *b, unsigned long long n)
+{
+	char digits[20], *d = digits + sizeof(digits);
+
+	do
+		*--d = (char)('0' + n % 10);
+	while (n /= 10);
+	ns_buf_add(b, d, (size_t)(digits + sizeof(digits) - d));
+}
+
 void ns_buf_drop(struct ns_buf *b, size_t n)
 {
 	if (!n)

@@ -43,6 +43,8 @@ void ns_buf_vaddf(struct ns_buf *b, const char *fmt, va_list ap);
 const char *ns_buf_str(const struct ns_buf *b); /* "" when empty */
 char *ns_buf_detach(struct ns_buf *b);         /* caller frees; never NULL */
 void ns_buf_reset(struct ns_buf *b);
+/* Append n in decimal (no printf: hot in renders and diffs). */
+void ns_buf_addu(struct ns_buf *b, unsigned long long n);
 /* Remove the first n bytes (n <= b->len). */
 void ns_buf_drop(struct ns_buf *b, size_t n);
 void ns_buf_free(struct ns_buf *b);

@@ -61,8 +61,7 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	memcpy(h.syscall, o->syscall, sizeof(h.syscall) - 1);
 	/* one call for the whole frame when it fits; the rest if it did not */
 	do
-		done = writev(fd, (struct iovec[]){ { &h, sizeof(h) },
-						    { o->output ? o->output : "", len } }, 2);
+		done = writev(fd, (struct iovec[]){ { &h, sizeof(h) }, { o->output, len } }, 2);
 	while (done < 0 && errno == EINTR);
 	if (done < 0)
 		return -errno;
