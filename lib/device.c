@@ -89,27 +89,23 @@ static int tmpfs_instance(struct standin *s, const char **syscall)
 	return fd;
 }
 
+static bool clone_a_detached_mount(void *unused)
+{
+	struct ns_buf err = NS_BUF_INIT;
+	int m = tmpfs_master("probe", &err);
+
+	(void)unused;
+	return m >= 0 && ns_open_tree(m, "", OPEN_TREE_CLONE | AT_EMPTY_PATH) >= 0;
+}
+
 /* Can this kernel clone a mount that is attached nowhere (6.15+)? Probed
  * once, in a child with a mount namespace of its own. */
 bool ns_devices_clone_detached(void)
 {
 	static int known = -1;
-	int status;
-	pid_t pid;
 
-	if (known >= 0)
-		return known;
-	pid = fork();
-	if (pid == 0) {
-		struct ns_buf err = NS_BUF_INIT;
-		int m;
-		if (unshare(CLONE_NEWNS) < 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-			_exit(2);
-		m = tmpfs_master("probe", &err);
-		_exit(m >= 0 && ns_open_tree(m, "", OPEN_TREE_CLONE | AT_EMPTY_PATH) >= 0 ? 0 : 1);
-	}
-	known = pid > 0 && waitpid(pid, &status, 0) == pid && WIFEXITED(status) &&
-		WEXITSTATUS(status) == 0;
+	if (known < 0)
+		known = ns_probe_in_child(clone_a_detached_mount, NULL, true);
 	return known;
 }
 

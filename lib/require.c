@@ -13,7 +13,6 @@
 #include <string.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #ifndef SYS_statmount
@@ -61,11 +60,12 @@ static bool has_syscall(long nr)
 
 /* move_mount() checks its flags before its descriptors: an unknown flag
  * is EINVAL, a known one gets as far as the bad descriptors (EBADF). */
-static bool probe_flag(unsigned flag)
+static bool probe_flag(void *flagp)
 {
 	unsigned empty = MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_EMPTY_PATH;
 
-	return syscall(SYS_move_mount, -1, "", -1, "", empty | flag) < 0 && errno == EBADF;
+	return syscall(SYS_move_mount, -1, "", -1, "", empty | *(unsigned *)flagp) < 0 &&
+	       errno == EBADF;
 }
 
 /* move_mount() checks the caller may mount before it looks at the flags,
@@ -73,17 +73,7 @@ static bool probe_flag(unsigned flag)
  * a user namespace of its own when not root). */
 static bool probe_in_child(unsigned flag)
 {
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return false;
-	if (pid == 0) {
-		if (unshare(CLONE_NEWNS) < 0 && unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-			_exit(2);
-		_exit(probe_flag(flag) ? 0 : 1);
-	}
-	return waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	return ns_probe_in_child(probe_flag, &flag, true);
 }
 
 /* Each answer is probed once per process: the runner asks for every
@@ -131,20 +121,18 @@ static bool feature_present(unsigned bit)
 	return false;
 }
 
+static bool make_userns(void *unused)
+{
+	(void)unused;
+	return unshare(CLONE_NEWUSER) == 0;
+}
+
 bool ns_userns_allowed(void)
 {
 	static int known = -1;
-	int status;
-	pid_t pid;
 
-	if (known >= 0)
-		return known;
-	pid = fork();
-	if (pid < 0)
-		return false;
-	if (pid == 0)
-		_exit(unshare(CLONE_NEWUSER) == 0 ? 0 : 1);
-	known = waitpid(pid, &status, 0) == pid && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+	if (known < 0)
+		known = ns_probe_in_child(make_userns, NULL, false);
 	return known;
 }
 
