@@ -42,7 +42,9 @@ endif
 ALL_CFLAGS += $(CFLAGS)
 ALL_LDFLAGS += $(LDFLAGS)
 
-LIB_SRC  := $(sort $(wildcard lib/*.c))
+# The engine, one folder per stage (docs/architecture.md).
+LIB_DIRS := base scenario commands run kernel mounts match report update
+LIB_SRC  := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 LIB_OBJ  := $(LIB_SRC:.c=.o)
 CLI_SRC  := $(sort $(wildcard harness/*.c))
 CLI_OBJ  := $(CLI_SRC:.c=.o)
@@ -148,7 +150,7 @@ fuzz: $(FUZZ_BUILD)/fuzz-scenario $(FUZZ_BUILD)/fuzz-matcher
 	fuzz/seed-corpus $(FUZZ_BUILD)/seeds $(sort $(wildcard scenarios/*/*.scn tests/bad/*.scn \
 		tests/escape/*.scn tests/faults/scenarios/*.scn)) tests/data/tricky.mountinfo
 
-$(FUZZ_BUILD)/fuzz-%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard lib/*.h)
+$(FUZZ_BUILD)/fuzz-%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard lib/*/*.h)
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(DEPS_LIBS)
 
@@ -172,7 +174,7 @@ install: nstest
 
 clean:
 	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) \
-		tests/unit/*.o $(FLAGS_FILE) */*.d tests/unit/*.d \
+		tests/unit/*.o $(FLAGS_FILE) */*.d lib/*/*.d tests/unit/*.d \
 		tests/faults/killer $(FUZZ_REPLAY)
 
 -include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d)

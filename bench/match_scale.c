@@ -1,4 +1,4 @@
-/* match_scale - time of one ns_matcher_step() (lib/match.h) as the
+/* match_scale - time of one ns_matcher_step() (lib/match/match.h) as the
  * expected block grows: 1k to 50k mountinfo lines by default, or the
  * sizes given as arguments.
  *
@@ -27,8 +27,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "match.h"
-#include "util.h"
+#include "match/match.h"
+#include "base/util.h"
 
 enum { ORDERED, UNORDERED, WILD, MISMATCH, NVARIANTS };
 static const char *const variant_names[NVARIANTS] = { "ordered", "unordered",

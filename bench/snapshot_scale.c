@@ -1,5 +1,5 @@
 /* snapshot_scale - time to take and render a mountinfo snapshot
- * (lib/snapshot.h) as the mount table grows: 10, 100, 1k, 10k and 50k
+ * (lib/mounts/snapshot.h) as the mount table grows: 10, 100, 1k, 10k and 50k
  * mounts by default, or the sizes given as arguments.
  *
  *   snapshot_scale [-f] [-n ROUNDS] [SIZE...]
@@ -38,8 +38,8 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "snapshot.h"
-#include "util.h"
+#include "mounts/snapshot.h"
+#include "base/util.h"
 
 #define NCOLS 4
 static const char *const col_names[NCOLS] = { "kernel read", "snapshot",

@@ -12,9 +12,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match.h"
-#include "mountinfo_line.h"
-#include "util.h"
+#include "match/match.h"
+#include "mounts/mountinfo_line.h"
+#include "base/util.h"
 
 #define MAX_STEPS 8
 #define MAX_LINES 4096

@@ -10,13 +10,13 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "reporter.h"
-#include "require.h"
-#include "runner.h"
-#include "scenario.h"
-#include "update.h"
-#include "verdict.h"
+#include "run/backend.h"
+#include "report/reporter.h"
+#include "run/require.h"
+#include "run/runner.h"
+#include "scenario/scenario.h"
+#include "update/update.h"
+#include "run/verdict.h"
 
 #define DEFAULT_TIMEOUT 60
 #define MAX_JOBS 256

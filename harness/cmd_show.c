@@ -7,10 +7,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "require.h"
-#include "runner.h"
-#include "show.h"
+#include "run/backend.h"
+#include "run/require.h"
+#include "run/runner.h"
+#include "report/show.h"
 
 #define DEFAULT_TIMEOUT 60
 

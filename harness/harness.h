@@ -3,7 +3,7 @@
 #ifndef NS_HARNESS_H
 #define NS_HARNESS_H
 
-#include "util.h"
+#include "base/util.h"
 
 #define NS_VERSION "0.1.0"
 

@@ -7,8 +7,8 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "backend.h"
-#include "require.h"
+#include "run/backend.h"
+#include "run/require.h"
 
 int opt_devices(const char *v, struct ns_run_opts *o)
 {

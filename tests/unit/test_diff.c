@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "diff.h"
+#include "match/diff.h"
 #include "tap.h"
 
 #define N(a) NS_ARRAY_SIZE(a)

@@ -2,9 +2,9 @@
  * option, GNU sed's corner cases, every parse error with its exact
  * message and word, and (when the real tools are installed) the same
  * cases run through GNU grep, GNU sed and awk for comparison. */
-#include "filter.h"
+#include "commands/filter.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <stdlib.h>
 #include <string.h>

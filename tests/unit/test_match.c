@@ -5,7 +5,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "match.h"
+#include "match/match.h"
 #include "tap.h"
 
 /* ---- helpers ------------------------------------------------------------- */

@@ -2,7 +2,7 @@
  * able to disagree, and agreement must print nothing. */
 #include <string.h>
 
-#include "mountcheck.h"
+#include "mounts/mountcheck.h"
 #include "tap.h"
 
 static const char mountinfo[] =

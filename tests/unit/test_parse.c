@@ -2,9 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "command.h"
-#include "scenario.h"
-#include "shellword.h"
+#include "scenario/command.h"
+#include "scenario/scenario.h"
+#include "scenario/shellword.h"
 #include "tap.h"
 
 static struct ns_scenario *parse(const char *text, char **err)

@@ -3,8 +3,8 @@
  * print them, must still give well-formed XML and JSON. */
 #include <string.h>
 
-#include "report_text.h"
-#include "reporter.h"
+#include "report/report_text.h"
+#include "report/reporter.h"
 #include "tap.h"
 
 static const char *json(const char *s)

@@ -2,8 +2,8 @@
 #include <linux/mount.h>
 #include <string.h>
 
-#include "require.h"
-#include "scenario.h"
+#include "run/require.h"
+#include "scenario/scenario.h"
 #include "tap.h"
 
 static struct ns_scenario *parse(const char *text)

@@ -2,9 +2,9 @@
  * for byte as the kernel printed it, and as mount(8) prints it: fixtures in
  * tests/data, this host's own table, and (as root) tricky mounts made in a
  * private mount namespace that the host never sees. */
-#include "snapshot.h"
+#include "mounts/snapshot.h"
 #include "tap.h"
-#include "util.h"
+#include "base/util.h"
 
 #include <errno.h>
 #include <fcntl.h>

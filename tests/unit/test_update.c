@@ -6,7 +6,7 @@
 #include <string.h>
 
 #include "tap.h"
-#include "update.h"
+#include "update/update.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 

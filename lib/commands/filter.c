@@ -1,0 +1,154 @@
+/* filter.c - grep, sed 's///', awk '{print ...}' and wc as pipeline stages
+ * (see filter.h for what each accepts): the API, the command table, and
+ * the option scanning all filters share. Each filter is in a file of its
+ * own (filter_impl.h lists them). A filter is compiled when the scenario
+ * is parsed, so that a bad pattern is a parse error that runs nothing;
+ * running it is then a pure function of its input text. */
+#include "commands/filter_impl.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- option scanning ------------------------------------------------- */
+
+static int add_flags(const char *cmd, const char *word, size_t i,
+		     const char *known, unsigned *flags, struct ns_parse_err *e)
+{
+	if (word[1] == '-')
+		return ns_parse_fail(e, i, "%s: unknown option %s", cmd, word);
+	for (const char *c = word + 1; *c; c++) {
+		const char *k = strchr(known, *c);
+
+		if (!k)
+			return ns_parse_fail(e, i, "%s: unknown option -%c", cmd, *c);
+		*flags |= 1u << (unsigned)(k - known);
+	}
+	return 0;
+}
+
+int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
+			  struct ns_filter_words *w, struct ns_parse_err *e)
+{
+	bool options = true;
+
+	memset(w, 0, sizeof(*w));
+	for (size_t i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (options && strcmp(a, "--") == 0) {
+			options = false;
+		} else if (options && a[0] == '-' && a[1] != '\0') {
+			if (add_flags(argv[0], a, i, known, &w->flags, e) < 0)
+				return -1;
+		} else {
+			if (w->nops < NS_ARRAY_SIZE(w->op))
+				w->op[w->nops] = i;
+			w->nops++;
+		}
+	}
+	return 0;
+}
+
+int ns_filter_want_operands(const struct ns_filter_words *w, size_t want,
+			    char *const *argv, const char *what,
+			    struct ns_parse_err *e)
+{
+	if (w->nops < want)
+		return ns_parse_fail(e, 0, "%s: missing %s", argv[0], what);
+	if (w->nops > want)
+		return ns_parse_fail(e, w->op[want], "%s: extra operand '%s'",
+				     argv[0], argv[w->op[want]]);
+	return 0;
+}
+
+/* ---- the filter object ----------------------------------------------- */
+
+struct ns_filter {
+	const struct ns_filter_ops *ops;
+	void *prog;
+};
+
+static const struct ns_filter_ops *const filters[] = {
+	&ns_filter_grep, &ns_filter_sed, &ns_filter_awk, &ns_filter_wc,
+};
+
+static const struct ns_filter_ops *find_filter(const char *name)
+{
+	for (size_t k = 0; k < NS_ARRAY_SIZE(filters); k++)
+		if (strcmp(name, filters[k]->name) == 0)
+			return filters[k];
+	return NULL;
+}
+
+struct ns_filter *ns_filter_compile(size_t argc, char *const *argv,
+				    struct ns_parse_err *e)
+{
+	const struct ns_filter_ops *ops = argc ? find_filter(argv[0]) : NULL;
+	struct ns_filter *f;
+
+	if (!ops) {
+		ns_parse_fail(e, 0, "%s: not a filter", argc ? argv[0] : "");
+		return NULL;
+	}
+	f = xcalloc(1, sizeof(*f));
+	f->ops = ops;
+	f->prog = xcalloc(1, ops->size);
+	if (ops->compile(f->prog, argc, argv, e) < 0) {
+		ns_filter_free(f);
+		return NULL;
+	}
+	return f;
+}
+
+void ns_filter_free(struct ns_filter *f)
+{
+	if (!f)
+		return;
+	if (f->ops->release)
+		f->ops->release(f->prog);
+	free(f->prog);
+	free(f);
+}
+
+void ns_filter_run(const struct ns_filter *f, const char *in, size_t len,
+		   struct ns_buf *out)
+{
+	f->ops->run(f->prog, in, len, out);
+}
+
+/* ---- the command table ----------------------------------------------- */
+
+static int filter_parse(struct ns_stage *st, struct ns_parse_err *e)
+{
+	st->args = ns_filter_compile(st->argc, st->argv, e);
+	return st->args ? 0 : -1;
+}
+
+/* A filter reads the output of the stage before it; it never fails,
+ * and grep selecting nothing is not an error here. */
+static int filter_exec(struct ns_term *t, const struct ns_stage *st,
+		       const struct ns_buf *in, struct ns_buf *out,
+		       struct ns_cmd_result *res)
+{
+	(void)t;
+	(void)res;
+	ns_filter_run(st->args, in ? in->data : NULL, in ? in->len : 0, out);
+	return 0;
+}
+
+static void filter_free_args(void *args)
+{
+	ns_filter_free(args);
+}
+
+#define FILTER_ENTRY(cmd)                                                \
+	{ .name = cmd, .filter = true, .parse = filter_parse,            \
+	  .exec = filter_exec, .free_args = filter_free_args }
+
+const struct ns_cmd_def ns_cmd_filter[] = {
+	FILTER_ENTRY("grep"),
+	FILTER_ENTRY("sed"),
+	FILTER_ENTRY("awk"),
+	FILTER_ENTRY("wc"),
+};
+const size_t ns_cmd_filter_count = NS_ARRAY_SIZE(ns_cmd_filter);

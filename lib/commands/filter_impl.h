@@ -1,0 +1,101 @@
+/* filter_impl.h - what the filter files share; not part of filter.h's API.
+ *
+ *   filter.c           the API, the command table, and option scanning
+ *   filter_text.c      lines of a text, regular expressions, escapes
+ *   filter_grep.c      grep
+ *   filter_sed.c       sed 's///': the command compiled, and run
+ *   filter_sed_scan.c  sed: the s command cut into its parts as GNU sed does
+ *   filter_awk.c       awk '{print ...}'
+ *   filter_wc.c        wc
+ */
+#ifndef NS_FILTER_IMPL_H
+#define NS_FILTER_IMPL_H
+
+#include <regex.h>
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "commands/filter.h"
+
+/* One kind of filter. Its program is `size` bytes, zeroed before
+ * compile() fills it from argv; release() frees what the program holds
+ * (whether or not compile() succeeded), and is NULL when it holds
+ * nothing. */
+struct ns_filter_ops {
+	const char *name;
+	size_t size;
+	int (*compile)(void *prog, size_t argc, char *const *argv,
+		       struct ns_parse_err *e);
+	void (*run)(const void *prog, const char *in, size_t len,
+		    struct ns_buf *out);
+	void (*release)(void *prog);
+};
+
+extern const struct ns_filter_ops ns_filter_grep; /* filter_grep.c */
+extern const struct ns_filter_ops ns_filter_sed;  /* filter_sed.c */
+extern const struct ns_filter_ops ns_filter_awk;  /* filter_awk.c */
+extern const struct ns_filter_ops ns_filter_wc;   /* filter_wc.c */
+
+/* ---- filter.c: option scanning ---- */
+
+/* A filter's argv sorted GNU getopt style: option letters anywhere
+ * before "--", operands in order. */
+struct ns_filter_words {
+	unsigned flags;          /* bit i: option letter known[i] was given */
+	size_t op[2];            /* argv index of the first two operands */
+	size_t nops;
+};
+
+int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
+			  struct ns_filter_words *w, struct ns_parse_err *e);
+
+/* Exactly `want` (0 or 1) operands; `what` names a missing one. */
+int ns_filter_want_operands(const struct ns_filter_words *w, size_t want,
+			    char *const *argv, const char *what,
+			    struct ns_parse_err *e);
+
+/* ---- filter_text.c ---- */
+
+/* The lines of a text, one at a time, each copied without its '\n' and
+ * NUL-terminated for regexec(). A last line without '\n' counts. */
+struct ns_filter_lines {
+	const char *p, *end;
+	struct ns_buf cur;
+};
+
+struct ns_filter_lines ns_filter_lines_of(const char *text, size_t len);
+/* The next line in l->cur; false (with l->cur freed) after the last. */
+bool ns_filter_next_line(struct ns_filter_lines *l);
+
+/* "CMD: invalid regular expression 'PATTERN': WHY" about argv[word]. */
+int ns_filter_re_fail(struct ns_parse_err *e, size_t word, const char *cmd,
+		      const char *pattern, const char *why);
+
+/* regcomp() `text`; an error names cmd and `pattern`, the regex as its
+ * user wrote it (text may be a rewritten form of it). */
+int ns_filter_compile_re(regex_t *re, const char *text, int cflags,
+			 const char *cmd, const char *pattern, size_t word,
+			 struct ns_parse_err *e);
+
+/* Search line[0..len) for re from offset `from` on, with what lies
+ * before `from` still visible as context (so '^' does not match there,
+ * as in GNU sed). Offsets in m are from the start of the line. */
+bool ns_filter_search(const regex_t *re, const char *line, size_t len,
+		      size_t from, regmatch_t *m, size_t nm);
+
+/* GNU sed's escapes for control characters (awk's strings share them);
+ * 0 when c names none. */
+char ns_filter_control_escape(char c);
+
+/* ---- filter_sed_scan.c ---- */
+
+/* Copy the text up to the next unescaped delimiter into out, as GNU
+ * sed's match_slash() does (see there). Returns what follows the
+ * delimiter, or NULL when there is none. */
+const char *ns_filter_sed_scan_part(const char *p, char delim, bool regex,
+				    struct ns_buf *out);
+
+/* re has a ')' that closes no group, outside bracket expressions. */
+bool ns_filter_sed_stray_paren(const char *re);
+
+#endif

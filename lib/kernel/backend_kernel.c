@@ -1,0 +1,267 @@
+/* backend_kernel.c - run scenarios on the real kernel, in a worker.
+ *
+ * A worker makes its base once (sandbox.c: a private mount namespace on
+ * an empty root), then for each scenario it is handed builds a sandbox
+ * from the base and writes each step's result to the results fd as it
+ * comes (wire.h).
+ * - Usually it plays every terminal itself (term_local.c), then lets go
+ *   of the sandbox and goes back to its base for the next scenario.
+ * - When the scenario has a command no process can undo (command.h,
+ *   one_way), a child becomes the sandbox and starts a process per
+ *   terminal as the terminal's prompt first appears, hands each step to
+ *   it over a socketpair and forwards the result; the child ends with
+ *   the scenario:
+ *
+ *       runner ─▶ worker ──fork──▶ sandbox ──fork──▶ process per terminal
+ *                   ◀─ wait status ─┘  ◀── socketpair per terminal ──┘
+ *
+ * The worker and everything it starts share a process group, so the
+ * runner's watchdog kills them all at once; and each dies with its
+ * parent. */
+#include "run/backend.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <signal.h>
+#include <string.h>
+#include <sys/prctl.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernel/device.h"
+#include "kernel/place.h"
+#include "kernel/sandbox.h"
+#include "kernel/term_local.h"
+#include "run/wire.h"
+
+struct term_proc {
+	const char *name;
+	pid_t pid;
+	int fd;
+};
+
+struct controller {
+	const struct ns_scenario *sc;
+	struct ns_sandbox sb;
+	struct term_proc *t;
+	size_t n, cap;
+	int out;
+};
+
+/* Die with our parent: a killed runner leaves nothing behind. */
+static void tie_to_parent(pid_t parent)
+{
+	prctl(PR_SET_PDEATHSIG, SIGKILL);
+	if (getppid() != parent)
+		_exit(1);
+}
+
+static struct term_proc *spawn_terminal(struct controller *c, const char *name)
+{
+	pid_t self = getpid();
+	int sv[2];
+	pid_t pid;
+	void *v = c->t;
+
+	if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) < 0)
+		return NULL;
+	pid = fork();
+	if (pid < 0) {
+		close(sv[0]);
+		close(sv[1]);
+		return NULL;
+	}
+	if (pid == 0) {
+		struct ns_term t = { .sc = c->sc,
+				     .procfd = c->sb.procfd, .devs = c->sb.devs };
+		tie_to_parent(self);
+		close(sv[0]);
+		close(c->out);
+		for (size_t i = 0; i < c->n; i++)
+			close(c->t[i].fd);
+		ns_term_serve(&t, sv[1]);
+	}
+	close(sv[1]);
+	ns_grow(&v, &c->cap, c->n + 1, sizeof(*c->t));
+	c->t = v;
+	c->t[c->n] = (struct term_proc){ name, pid, sv[0] };
+	return &c->t[c->n++];
+}
+
+static struct term_proc *terminal(struct controller *c, const char *name)
+{
+	for (size_t i = 0; i < c->n; i++)
+		if (!strcmp(c->t[i].name, name))
+			return &c->t[i];
+	return spawn_terminal(c, name);
+}
+
+static void reap(struct term_proc *tp)
+{
+	close(tp->fd);
+	waitpid(tp->pid, NULL, 0);
+}
+
+static void forget(struct controller *c, struct term_proc *tp)
+{
+	reap(tp);
+	*tp = c->t[--c->n];
+}
+
+/* One step: hand it to its terminal and forward what came back. */
+static int play_step(struct controller *c, uint32_t i)
+{
+	const struct ns_step *st = &c->sc->steps[i];
+	struct term_proc *tp = terminal(c, st->terminal);
+	struct ns_step_out o;
+	uint32_t got;
+	int r;
+
+	if (!tp) {
+		ns_wire_send_abort(c->out, "cannot start a terminal process", false);
+		return -1;
+	}
+	r = ns_wire_send_index(tp->fd, i);
+	if (r == 0)
+		r = ns_wire_recv_result(tp->fd, &got, &o);
+	if (r <= 0) {
+		char msg[128];
+		snprintf(msg, sizeof(msg), "terminal '%s' died during the step at line %d",
+			 st->terminal[0] ? st->terminal : "#", st->line);
+		ns_wire_send_abort(c->out, msg, false);
+		return -1;
+	}
+	r = ns_wire_send_result(c->out, i, &o);
+	if (o.closed)
+		forget(c, tp);
+	free(o.output);
+	return r;
+}
+
+/* What a worker keeps from its start: where it goes back to after each
+ * scenario it plays itself. */
+static struct {
+	int procfd;
+	struct ns_place home;
+	mode_t umask;
+} base = { -1, NS_PLACE_NONE, 022 };
+
+/* Every terminal played by this process (term_local.c). */
+static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb, int out)
+{
+	struct ns_local l;
+	struct ns_buf err = NS_BUF_INIT;
+
+	if (ns_local_init(&l, sc, sb->procfd, sb->devs, &err) < 0) {
+		ns_wire_send_abort(out, ns_buf_str(&err), true);
+		ns_buf_free(&err);
+		return;
+	}
+	for (uint32_t i = 0; i < sc->nsteps; i++) {
+		struct ns_step_out o;
+		int r = ns_local_step(&l, i, &o, &err);
+
+		if (r == 0 || o.output)
+			r = ns_wire_send_result(out, i, &o) < 0 ? -1 : r;
+		free(o.output);
+		if (r < 0) {
+			if (err.len)
+				ns_wire_send_abort(out, ns_buf_str(&err), false);
+			break;
+		}
+	}
+	ns_local_free(&l);
+	ns_buf_free(&err);
+}
+
+/* A process per terminal (the one-way case): this process is the
+ * controller and ends with the scenario. */
+static void __attribute__((noreturn))
+play_processes(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
+{
+	struct controller c = { .sc = sc, .out = out };
+	struct ns_buf err = NS_BUF_INIT;
+
+	if (ns_sandbox_enter(sc, o->devices, base.procfd, &c.sb, &err) < 0) {
+		ns_wire_send_abort(out, ns_buf_str(&err), true);
+		_exit(1);
+	}
+	for (uint32_t i = 0; i < sc->nsteps; i++)
+		if (play_step(&c, i) < 0)
+			break;
+	for (size_t i = 0; i < c.n; i++)
+		reap(&c.t[i]);
+	_exit(0);
+}
+
+static int kernel_worker_init(const struct ns_run_opts *o, struct ns_buf *err)
+{
+	const char *what;
+
+	if (ns_sandbox_base(o->userns, &base.procfd, err) < 0)
+		return -1;
+	if (ns_place_save(base.procfd, &base.home, &what) < 0) {
+		ns_buf_addf(err, "saving the worker's place: %s", strerror(errno));
+		return -1;
+	}
+	base.umask = umask(022);
+	umask(base.umask);
+	return 0;
+}
+
+static int kernel_play(const struct ns_scenario *sc, const struct ns_run_opts *o,
+		       int out, int *status)
+{
+	struct ns_buf err = NS_BUF_INIT;
+	struct ns_sandbox sb;
+	const char *what;
+	pid_t self = getpid(), pid;
+
+	*status = 0;
+	if (sc->one_way) {
+		/* its shells cannot come back: a child plays it and ends */
+		pid = fork();
+		if (pid == 0) {
+			tie_to_parent(self);
+			play_processes(sc, o, out);
+		}
+		if (pid < 0)
+			ns_wire_send_abort(out, "cannot start the sandbox process", true);
+		while (pid > 0 && waitpid(pid, status, 0) < 0 && errno == EINTR)
+			;
+		return 0;
+	}
+	if (ns_sandbox_enter(sc, o->devices, base.procfd, &sb, &err) < 0)
+		ns_wire_send_abort(out, ns_buf_str(&err), true);
+	else
+		play_in_process(sc, &sb, out);
+	ns_buf_free(&err);
+	ns_sandbox_free(&sb);
+	/* back to the worker's base: the sandbox's namespace goes with the
+	 * last fd that held it */
+	umask(base.umask);
+	return ns_place_enter(&base.home, &what);
+}
+
+static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
+{
+	return ns_devices_prepare(o->devices, err);
+}
+
+const struct ns_backend ns_backend_kernel = {
+	.name = "kernel",
+	.prepare = kernel_prepare,
+	.worker_init = kernel_worker_init,
+	.play = kernel_play,
+};
+
+void ns_run_free(struct ns_run *r)
+{
+	for (size_t i = 0; i < r->n; i++)
+		free(r->obs[i].out.output);
+	free(r->obs);
+	free(r->aborted);
+	memset(r, 0, sizeof(*r));
+}

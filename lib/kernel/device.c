@@ -1,0 +1,480 @@
+/* device.c - see device.h.
+ *
+ * tmpfs mode: each name gets one tmpfs superblock, created with the new
+ * mount API and kept as a detached "master" mount. Every mount of the name
+ * is a clone of that master, so all of them share st_dev and superblock.
+ * Kernels that cannot clone a detached mount (before 6.15) get a fresh
+ * tmpfs for every mount instead: right for a name mounted once, which is
+ * most scenarios; a scenario that mounts a name twice is run with loop
+ * stand-ins there (ns_devices_need_loop), or skipped.
+ *
+ * loop mode: each name is a loop block device over a memfd holding an
+ * ext4 image. The kernel shares one superblock per block device, and the
+ * device node is made under the scenario's name in a private directory,
+ * so the mount source reads the name. */
+#include "kernel/device.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <linux/loop.h>
+#include <linux/mount.h>
+#include <sched.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <sys/ioctl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "kernel/mountapi.h"
+
+#define IMAGE_SIZE (8u << 20)
+
+struct standin {
+	char *name;
+	int master;    /* tmpfs: detached master mount; loop: -1 */
+	int loopfd;    /* loop: the attached loop device, kept open */
+};
+
+struct ns_devices {
+	enum ns_devices_mode mode;
+	int procfd;
+	ino_t userns;  /* the user namespace the stand-ins belong to */
+	bool userns_may_change; /* a terminal may enter another one */
+	struct standin *s;
+	size_t n;
+	int nodes;     /* loop: root of a private tmpfs holding the nodes */
+};
+
+/* ---- tmpfs ----------------------------------------------------------- */
+
+static int tmpfs_master(const char *name, struct ns_buf *err)
+{
+	_cleanup_close_ int fc = ns_fsopen("tmpfs", FSOPEN_CLOEXEC);
+	int m;
+
+	if (fc < 0) {
+		ns_buf_addf(err, "fsopen(tmpfs): %s (the new mount API needs Linux >= 5.2)", strerror(errno));
+		return -1;
+	}
+	if (ns_fsconfig(fc, FSCONFIG_SET_STRING, "source", name, 0) < 0 ||
+	    ns_fsconfig(fc, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
+		ns_buf_addf(err, "creating tmpfs stand-in %s: %s", name, strerror(errno));
+		return -1;
+	}
+	m = ns_fsmount(fc, FSMOUNT_CLOEXEC, 0);
+	if (m < 0)
+		ns_buf_addf(err, "fsmount for stand-in %s: %s", name, strerror(errno));
+	return m;
+}
+
+static int tmpfs_instance(struct standin *s, const char **syscall)
+{
+	struct ns_buf err = NS_BUF_INIT;
+	int fd;
+
+	if (s->master >= 0) {
+		fd = ns_open_tree(s->master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+		*syscall = "open_tree";
+		return fd;
+	}
+	/* no master (no name is mounted twice, or the kernel cannot clone a
+	 * detached mount): a new tmpfs */
+	fd = tmpfs_master(s->name, &err);
+	*syscall = "fsmount";
+	ns_buf_free(&err);
+	return fd;
+}
+
+static bool clone_a_detached_mount(void *unused)
+{
+	struct ns_buf err = NS_BUF_INIT;
+	int m = tmpfs_master("probe", &err);
+
+	(void)unused;
+	return m >= 0 && ns_open_tree(m, "", OPEN_TREE_CLONE | AT_EMPTY_PATH) >= 0;
+}
+
+/* Can this kernel clone a mount that is attached nowhere (6.15+)? Probed
+ * once, in a child with a mount namespace of its own. */
+bool ns_devices_clone_detached(void)
+{
+	static int known = -1;
+
+	if (known < 0)
+		known = ns_probe_in_child(clone_a_detached_mount, NULL, true);
+	return known;
+}
+
+/* ---- loop ------------------------------------------------------------ */
+
+static int exec_mke2fs(int fd, struct ns_buf *err)
+{
+	static const char *const paths[] = { "/usr/sbin/mke2fs", "/sbin/mke2fs" };
+	char target[64];
+	int status;
+	pid_t pid;
+
+	snprintf(target, sizeof(target), "/proc/self/fd/%d", fd);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(paths); i++) {
+		if (access(paths[i], X_OK) < 0)
+			continue;
+		pid = fork();
+		if (pid < 0)
+			break;
+		if (pid == 0) {
+			int devnull = open("/dev/null", O_WRONLY);
+			fcntl(fd, F_SETFD, 0); /* mke2fs opens it by its /proc path */
+			dup2(devnull, 1);
+			dup2(devnull, 2);
+			execl(paths[i], "mke2fs", "-q", "-F", "-t", "ext4", "-O", "^has_journal",
+			      "-E", "nodiscard", target, (char *)NULL);
+			_exit(127);
+		}
+		if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status))
+			return 0;
+		ns_buf_addf(err, "mke2fs failed (status %d) making the loop image", status);
+		return -1;
+	}
+	ns_buf_adds(err, "mke2fs not found (install e2fsprogs) or cannot run");
+	return -1;
+}
+
+static int loop_attach(int backing, const char *name, struct ns_buf *err);
+
+/* mke2fs always makes /lost+found, which tmpfs stand-ins do not have. A
+ * child in a private mount namespace mounts the image once, detached,
+ * and removes it, so `ls` of a stand-in reads the same in both modes. */
+static int strip_lost_found(int img, struct ns_buf *err)
+{
+	int status;
+	pid_t pid = fork();
+
+	if (pid < 0) {
+		ns_buf_addf(err, "fork: %s", strerror(errno));
+		return -1;
+	}
+	if (pid == 0) {
+		struct ns_buf ignored = NS_BUF_INIT;
+		struct loop_info64 info;
+		char src[32];
+		int loopfd, fc, m;
+
+		if (unshare(CLONE_NEWNS) < 0 ||
+		    mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
+			_exit(1);
+		loopfd = loop_attach(img, "template", &ignored);
+		if (loopfd < 0 || ioctl(loopfd, LOOP_GET_STATUS64, &info) < 0)
+			_exit(2);
+		snprintf(src, sizeof(src), "/dev/loop%u", info.lo_number);
+		fc = ns_fsopen("ext4", FSOPEN_CLOEXEC);
+		if (fc < 0 || ns_fsconfig(fc, FSCONFIG_SET_STRING, "source", src, 0) < 0 ||
+		    ns_fsconfig(fc, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+			_exit(3);
+		m = ns_fsmount(fc, FSMOUNT_CLOEXEC, 0);
+		if (m < 0 || unlinkat(m, "lost+found", AT_REMOVEDIR) < 0)
+			_exit(4);
+		_exit(0);
+	}
+	if (waitpid(pid, &status, 0) == pid && WIFEXITED(status) && !WEXITSTATUS(status))
+		return 0;
+	ns_buf_addf(err, "preparing the loop image failed (step %d)", WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+	return -1;
+}
+
+/* One formatted image per process, copied into each device's memfd. The
+ * runner prepares it before forking sandboxes, so mke2fs runs once. */
+static int image_template(struct ns_buf *err)
+{
+	static int tmpl = -1;
+
+	if (tmpl >= 0)
+		return tmpl;
+	tmpl = memfd_create("nstest-image", MFD_CLOEXEC);
+	if (tmpl < 0 || ftruncate(tmpl, IMAGE_SIZE) < 0) {
+		ns_buf_addf(err, "memfd for the loop image: %s", strerror(errno));
+		return -1;
+	}
+	if (exec_mke2fs(tmpl, err) < 0 || strip_lost_found(tmpl, err) < 0) {
+		close(tmpl);
+		tmpl = -1;
+	}
+	return tmpl;
+}
+
+int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err)
+{
+	return mode == NS_DEVICES_LOOP && image_template(err) < 0 ? -1 : 0;
+}
+
+static int image_copy(const char *name, struct ns_buf *err)
+{
+	int tmpl = image_template(err);
+	char label[64];
+	off_t in = 0, out = 0;
+	int fd;
+
+	if (tmpl < 0)
+		return -1;
+	snprintf(label, sizeof(label), "nstest:%s", name);
+	fd = memfd_create(label, MFD_CLOEXEC);
+	if (fd < 0 || ftruncate(fd, IMAGE_SIZE) < 0) {
+		ns_buf_addf(err, "memfd for %s: %s", name, strerror(errno));
+		return -1;
+	}
+	while (in < (off_t)IMAGE_SIZE) {
+		ssize_t r = copy_file_range(tmpl, &in, fd, &out, IMAGE_SIZE - (size_t)in, 0);
+		if (r <= 0) {
+			ns_buf_addf(err, "copying the loop image: %s", strerror(errno));
+			close(fd);
+			return -1;
+		}
+	}
+	return fd;
+}
+
+/* /dev, once a worker has let go of the host's tree (-1: by path). */
+static int dev_dir = -1;
+
+void ns_devices_hold_dev(void)
+{
+	if (dev_dir < 0)
+		dev_dir = open("/dev", O_PATH | O_DIRECTORY | O_CLOEXEC);
+}
+
+static int dev_open(const char *name, int flags)
+{
+	char path[64];
+
+	if (dev_dir >= 0)
+		return openat(dev_dir, name, flags);
+	snprintf(path, sizeof(path), "/dev/%s", name);
+	return open(path, flags);
+}
+
+/* Attach backing to a free loop device that detaches itself once unused. */
+static int loop_attach(int backing, const char *name, struct ns_buf *err)
+{
+	_cleanup_close_ int ctl = dev_open("loop-control", O_RDWR | O_CLOEXEC);
+	struct loop_config cfg;
+
+	if (ctl < 0) {
+		ns_buf_addf(err, "/dev/loop-control: %s (is the loop module loaded?)", strerror(errno));
+		return -1;
+	}
+	memset(&cfg, 0, sizeof(cfg));
+	cfg.fd = (__u32)backing;
+	cfg.info.lo_flags = LO_FLAGS_AUTOCLEAR;
+	snprintf((char *)cfg.info.lo_file_name, LO_NAME_SIZE, "nstest:%s", name);
+	for (int tries = 0; tries < 64; tries++) {
+		char path[32];
+		int n = ioctl(ctl, LOOP_CTL_GET_FREE);
+		int fd;
+
+		if (n < 0)
+			break;
+		snprintf(path, sizeof(path), "loop%d", n);
+		fd = dev_open(path, O_RDWR | O_CLOEXEC);
+		if (fd < 0)
+			break;
+		if (ioctl(fd, LOOP_CONFIGURE, &cfg) == 0)
+			return fd;
+		close(fd);
+		if (errno != EBUSY)
+			break;
+	}
+	ns_buf_addf(err, "attaching a loop device for %s: %s", name, strerror(errno));
+	return -1;
+}
+
+/* mknod NAME (an absolute /dev/... path) inside the private node tree. */
+static int make_node(int nodes, const char *name, int loopfd, struct ns_buf *err)
+{
+	char *rel = xstrdup(name + 1);
+	struct stat st;
+	int r = 0;
+
+	for (char *s = strchr(rel, '/'); s; s = strchr(s + 1, '/')) {
+		*s = '\0';
+		if (mkdirat(nodes, rel, 0755) < 0 && errno != EEXIST)
+			r = -1;
+		*s = '/';
+	}
+	if (r == 0 && fstat(loopfd, &st) == 0)
+		r = mknodat(nodes, rel, S_IFBLK | 0600, st.st_rdev);
+	if (r < 0)
+		ns_buf_addf(err, "making the device node %s: %s", name, strerror(errno));
+	free(rel);
+	return r;
+}
+
+static int loop_setup(struct ns_devices *d, struct standin *s, struct ns_buf *err)
+{
+	int img = image_copy(s->name, err);
+
+	if (img < 0)
+		return -1;
+	s->loopfd = loop_attach(img, s->name, err);
+	close(img);
+	if (s->loopfd < 0)
+		return -1;
+	return make_node(d->nodes, s->name, s->loopfd, err);
+}
+
+/* Create the filesystem context with the caller's root switched to the
+ * node tree, where the source path names our loop device, then switch
+ * back. The path string given is what the mount will show. */
+static int loop_instance(struct ns_devices *d, struct standin *s,
+			 const char **syscall)
+{
+	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int cwd = open(".", O_PATH | O_DIRECTORY | O_CLOEXEC);
+	_cleanup_close_ int fc = -1;
+	int m = -1, err = 0;
+
+	*syscall = "fsconfig";
+	if (root < 0 || cwd < 0)
+		return -1;
+	if (fchdir(d->nodes) < 0 || chroot(".") < 0)
+		return -1;
+	fc = ns_fsopen("ext4", FSOPEN_CLOEXEC);
+	if (fc < 0 || ns_fsconfig(fc, FSCONFIG_SET_STRING, "source", s->name, 0) < 0 ||
+	    ns_fsconfig(fc, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
+		err = errno;
+	if (fchdir(root) < 0 || chroot(".") < 0 || fchdir(cwd) < 0)
+		err = err ? err : errno;
+	if (!err) {
+		m = ns_fsmount(fc, FSMOUNT_CLOEXEC, 0);
+		*syscall = "fsmount";
+		err = m < 0 ? errno : 0;
+	}
+	errno = err;
+	return m;
+}
+
+/* ---- both ------------------------------------------------------------ */
+
+static ino_t userns_ino(int procfd)
+{
+	struct stat st;
+
+	return fstatat(procfd, "self/ns/user", &st, 0) == 0 ? st.st_ino : 0;
+}
+
+/* Whether this kernel clones a detached mount (6.15+), tried once per
+ * process on the first master itself: the sandbox is private already, so
+ * unlike ns_devices_clone_detached() this needs no process of its own.
+ * (Dropping the clone costs an RCU grace period, so it is not redone for
+ * every sandbox a worker makes.) */
+static bool clonable(int master)
+{
+	static int known = -1;
+	int fd;
+
+	if (known >= 0)
+		return known;
+	fd = ns_open_tree(master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
+	known = fd >= 0;
+	if (fd >= 0)
+		close(fd);
+	return known;
+}
+
+struct ns_devices *ns_devices_new(char *const *names, size_t n,
+				  enum ns_devices_mode mode, int procfd,
+				  bool userns_may_change, bool remounts,
+				  struct ns_buf *err)
+{
+	struct ns_devices *d = xcalloc(1, sizeof(*d));
+
+	d->procfd = procfd;
+	d->userns_may_change = userns_may_change;
+	d->userns = userns_may_change ? userns_ino(procfd) : 0;
+	d->mode = mode == NS_DEVICES_LOOP ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
+	d->s = xcalloc(n, sizeof(*d->s));
+	d->nodes = -1;
+	for (size_t i = 0; i < n; i++) {
+		d->s[i].name = xstrdup(names[i]);
+		d->s[i].master = d->s[i].loopfd = -1;
+	}
+	d->n = n;
+	if (d->mode == NS_DEVICES_LOOP) {
+		d->nodes = tmpfs_master("nstest-nodes", err);
+		if (d->nodes < 0)
+			goto fail;
+	}
+	/* without remounts a master would only be cloned once, then closed,
+	 * and dropping it waits for an RCU grace period */
+	for (size_t i = 0; i < n && (remounts || d->mode == NS_DEVICES_LOOP); i++) {
+		int r = d->mode == NS_DEVICES_LOOP ? loop_setup(d, &d->s[i], err)
+			: (d->s[i].master = tmpfs_master(names[i], err));
+		if (r < 0)
+			goto fail;
+		if (i == 0 && d->mode == NS_DEVICES_TMPFS && !clonable(d->s[0].master)) {
+			/* before 6.15: a fresh tmpfs for each mount instead */
+			close(d->s[0].master);
+			d->s[0].master = -1;
+			break;
+		}
+	}
+	return d;
+fail:
+	ns_devices_free(d);
+	return NULL;
+}
+
+void ns_devices_free(struct ns_devices *d)
+{
+	if (!d)
+		return;
+	for (size_t i = 0; i < d->n; i++) {
+		if (d->s[i].master >= 0)
+			close(d->s[i].master);
+		if (d->s[i].loopfd >= 0)
+			close(d->s[i].loopfd);
+		free(d->s[i].name);
+	}
+	if (d->nodes >= 0)
+		close(d->nodes);
+	free(d->s);
+	free(d);
+}
+
+int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
+		     unsigned long long attr, const char **syscall)
+{
+	struct standin *s = &d->s[idx];
+	int fd, err = 0;
+
+	/* mounting a block device needs privilege over the device: a user
+	 * namespace's root does not have it (no FS_USERNS_MOUNT) */
+	if (d->userns_may_change && userns_ino(d->procfd) != d->userns) {
+		*syscall = "mount";
+		errno = EPERM;
+		return -1;
+	}
+	fd = d->mode == NS_DEVICES_LOOP ? loop_instance(d, s, syscall)
+					: tmpfs_instance(s, syscall);
+	if (fd < 0)
+		return -1;
+	if (attr) {
+		struct mount_attr ma = { .attr_set = attr };
+		if (attr & MOUNT_ATTR__ATIME)
+			ma.attr_clr = MOUNT_ATTR__ATIME;
+		if (ns_mount_setattr(fd, "", AT_EMPTY_PATH, &ma, sizeof(ma)) < 0) {
+			*syscall = "mount_setattr";
+			err = errno;
+		}
+	}
+	if (!err && ns_move_mount(fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		*syscall = "move_mount";
+		err = errno;
+	}
+	close(fd);
+	errno = err;
+	return err ? -1 : 0;
+}
+

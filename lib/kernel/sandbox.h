@@ -1,0 +1,35 @@
+/* sandbox.h - the throwaway world a scenario runs in (design §5): a new
+ * mount namespace cut off from the host's propagation, whose root is the
+ * root stand-in, with the host's tree detached. */
+#ifndef NS_SANDBOX_H
+#define NS_SANDBOX_H
+
+#include <stdbool.h>
+
+#include "kernel/device.h"
+#include "scenario/scenario.h"
+#include "base/util.h"
+
+struct ns_sandbox {
+	int procfd;               /* the host's procfs, kept before detaching */
+	struct ns_devices *devs;
+};
+
+/* Once per worker, before its first sandbox: with userns, become root of
+ * a new user namespace mapped to the caller (rootless mode); then move to
+ * a mount namespace of its own whose / is rprivate, keep a procfs handle
+ * (*procfd) and /dev (for loop devices), and let go of the host's tree
+ * for a root with nothing but /tmp. That is the base every sandbox of
+ * the worker is made from. 0, or -1 with a message in err. */
+int ns_sandbox_base(bool userns, int *procfd, struct ns_buf *err);
+
+/* Turn the calling process into the sandbox. Returns 0, or -1 with a
+ * message in err (the process is then half-way: it must go back to a
+ * saved place, or exit). */
+int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
+		     int procfd, struct ns_sandbox *sb, struct ns_buf *err);
+
+/* Let go of the sandbox's fds (its stand-ins, its procfs handle). */
+void ns_sandbox_free(struct ns_sandbox *sb);
+
+#endif

@@ -1,0 +1,192 @@
+/* term_local.c - see term_local.h.
+ *
+ * The sandbox process plays every terminal. A terminal that is not running
+ * a step is a saved place (place.h): fds of its mount namespace, root and
+ * working directory. Moving to another terminal is going to its place: a
+ * few microseconds, where a fork per terminal and per shell level cost a
+ * few hundred.
+ *
+ * Nothing observable changes. A namespace lives while something holds it:
+ * here the fd of a saved place, in the process model the process sitting
+ * in it. A mount is busy while a saved root or directory is on it, as it
+ * is while a process has it as root or directory. When an inner shell
+ * ends, its saved place is left and closed before `exit` is answered, so
+ * its namespace is gone by the next step, as when its process ends. */
+#include "kernel/term_local.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "scenario/command.h"
+
+struct ns_local_term {
+	const char *name;
+	struct ns_term t;
+	struct ns_place place;      /* saved while another terminal runs */
+};
+
+static void close_handles(struct ns_handle *h, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		close(h[i].fd);
+}
+
+int ns_local_push(struct ns_term *t, struct ns_cmd_result *res)
+{
+	struct ns_level *lv;
+	const char *what;
+	void *v = t->outer;
+
+	ns_grow(&v, &t->outer_cap, t->depth + 1, sizeof(*t->outer));
+	t->outer = v;
+	lv = &t->outer[t->depth];
+	if (ns_place_save(t->procfd, &lv->place, &what) < 0)
+		return ns_cmd_fail(res, "open", errno);
+	/* the inner shell inherits the handles, as a child inherits fds */
+	memcpy(lv->handles, t->handles, sizeof(lv->handles));
+	lv->nhandles = t->nhandles;
+	for (size_t i = 0; i < t->nhandles; i++) {
+		t->handles[i].fd = fcntl(lv->handles[i].fd, F_DUPFD_CLOEXEC, 0);
+		if (t->handles[i].fd < 0) {
+			int e = errno;
+			close_handles(t->handles, i);
+			memcpy(t->handles, lv->handles, sizeof(t->handles));
+			ns_place_close(&lv->place);
+			return ns_cmd_fail(res, "dup", e);
+		}
+	}
+	t->depth++;
+	return 1;
+}
+
+/* The inner shell ended: back to the level it was started from. */
+static int pop(struct ns_term *t, struct ns_buf *err)
+{
+	struct ns_level *lv = &t->outer[--t->depth];
+	const char *what;
+	int r;
+
+	close_handles(t->handles, t->nhandles);
+	memcpy(t->handles, lv->handles, sizeof(t->handles));
+	t->nhandles = lv->nhandles;
+	t->closing = false;
+	r = ns_place_enter(&lv->place, &what);
+	if (r < 0)
+		ns_buf_addf(err, "cannot return to the outer shell: %s: %s", what, strerror(errno));
+	ns_place_close(&lv->place);
+	return r;
+}
+
+int ns_local_init(struct ns_local *l, const struct ns_scenario *sc, int procfd,
+		  struct ns_devices *devs, struct ns_buf *err)
+{
+	const char *what;
+
+	memset(l, 0, sizeof(*l));
+	l->sc = sc;
+	l->procfd = procfd;
+	l->devs = devs;
+	l->active = SIZE_MAX;
+	if (ns_place_save(procfd, &l->home, &what) < 0) {
+		ns_buf_addf(err, "%s: %s", what, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+static size_t find_or_add(struct ns_local *l, const char *name)
+{
+	void *v = l->v;
+
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i].name, name))
+			return i;
+	ns_grow(&v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v = v;
+	/* a new terminal starts where the sandbox started: it is at home,
+	 * which its saved place (none) says */
+	l->v[l->n] = (struct ns_local_term){
+		.name = name,
+		.t = { .sc = l->sc, .procfd = l->procfd, .devs = l->devs,
+		       .in_process = true, .sock = -1, .reply_fd = -1 },
+		.place = NS_PLACE_NONE,
+	};
+	return l->n++;
+}
+
+/* Leave the active terminal (saving its place) and take up terminal i. */
+static int switch_to(struct ns_local *l, size_t i, struct ns_buf *err)
+{
+	struct ns_local_term *lt = &l->v[i];
+	const char *what;
+
+	if (l->active == i)
+		return 0;
+	if (l->active != SIZE_MAX &&
+	    ns_place_save(l->procfd, &l->v[l->active].place, &what) < 0)
+		goto fail;
+	if (lt->place.ns >= 0) {
+		if (ns_place_enter(&lt->place, &what) < 0)
+			goto fail;
+		ns_place_close(&lt->place);
+	} else if (l->active != SIZE_MAX && ns_place_enter(&l->home, &what) < 0) {
+		goto fail;
+	}
+	l->active = i;
+	return 0;
+fail:
+	ns_buf_addf(err, "cannot switch to terminal '%s': %s: %s",
+		    lt->name[0] ? lt->name : "#", what, strerror(errno));
+	return -1;
+}
+
+static void forget(struct ns_local *l, size_t i)
+{
+	struct ns_local_term *lt = &l->v[i];
+
+	while (lt->t.depth) {
+		struct ns_level *lv = &lt->t.outer[--lt->t.depth];
+		ns_place_close(&lv->place);
+		close_handles(lv->handles, lv->nhandles);
+	}
+	close_handles(lt->t.handles, lt->t.nhandles);
+	free(lt->t.outer);
+	ns_place_close(&lt->place);
+	*lt = l->v[--l->n];
+}
+
+int ns_local_step(struct ns_local *l, uint32_t i, struct ns_step_out *out,
+		  struct ns_buf *err)
+{
+	size_t k = find_or_add(l, l->sc->steps[i].terminal);
+	struct ns_term *t = &l->v[k].t;
+	const char *what;
+
+	memset(out, 0, sizeof(*out));
+	if (switch_to(l, k, err) < 0)
+		return -1;
+	ns_term_run_step(t, &l->sc->steps[i], out);
+	if (!t->closing)
+		return 0;
+	if (t->depth)
+		return pop(t, err);
+	/* the terminal's first shell ended: the process goes home, so that
+	 * nothing of the terminal holds its namespace any more */
+	forget(l, k);
+	l->active = SIZE_MAX;
+	if (ns_place_enter(&l->home, &what) < 0) {
+		ns_buf_addf(err, "cannot leave a closed terminal: %s: %s", what, strerror(errno));
+		return -1;
+	}
+	return 0;
+}
+
+void ns_local_free(struct ns_local *l)
+{
+	while (l->n)
+		forget(l, l->n - 1);
+	free(l->v);
+	ns_place_close(&l->home);
+}

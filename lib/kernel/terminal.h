@@ -1,0 +1,75 @@
+/* terminal.h - one prompt of a scenario: a process that sits in a mount
+ * namespace with its own root and working directory, and runs the steps
+ * typed at that prompt. */
+#ifndef NS_TERMINAL_H
+#define NS_TERMINAL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "scenario/scenario.h"
+
+struct ns_devices;
+
+struct ns_handle {                  /* a mount fd named by open_tree @NAME */
+	char name[32];
+	int fd;
+};
+
+struct ns_level;
+
+/* A terminal runs in one of two ways.
+ * - In process (term_local.c), the usual way: the sandbox process plays
+ *   every terminal itself, and a shell level (`unshare -m sh`, `chroot
+ *   DIR`) saves the place of the shell it came from in outer[], for
+ *   `exit` to go back to.
+ * - As processes, when the scenario has a command no process can undo
+ *   (command.h, one_way): a process per shell level. `unshare`, `chroot`
+ *   and `capsh ... --` fork a child that becomes the inner shell while the
+ *   outer one waits, exactly as a shell waits for the program it started.
+ *   `exit` ends the inner process and the outer one carries on, in its
+ *   own namespaces, root, directory and capabilities, untouched. */
+struct ns_term {
+	const struct ns_scenario *sc;
+	int procfd;                 /* a procfs directory kept from the host */
+	struct ns_devices *devs;    /* stand-ins of this sandbox */
+	size_t depth;               /* shell levels above the first */
+	struct ns_handle handles[16];
+	size_t nhandles;
+	bool closing;               /* this shell level ends after the step */
+	/* in process */
+	bool in_process;
+	struct ns_level *outer;     /* depth saved levels, innermost last */
+	size_t outer_cap;
+	/* as processes */
+	int sock;                   /* to the controller */
+	int reply_fd;               /* inner shell: its outer shell's pipe */
+	bool resumed;               /* an inner shell ended: no result to send */
+};
+
+/* The result of one step as the terminal reports it. */
+struct ns_step_out {
+	int err;                /* 0, or the errno of the failing command */
+	char syscall[32];       /* the system call that failed */
+	char *output;           /* all output lines, error line last */
+	bool closed;            /* the terminal ended after this step */
+};
+
+struct ns_cmd_result;
+
+/* Start an inner shell level. Returns 1 in the inner shell, which goes on
+ * to change its namespaces, root or capabilities; -1 on failure. As
+ * processes, it returns 0 in the outer shell once the inner one has ended
+ * (t->resumed is then set and the step's result was already sent by the
+ * inner shell). */
+int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res);
+
+/* Run one step's pipeline in this process. */
+void ns_term_run_step(struct ns_term *t, const struct ns_step *st,
+		      struct ns_step_out *out);
+
+/* Serve steps over fd until it closes: read a step index, run it, write
+ * the framed result. Never returns. */
+void ns_term_serve(struct ns_term *t, int fd) __attribute__((noreturn));
+
+#endif

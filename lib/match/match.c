@@ -1,0 +1,191 @@
+/* match.c - see match.h.
+ *
+ * A step parses its expected and actual lines once, then searches for a
+ * pairing (match_search.c) that binds new pairs into the renaming
+ * (renaming.h) on its trail. A step that matches keeps them; one that
+ * fails undoes them and shows a diff (match_diff.c). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/match_step.h"
+
+#define DEFAULT_BUDGET 10000000UL /* line comparisons one step may try */
+
+struct ns_matcher *ns_matcher_new(void)
+{
+	struct ns_matcher *m = xcalloc(1, sizeof(*m));
+
+	m->ren = ns_renaming_new();
+	m->budget = DEFAULT_BUDGET;
+	return m;
+}
+
+void ns_matcher_free(struct ns_matcher *m)
+{
+	if (!m)
+		return;
+	ns_renaming_free(m->ren);
+	free(m);
+}
+
+void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons)
+{
+	m->budget = comparisons ? comparisons : DEFAULT_BUDGET;
+}
+
+/* The expected name of actual number k, or k itself when unbound. */
+static struct ns_key expected_name(const struct ns_matcher *m,
+				   enum ns_renaming_kind kind, struct ns_key k)
+{
+	const struct ns_key *e = ns_renaming_expected(m->ren, kind, k);
+
+	return e ? *e : k;
+}
+
+/* The optional fields of l, their numbers renamed. */
+static void rename_tags(const struct ns_matcher *m, const struct ns_mi_line *l,
+			struct ns_buf *out)
+{
+	struct ns_key k;
+
+	for (size_t i = 0; i < l->ntags; i++) {
+		ns_buf_addc(out, ' ');
+		ns_buf_adds(out, l->tags[i].name);
+		if (!l->tags[i].numbered)
+			continue;
+		k = expected_name(m, NS_RENAMING_GROUP,
+				  (struct ns_key){ l->tags[i].group, 0 });
+		ns_buf_addc(out, ':');
+		ns_buf_addu(out, k.x);
+	}
+}
+
+void ns_matcher_rename(const struct ns_matcher *m, const char *line,
+		       struct ns_buf *out)
+{
+	struct ns_mi_line l;
+	struct ns_key k;
+
+	if (!ns_mi_parse(line, &l)) {
+		ns_buf_adds(out, line);
+		return;
+	}
+	/* no printf: a failing step renames every line of its diff */
+	k = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.id, 0 });
+	ns_buf_addu(out, k.x);
+	ns_buf_addc(out, ' ');
+	k = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.parent, 0 });
+	ns_buf_addu(out, k.x);
+	ns_buf_addc(out, ' ');
+	k = expected_name(m, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
+	ns_buf_addu(out, k.x);
+	ns_buf_addc(out, ':');
+	ns_buf_addu(out, k.y);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l.root);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l.mountpoint);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l.opts);
+	rename_tags(m, &l, out);
+	ns_buf_adds(out, l.rest);
+	ns_mi_free(&l);
+}
+
+/* ---- a step's lines ----------------------------------------------------- */
+
+/* Size the renaming for every number the step could bind at once, so
+ * that a long block does not rehash the tables over and over. */
+static void reserve_for(struct ns_match_step *st)
+{
+	size_t need[NS_RENAMING_NKINDS] = { 0 };
+
+	for (size_t i = 0; i < st->ne; i++) {
+		if (!st->e[i].mi)
+			continue;
+		need[NS_RENAMING_ID] += 2;
+		need[NS_RENAMING_DEV]++;
+		need[NS_RENAMING_GROUP] += st->e[i].p.ntags;
+	}
+	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
+		ns_renaming_reserve(st->m->ren, k, need[k]);
+}
+
+/* Cut a copy of text into lines in place: a final line without '\n'
+ * counts, a trailing '\n' does not add an empty line. */
+static void cut_lines(struct ns_match_step *st, const char *text)
+{
+	size_t len = strlen(text), n = 0;
+	char *p;
+
+	st->act = xstrdup(text);
+	for (size_t i = 0; i < len; i++)
+		n += text[i] == '\n';
+	n += len && text[len - 1] != '\n';
+	st->a = xcalloc(n + 1, sizeof(*st->a));
+	for (p = st->act; *p;) {
+		char *nl = strchr(p, '\n');
+		if (nl)
+			*nl = '\0';
+		ns_match_line_init(&st->a[st->na++], p, false);
+		if (!nl)
+			break;
+		p = nl + 1;
+	}
+}
+
+static void step_init(struct ns_match_step *st, struct ns_matcher *m,
+		      const struct ns_expect *exp, size_t nexp, const char *actual)
+{
+	memset(st, 0, sizeof(*st));
+	st->m = m;
+	st->ne = nexp;
+	st->e = xcalloc(st->ne + 1, sizeof(*st->e));
+	for (size_t i = 0; i < st->ne; i++) {
+		ns_match_line_init(&st->e[i], exp[i].text, true);
+		st->nwild += st->e[i].wild;
+	}
+	cut_lines(st, actual);
+	reserve_for(st);
+}
+
+static void step_free(struct ns_match_step *st)
+{
+	for (size_t i = 0; i < st->ne; i++)
+		ns_mi_free(&st->e[i].p);
+	for (size_t j = 0; j < st->na; j++)
+		ns_mi_free(&st->a[j].p);
+	free(st->e);
+	free(st->a);
+	free(st->act);
+}
+
+/* ---- a step ------------------------------------------------------------- */
+
+bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
+		     size_t nexp, bool unordered, const char *actual,
+		     struct ns_buf *diff)
+{
+	struct ns_match_step st;
+	bool ok;
+
+	step_init(&st, m, exp, nexp, actual ? actual : "");
+	ns_renaming_keep(m->ren);
+	m->spent = 0;
+	m->gave_up = false;
+	ok = unordered ? ns_match_unordered(&st) : ns_match_ordered(&st);
+	if (ok) {
+		ns_renaming_keep(m->ren);
+	} else {
+		ns_renaming_undo_to(m->ren, 0);
+		if (diff)
+			ns_match_diff(&st, unordered, diff);
+	}
+	step_free(&st);
+	return ok;
+}
+
+const struct ns_renaming *ns_matcher_renaming(const struct ns_matcher *m)
+{
+	return m->ren;
+}

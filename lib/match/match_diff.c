@@ -1,0 +1,188 @@
+/* match_diff.c - the diff shown for a failed step: expected against
+ * actual, with the actual numbers written in the expected names wherever
+ * the renaming fixes them, so that only real differences stand out. */
+#include "match/match_step.h"
+
+#include <stdlib.h>
+
+#include "match/diff.h"
+#include "base/util.h"
+
+#define DIFF_CONTEXT 3
+#define NONE NS_MATCH_NONE
+
+static bool diff_eq(const struct ns_diff_input *in, size_t i, size_t j)
+{
+	const struct ns_match_step *st = in->ctx;
+
+	return ns_match_line_fits(st->m->ren, &st->e[i], &st->a[j]);
+}
+
+static bool diff_wild(const struct ns_diff_input *in, size_t i)
+{
+	const struct ns_match_step *st = in->ctx;
+
+	return st->e[i].wild;
+}
+
+/* Ordered: the shortest diff over "fits the renaming so far", whose kept
+ * pairs are then bound in order, so that a pair contradicting an earlier
+ * one of the same step shows as -/+ rather than as context. */
+static void layout_ordered(struct ns_match_step *st, const char *const *et,
+			   const char *const *at, struct ns_diff *d, size_t *order)
+{
+	struct ns_renaming *r = st->m->ren;
+	struct ns_diff raw = NS_DIFF_INIT;
+	struct ns_diff_input in = { et, st->ne, at, st->na, diff_eq, diff_wild,
+				    st, 0 };
+
+	ns_diff_compute(&in, &raw);
+	for (size_t k = 0; k < raw.n; k++) {
+		struct ns_diff_edit ed = raw.v[k];
+		size_t mark = ns_renaming_mark(r);
+		if (ed.op == NS_DIFF_SAME && !st->e[ed.a].wild &&
+		    !ns_match_line_bind(r, &st->e[ed.a], &st->a[ed.b])) {
+			ns_renaming_undo_to(r, mark);
+			ns_diff_push(d, NS_DIFF_DEL, ed.a, ed.b, 0);
+			ns_diff_push(d, NS_DIFF_ADD, ed.a + 1, ed.b, 0);
+			continue;
+		}
+		ns_diff_push(d, ed.op, ed.a, ed.b, ed.nb);
+	}
+	for (size_t j = 0; j < st->na; j++)
+		order[j] = j;
+	ns_diff_free(&raw);
+}
+
+/* The first unused candidate that e binds with, or NONE. */
+static size_t greedy_partner(struct ns_match_step *st,
+			     struct ns_match_index *ix,
+			     const struct ns_match_line *e)
+{
+	struct ns_renaming *r = st->m->ren;
+
+	for (size_t j = ns_match_index_first(ix, e); j != NONE; j = ix->next[j]) {
+		size_t mark = ns_renaming_mark(r);
+		if (ix->used[j])
+			continue;
+		if (ns_match_line_bind(r, e, &st->a[j])) {
+			ix->used[j] = true;
+			return j;
+		}
+		ns_renaming_undo_to(r, mark);
+	}
+	return NONE;
+}
+
+/* Append the actual lines no expected line took to order[] from bpos on;
+ * return the new end. */
+static size_t put_leftovers(const struct ns_match_step *st,
+			    const struct ns_match_index *ix, size_t *order,
+			    size_t bpos)
+{
+	for (size_t j = 0; j < st->na; j++)
+		if (!ix->used[j])
+			order[bpos++] = j;
+	return bpos;
+}
+
+/* First-fit partners for every expected line: literal lines their equal,
+ * records the first candidate that binds; NONE when there is none.
+ * Returns how many found one. */
+static size_t greedy_partners(struct ns_match_step *st,
+			      struct ns_match_index *ix, size_t *partner)
+{
+	size_t taken = 0;
+
+	for (size_t i = 0; i < st->ne; i++)
+		partner[i] = NONE;
+	ns_match_index_take_literals(ix, st, partner);
+	for (size_t i = 0; i < st->ne; i++) {
+		if (st->e[i].mi)
+			partner[i] = greedy_partner(st, ix, &st->e[i]);
+		taken += partner[i] != NONE;
+	}
+	return taken;
+}
+
+/* Unordered: expected lines in their order, each next to the actual line
+ * a first-fit pairing gave it. Lines nobody took go where the first "..."
+ * is, which absorbs them, or at the end as additions. */
+static void layout_unordered(struct ns_match_step *st, struct ns_diff *d,
+			     size_t *order)
+{
+	size_t *partner = xcalloc(st->ne, sizeof(*partner));
+	size_t bpos = 0, taken;
+	bool absorbed = false;
+	struct ns_match_index ix;
+
+	ns_match_index_init(&ix, st);
+	taken = greedy_partners(st, &ix, partner);
+	for (size_t i = 0; i < st->ne; i++) {
+		if (st->e[i].wild) {
+			size_t nb = absorbed ? 0 : st->na - taken;
+			ns_diff_push(d, NS_DIFF_SAME, i, bpos, nb);
+			if (!absorbed)
+				bpos = put_leftovers(st, &ix, order, bpos);
+			absorbed = true;
+		} else if (partner[i] != NONE) {
+			ns_diff_push(d, NS_DIFF_SAME, i, bpos, 1);
+			order[bpos++] = partner[i];
+		} else {
+			ns_diff_push(d, NS_DIFF_DEL, i, bpos, 0);
+		}
+	}
+	for (size_t p = bpos; !absorbed && p < st->na; p++)
+		ns_diff_push(d, NS_DIFF_ADD, st->ne, p, 0);
+	if (!absorbed)
+		put_leftovers(st, &ix, order, bpos);
+	ns_match_index_free(&ix);
+	free(partner);
+}
+
+/* The actual lines in the order the layout shows them, renamed. */
+static char **renamed_actual(const struct ns_match_step *st,
+			     const size_t *order)
+{
+	char **shown = xcalloc(st->na + 1, sizeof(*shown));
+	struct ns_buf line = NS_BUF_INIT;
+
+	for (size_t p = 0; p < st->na; p++) {
+		ns_matcher_rename(st->m, st->a[order[p]].text, &line);
+		shown[p] = ns_buf_detach(&line);
+	}
+	return shown;
+}
+
+void ns_match_diff(struct ns_match_step *st, bool unordered,
+		   struct ns_buf *out)
+{
+	const char **et = xcalloc(st->ne + 1, sizeof(*et));
+	const char **at = xcalloc(st->na + 1, sizeof(*at));
+	size_t *order = xcalloc(st->na + 1, sizeof(*order));
+	struct ns_diff d = NS_DIFF_INIT;
+	char **shown;
+
+	for (size_t i = 0; i < st->ne; i++)
+		et[i] = st->e[i].text;
+	for (size_t j = 0; j < st->na; j++)
+		at[j] = st->a[j].text;
+	if (unordered)
+		layout_unordered(st, &d, order);
+	else
+		layout_ordered(st, et, at, &d, order);
+	shown = renamed_actual(st, order);
+	if (st->m->gave_up)
+		ns_buf_addf(out, "# gave up after %lu line comparisons: too many "
+			    "ways to pair these lines\n", st->m->budget);
+	ns_buf_adds(out, "--- expected\n+++ actual\n");
+	ns_diff_hunks(&d, et, (const char *const *)shown, DIFF_CONTEXT, out);
+	ns_renaming_undo_to(st->m->ren, 0);
+	for (size_t p = 0; p < st->na; p++)
+		free(shown[p]);
+	free(shown);
+	free(order);
+	free(et);
+	free(at);
+	ns_diff_free(&d);
+}

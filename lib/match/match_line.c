@@ -1,0 +1,93 @@
+/* match_line.c - one line of a step against another (design §4): a
+ * mountinfo record matches one that differs only in the numbers the
+ * renaming covers, and only where the renaming allows; any other line
+ * matches itself. */
+#include "match/match_step.h"
+
+#include <stdint.h>
+#include <string.h>
+
+void ns_match_line_init(struct ns_match_line *l, const char *text,
+			bool expected)
+{
+	l->text = text;
+	l->wild = expected && strcmp(text, "...") == 0;
+	l->mi = !l->wild && ns_mi_parse(text, &l->p);
+}
+
+/* The i-th renamable number of a record: 0 ID, 1 PARENT, 2 MAJ:MIN, then
+ * one per tag. False for a literal tag, which has none. */
+static bool number_at(const struct ns_mi_line *l, size_t i,
+		      enum ns_renaming_kind *kind, struct ns_key *k)
+{
+	if (i < 2) {
+		*kind = NS_RENAMING_ID;
+		*k = (struct ns_key){ i ? l->parent : l->id, 0 };
+		return true;
+	}
+	if (i == 2) {
+		*kind = NS_RENAMING_DEV;
+		*k = (struct ns_key){ l->major, l->minor };
+		return true;
+	}
+	if (!l->tags[i - 3].numbered)
+		return false;
+	*kind = NS_RENAMING_GROUP;
+	*k = (struct ns_key){ l->tags[i - 3].group, 0 };
+	return true;
+}
+
+/* Everything the renaming does not touch is equal. */
+static bool same_shape(const struct ns_mi_line *e, const struct ns_mi_line *a)
+{
+	if (strcmp(e->root, a->root) || strcmp(e->mountpoint, a->mountpoint) ||
+	    strcmp(e->opts, a->opts) || strcmp(e->rest, a->rest) ||
+	    e->ntags != a->ntags)
+		return false;
+	for (size_t i = 0; i < e->ntags; i++)
+		if (e->tags[i].numbered != a->tags[i].numbered ||
+		    strcmp(e->tags[i].name, a->tags[i].name))
+			return false;
+	return true;
+}
+
+static bool same_literally(const struct ns_match_line *e,
+			   const struct ns_match_line *a)
+{
+	if (e->mi != a->mi)
+		return false;
+	return e->mi ? same_shape(&e->p, &a->p) : strcmp(e->text, a->text) == 0;
+}
+
+/* Check every number pair of two literally equal lines against the
+ * renaming; with bind, also record the new pairs. */
+static bool numbers_agree(struct ns_renaming *r, const struct ns_match_line *e,
+			  const struct ns_match_line *a, bool bind)
+{
+	enum ns_renaming_kind kind;
+	struct ns_key ke, ka;
+
+	if (!same_literally(e, a))
+		return false;
+	for (size_t i = 0; e->mi && i < 3 + e->p.ntags; i++) {
+		if (!number_at(&e->p, i, &kind, &ke) || !number_at(&a->p, i, &kind, &ka))
+			continue;
+		if (bind ? !ns_renaming_bind(r, kind, ke, ka) : !ns_renaming_fits(r, kind, ke, ka))
+			return false;
+	}
+	return true;
+}
+
+bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
+			const struct ns_match_line *a)
+{
+	return numbers_agree(r, e, a, true);
+}
+
+bool ns_match_line_fits(const struct ns_renaming *r,
+			const struct ns_match_line *e,
+			const struct ns_match_line *a)
+{
+	/* fits only reads the renaming */
+	return numbers_agree((struct ns_renaming *)(uintptr_t)r, e, a, false);
+}

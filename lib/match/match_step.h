@@ -1,0 +1,100 @@
+/* match_step.h - what the matcher's files share; not part of its API.
+ *
+ *   match.c         the API: a step set up, matched, and kept or undone
+ *   match_line.c    one line of a step against another, under the renaming
+ *   match_search.c  the search for a pairing, ordered and unordered
+ *   match_index.c   an unordered block's actual lines, found by signature
+ *   match_diff.c    the diff shown for a failed step
+ */
+#ifndef NS_MATCH_STEP_H
+#define NS_MATCH_STEP_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "match/keymap.h"
+#include "match/match.h"
+#include "match/renaming.h"
+
+#define NS_MATCH_NONE SIZE_MAX /* no line */
+
+struct ns_matcher {
+	struct ns_renaming *ren;
+	unsigned long budget, spent; /* line comparisons a step may try, tried */
+	bool gave_up;
+};
+
+/* A line of a step: expected or actual, parsed once. */
+struct ns_match_line {
+	const char *text;
+	bool wild;            /* an expected "..." */
+	bool mi;              /* parsed as mountinfo into p */
+	struct ns_mi_line p;
+};
+
+struct ns_match_step {
+	struct ns_matcher *m;
+	struct ns_match_line *e, *a;
+	size_t ne, na;
+	size_t nwild;
+	char *act;            /* the actual text, cut into lines */
+};
+
+/* ---- match_line.c ---- */
+
+void ns_match_line_init(struct ns_match_line *l, const char *text,
+			bool expected);
+
+/* e matches a under the renaming, extended by whatever pairs a needs.
+ * On false, some of those pairs may be bound: the caller undoes them. */
+bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
+			const struct ns_match_line *a);
+
+/* e could match a without contradicting the renaming as it stands (the
+ * line's own numbers are not checked against each other). */
+bool ns_match_line_fits(const struct ns_renaming *r,
+			const struct ns_match_line *e,
+			const struct ns_match_line *a);
+
+/* ---- match_search.c ---- */
+
+/* Find a pairing of st's lines and keep its bindings on the trail; on
+ * false, the renaming is as it was. */
+bool ns_match_ordered(struct ns_match_step *st);
+bool ns_match_unordered(struct ns_match_step *st);
+
+/* ---- match_index.c ---- */
+
+/* The actual lines chained by signature, in their order, so that the
+ * candidates for an expected line are found in one lookup. */
+struct ns_match_index {
+	struct ns_keymap heads; /* (signature, is record) -> first line, or NONE */
+	size_t *next;         /* the next line with the same signature, or NONE */
+	bool *used;           /* taken by an expected line */
+};
+
+void ns_match_index_init(struct ns_match_index *ix,
+			 const struct ns_match_step *st);
+void ns_match_index_free(struct ns_match_index *ix);
+
+/* The first candidate of e, or NONE; ix->next[] leads to the others. */
+size_t ns_match_index_first(struct ns_match_index *ix,
+			    const struct ns_match_line *e);
+
+/* Give every literal expected line its own equal actual line. partner, if
+ * not NULL, records the choice (or NONE) and lets the walk go on past a
+ * line without one. */
+bool ns_match_index_take_literals(struct ns_match_index *ix,
+				  const struct ns_match_step *st,
+				  size_t *partner);
+
+/* ---- match_diff.c ---- */
+
+/* Append the unified diff of a failed step. The renaming is the one from
+ * before the step plus the pairs the diff shows as matching; it is undone
+ * before returning. */
+void ns_match_diff(struct ns_match_step *st, bool unordered,
+		   struct ns_buf *out);
+
+#endif

@@ -1,0 +1,56 @@
+/* renaming.h - the one-to-one renaming under which expected mountinfo
+ * matches the kernel's (design §4): three bijections, for mount IDs,
+ * devices and peer groups, between the numbers a transcript uses and the
+ * numbers the kernel printed.
+ *
+ * Pairs bound since the last ns_renaming_keep() are recorded on a trail,
+ * so that a search branch that fails, or a whole step that fails, can be
+ * undone exactly. */
+#ifndef NS_RENAMING_H
+#define NS_RENAMING_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "match/keymap.h"
+
+enum ns_renaming_kind {
+	NS_RENAMING_ID,       /* mount IDs: ID and PARENT */
+	NS_RENAMING_DEV,      /* MAJOR:MINOR */
+	NS_RENAMING_GROUP,    /* the N of shared:N, master:N, propagate_from:N */
+	NS_RENAMING_NKINDS
+};
+
+struct ns_renaming;
+
+struct ns_renaming *ns_renaming_new(void);
+void ns_renaming_free(struct ns_renaming *r);
+
+/* Would e <-> a fit the renaming as it stands? */
+bool ns_renaming_fits(const struct ns_renaming *r, enum ns_renaming_kind kind,
+		      struct ns_key e, struct ns_key a);
+
+/* Make e <-> a part of the renaming; false if either is taken otherwise. */
+bool ns_renaming_bind(struct ns_renaming *r, enum ns_renaming_kind kind,
+		      struct ns_key e, struct ns_key a);
+
+/* The expected name of actual number a, or NULL when a is unbound. */
+const struct ns_key *ns_renaming_expected(const struct ns_renaming *r,
+					  enum ns_renaming_kind kind,
+					  struct ns_key a);
+
+/* Make room for n more pairs of one kind, so that binding many at once
+ * does not rehash over and over. */
+void ns_renaming_reserve(struct ns_renaming *r, enum ns_renaming_kind kind,
+			 size_t n);
+
+/* How long the trail is: a mark to undo back to. */
+size_t ns_renaming_mark(const struct ns_renaming *r);
+
+/* Forget the pairs bound since the trail was `mark` long. */
+void ns_renaming_undo_to(struct ns_renaming *r, size_t mark);
+
+/* Keep every pair bound so far: empty the trail without undoing it. */
+void ns_renaming_keep(struct ns_renaming *r);
+
+#endif

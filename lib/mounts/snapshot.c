@@ -1,0 +1,346 @@
+/* snapshot.c - a terminal's mount table, parsed by libmount and rendered
+ * back as the kernel (mountinfo) or mount(8) prints it. See snapshot.h.
+ *
+ * libmount does the parsing; this file only knows how the kernel and
+ * mount(8) print what libmount hands back. Quirks worth knowing:
+ *  - libmount unescapes every field, so rendering escapes again exactly
+ *    the characters the kernel escapes in that field;
+ *  - parse errors are "recoverable" by default and the line is dropped
+ *    silently, so an error callback records them and we fail instead;
+ *  - libmount guesses the format from the first line and would read
+ *    anything else as fstab, so every entry must be a kernel entry;
+ *  - libmount replaces the source "/dev/root" by its guess of the real
+ *    root device; mountinfo must still show what the kernel printed.
+ */
+#include "mounts/snapshot.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libmount.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/sysmacros.h>
+#include <unistd.h>
+
+/* What the kernel escapes as \ooo (fs/proc_namespace.c): paths go
+ * through seq_path/seq_dentry, the fstype and the source through
+ * mangle(), which also escapes '#' on current kernels. Option values
+ * are escaped by seq_show_option, which also escapes ',' and '='; those
+ * two cannot be told apart from separators once libmount unescaped
+ * them, so only the characters below are restored in options. */
+#define PATH_SPECIALS   " \t\n\\"
+#define NAME_SPECIALS   " \t\n\\#"
+#define OPTION_SPECIALS " \t\n\\"
+
+/* The largest mountinfo we accept; a scenario has a few dozen mounts. */
+#define MOUNTINFO_MAX (64u << 20)
+
+struct ns_snapshot {
+	struct libmnt_table *tb;
+	int bad_line;            /* first line libmount rejected, or 0 */
+	struct ns_lines kept;    /* sources libmount rewrote, as printed */
+};
+
+static void free_iterp(struct libmnt_iter **it)
+{
+	mnt_free_iter(*it);
+}
+
+#define _cleanup_iter_ __attribute__((cleanup(free_iterp)))
+
+/* libmount's parser calls this for a line it cannot parse. Remember the
+ * first one and stop: a snapshot is all of the table or nothing. */
+static int note_bad_line(struct libmnt_table *tb, const char *filename,
+			 int line)
+{
+	struct ns_snapshot *s = mnt_table_get_userdata(tb);
+
+	(void)filename;
+	if (!s->bad_line)
+		s->bad_line = line > 0 ? line : 1;
+	return -EINVAL;
+}
+
+static struct libmnt_iter *new_iter(void)
+{
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+
+	if (!it)
+		abort(); /* only fails when out of memory */
+	return it;
+}
+
+/* Append s with every character of `specials` written as \ooo. The
+ * plain runs between them go in whole (most fields have no special). */
+static void add_escaped(struct ns_buf *b, const char *s, const char *specials)
+{
+	const char *p = s ? s : "";
+
+	for (;;) {
+		size_t run = strcspn(p, specials);
+		char esc[4];
+
+		ns_buf_add(b, p, run);
+		p += run;
+		if (!*p)
+			return;
+		esc[0] = '\\';
+		esc[1] = (char)('0' + (((unsigned char)*p >> 6) & 7));
+		esc[2] = (char)('0' + (((unsigned char)*p >> 3) & 7));
+		esc[3] = (char)('0' + ((unsigned char)*p & 7));
+		ns_buf_add(b, esc, sizeof(esc));
+		p++;
+	}
+}
+
+/* The text the kernel printed as this mount's line; the raw line is
+ * found by the "ID PARENT " it starts with, searching on from *pos. */
+static const char *raw_line_of(struct libmnt_fs *fs, struct ns_lines *raw,
+			       size_t *pos)
+{
+	char head[64];
+
+	snprintf(head, sizeof(head), "%d %d ", mnt_fs_get_id(fs),
+		 mnt_fs_get_parent_id(fs));
+	for (size_t i = *pos; i < raw->n; i++) {
+		if (strncmp(raw->v[i], head, strlen(head)) == 0) {
+			*pos = i + 1;
+			return raw->v[i];
+		}
+	}
+	return NULL;
+}
+
+/* True when the kernel printed "/dev/root" as this mount's source, that
+ * is when the line holds " - FSTYPE /dev/root " (the first " - " ends
+ * the optional fields; spaces inside fields are escaped). */
+static bool kernel_said_dev_root(struct libmnt_fs *fs, const char *line)
+{
+	struct ns_buf needle = NS_BUF_INIT;
+	bool found;
+
+	ns_buf_adds(&needle, " - ");
+	add_escaped(&needle, mnt_fs_get_fstype(fs), NAME_SPECIALS);
+	ns_buf_adds(&needle, " /dev/root ");
+	found = line && strstr(line, needle.data) != NULL;
+	ns_buf_free(&needle);
+	return found;
+}
+
+/* Undo libmount's /dev/root rewrite for mountinfo: keep the kernel's
+ * name as the entry's userdata, and leave the rewritten source for the
+ * mount(8) view, which shows the rewrite too. */
+static void keep_kernel_sources(struct ns_snapshot *s, const char *text,
+				size_t len)
+{
+	struct ns_lines raw = NS_LINES_INIT;
+	_cleanup_iter_ struct libmnt_iter *it = new_iter();
+	struct libmnt_fs *fs;
+	size_t pos = 0;
+
+	if (len == 0 || !memmem(text, len, "/dev/root", 9))
+		return;
+	ns_lines_split(&raw, text, len);
+	while (mnt_table_next_fs(s->tb, it, &fs) == 0) {
+		const char *src = mnt_fs_get_source(fs);
+		const char *line = raw_line_of(fs, &raw, &pos);
+
+		if (src && strcmp(src, "/dev/root") != 0 &&
+		    kernel_said_dev_root(fs, line)) {
+			ns_lines_push(&s->kept, "/dev/root");
+			mnt_fs_set_userdata(fs, s->kept.v[s->kept.n - 1]);
+		}
+	}
+	ns_lines_free(&raw);
+}
+
+/* Every entry must come from the mountinfo parser: libmount reads text
+ * whose first line does not look like mountinfo as fstab. */
+static bool all_kernel_entries(struct libmnt_table *tb)
+{
+	_cleanup_iter_ struct libmnt_iter *it = new_iter();
+	struct libmnt_fs *fs;
+
+	while (mnt_table_next_fs(tb, it, &fs) == 0)
+		if (!mnt_fs_is_kernel(fs))
+			return false;
+	return true;
+}
+
+static int parse_stream(struct ns_snapshot *s, FILE *f)
+{
+	int rc;
+
+	mnt_table_set_userdata(s->tb, s);
+	mnt_table_set_parser_errcb(s->tb, note_bad_line);
+	/* The name is only used in libmount's debug output. */
+	rc = mnt_table_parse_stream(s->tb, f, "/proc/self/mountinfo");
+	if (ferror(f))
+		return -EIO;
+	if (s->bad_line || !all_kernel_entries(s->tb))
+		return -EINVAL;
+	return rc < 0 ? rc : 0;
+}
+
+int ns_snapshot_parse(const char *text, size_t len, struct ns_snapshot **out)
+{
+	struct ns_snapshot *s = xcalloc(1, sizeof(*s));
+	_cleanup_fclose_ FILE *f = NULL;
+	int rc = 0;
+
+	*out = NULL;
+	s->tb = mnt_new_table();
+	if (!s->tb) {
+		free(s);
+		return -ENOMEM;
+	}
+	/* fmemopen() refuses an empty buffer; no text is no mounts. */
+	if (len > 0) {
+		f = fmemopen((void *)(uintptr_t)text, len, "r");
+		rc = f ? parse_stream(s, f) : -errno;
+	}
+	if (rc < 0) {
+		ns_snapshot_free(s);
+		return rc;
+	}
+	keep_kernel_sources(s, text, len);
+	*out = s;
+	return 0;
+}
+
+int ns_snapshot_read(int procfd, struct ns_snapshot **out)
+{
+	_cleanup_close_ int fd = -1;
+	_cleanup_free_ char *text = NULL;
+	size_t len = 0;
+	int rc;
+
+	*out = NULL;
+	fd = openat(procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	/* One read of the whole file into memory: the /dev/root check needs
+	 * the text as well as libmount. */
+	rc = ns_read_fd(fd, MOUNTINFO_MAX, &text, &len);
+	if (rc < 0)
+		return rc;
+	return ns_snapshot_parse(text, len, out);
+}
+
+void ns_snapshot_free(struct ns_snapshot *s)
+{
+	if (!s)
+		return;
+	mnt_unref_table(s->tb);
+	ns_lines_free(&s->kept);
+	free(s);
+}
+
+size_t ns_snapshot_count(const struct ns_snapshot *s)
+{
+	int n = mnt_table_get_nents(s->tb);
+
+	return n > 0 ? (size_t)n : 0;
+}
+
+/* The source as the kernel printed it (see keep_kernel_sources). */
+static const char *kernel_source(struct libmnt_fs *fs)
+{
+	const char *kept = mnt_fs_get_userdata(fs);
+
+	return kept ? kept : mnt_fs_get_source(fs);
+}
+
+static void render_mountinfo_line(struct libmnt_fs *fs, struct ns_buf *b)
+{
+	dev_t dev = mnt_fs_get_devno(fs);
+	const char *fields = mnt_fs_get_optional_fields(fs);
+
+	/* the kernel prints both IDs as non-negative ints */
+	ns_buf_addu(b, (unsigned)mnt_fs_get_id(fs));
+	ns_buf_addc(b, ' ');
+	ns_buf_addu(b, (unsigned)mnt_fs_get_parent_id(fs));
+	ns_buf_addc(b, ' ');
+	ns_buf_addu(b, major(dev));
+	ns_buf_addc(b, ':');
+	ns_buf_addu(b, minor(dev));
+	ns_buf_addc(b, ' ');
+	add_escaped(b, mnt_fs_get_root(fs), PATH_SPECIALS);
+	ns_buf_addc(b, ' ');
+	add_escaped(b, mnt_fs_get_target(fs), PATH_SPECIALS);
+	ns_buf_addc(b, ' ');
+	add_escaped(b, mnt_fs_get_vfs_options(fs), OPTION_SPECIALS);
+	/* libmount keeps the optional fields as the kernel's text. */
+	if (fields) {
+		ns_buf_addc(b, ' ');
+		ns_buf_adds(b, fields);
+	}
+	ns_buf_adds(b, " - ");
+	add_escaped(b, mnt_fs_get_fstype(fs), NAME_SPECIALS);
+	/* An empty source leaves two spaces, as in the kernel's line. */
+	ns_buf_addc(b, ' ');
+	add_escaped(b, kernel_source(fs), NAME_SPECIALS);
+	ns_buf_addc(b, ' ');
+	add_escaped(b, mnt_fs_get_fs_options(fs), OPTION_SPECIALS);
+	ns_buf_addc(b, '\n');
+}
+
+void ns_snapshot_render_mountinfo(const struct ns_snapshot *s, struct ns_buf *out)
+{
+	_cleanup_iter_ struct libmnt_iter *it = new_iter();
+	struct libmnt_fs *fs;
+
+	while (mnt_table_next_fs(s->tb, it, &fs) == 0)
+		render_mountinfo_line(fs, out);
+}
+
+/* mount(8) runs the source of a regular (block device) filesystem
+ * through mnt_pretty_path(), which canonicalises it in mount(8)'s own
+ * filesystem view and turns an empty one into "none". Only the textual
+ * part is reproduced: a scenario's sources are stand-in names that do
+ * not exist as paths where the terminal runs. */
+static const char *mount8_source(struct libmnt_fs *fs)
+{
+	const char *src = mnt_fs_get_source(fs);
+
+	if (!src || (!*src && mnt_fs_is_regularfs(fs)))
+		return "none";
+	return src;
+}
+
+/* mount(8) prints the target with each control character as '?'; it
+ * does not depend on the locale for ASCII, so neither do we. */
+static void add_printable(struct ns_buf *b, const char *s)
+{
+	for (const char *p = s ? s : ""; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+
+		ns_buf_addc(b, c < 0x20 || c == 0x7f ? '?' : *p);
+	}
+}
+
+static void render_mount_line(struct libmnt_fs *fs, struct ns_buf *b)
+{
+	const char *type = mnt_fs_get_fstype(fs);
+	const char *opts = mnt_fs_get_options(fs); /* VFS and FS merged */
+
+	ns_buf_adds(b, mount8_source(fs));
+	ns_buf_adds(b, " on ");
+	add_printable(b, mnt_fs_get_target(fs));
+	if (type)
+		ns_buf_addf(b, " type %s", type);
+	if (opts)
+		ns_buf_addf(b, " (%s)", opts);
+	ns_buf_addc(b, '\n');
+}
+
+void ns_snapshot_render_mount(const struct ns_snapshot *s, struct ns_buf *out)
+{
+	_cleanup_iter_ struct libmnt_iter *it = new_iter();
+	struct libmnt_fs *fs;
+
+	while (mnt_table_next_fs(s->tb, it, &fs) == 0)
+		render_mount_line(fs, out);
+}

@@ -1,0 +1,123 @@
+/* report_json.c - the whole run as one JSON document:
+ *
+ *     {"nstest":VERSION,"kernel":RELEASE,"devices":"tmpfs","scenarios":[
+ *     {"path":..,"name":..,"status":"fail","reason":..,"seconds":0.125,
+ *      "kernel":..,"devices":..,"steps":[{"line":3,"terminal":"sh1",
+ *      "command":..,"ran":true,"ok":false,"error":null,"output":..,
+ *      "diff":..}, ...]},
+ *     ...
+ *     ],
+ *     "summary":{"passed":1,"failed":1,"skipped":0,"xfailed":0,"xpassed":0}}
+ *
+ * One scenario per line, each complete in itself (it repeats the kernel),
+ * written as soon as it is judged. */
+#include "report/reporter.h"
+
+#include <ctype.h>
+
+#include "report/report_text.h"
+
+static size_t written;
+
+static void key(struct ns_buf *b, const char *name, bool first)
+{
+	ns_buf_addf(b, "%s\"%s\":", first ? "" : ",", name);
+}
+
+static void key_str(struct ns_buf *b, const char *name, const char *value)
+{
+	key(b, name, false);
+	ns_json_string(b, value);
+}
+
+static void json_begin(const struct ns_report_ctx *c)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	written = 0;
+	ns_buf_adds(&b, "{\"nstest\":");
+	ns_json_string(&b, c->version);
+	key_str(&b, "kernel", c->kernel);
+	key_str(&b, "devices", c->devices);
+	ns_buf_adds(&b, ",\"scenarios\":[\n");
+	fputs(ns_buf_str(&b), c->out);
+	fflush(c->out);
+	ns_buf_free(&b);
+}
+
+/* "error":{"errno":2,"name":"ENOENT","syscall":"mount"} or null */
+static void step_error(struct ns_buf *b, const struct ns_step_out *o)
+{
+	key(b, "error", false);
+	if (!o || !o->err) {
+		ns_buf_adds(b, "null");
+		return;
+	}
+	ns_buf_addf(b, "{\"errno\":%d", o->err);
+	key_str(b, "name", ns_errname(o->err));
+	key_str(b, "syscall", o->syscall);
+	ns_buf_addc(b, '}');
+}
+
+static void step(struct ns_buf *b, const struct ns_result *r, size_t i)
+{
+	const struct ns_step *st = &r->sc->steps[i];
+	const struct ns_step_verdict *sv = r->run && i < r->v->n ? &r->v->steps[i] : NULL;
+	const struct ns_step_out *o = sv && sv->ran ? &r->run->obs[i].out : NULL;
+
+	ns_buf_addf(b, "%s{\"line\":%d", i ? "," : "", st->line);
+	key_str(b, "terminal", st->terminal);
+	key_str(b, "command", st->cmdline);
+	ns_buf_addf(b, ",\"ran\":%s,\"ok\":%s", o ? "true" : "false",
+		    o && sv->ok ? "true" : "false");
+	step_error(b, o);
+	key_str(b, "output", o ? o->output : NULL);
+	key_str(b, "diff", o ? sv->diff : NULL);
+	ns_buf_addc(b, '}');
+}
+
+static void json_scenario(const struct ns_report_ctx *c, size_t index,
+			  const struct ns_result *r)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	char status[8];
+	const char *name = ns_status_name(r->v->status);
+	size_t k = 0;
+
+	(void)index;
+	for (; name[k] && k + 1 < sizeof(status); k++)
+		status[k] = (char)tolower((unsigned char)name[k]);
+	status[k] = '\0';
+	ns_buf_adds(&b, written ? ",\n{" : "{");
+	key(&b, "path", true);
+	ns_json_string(&b, r->sc->path);
+	key_str(&b, "name", r->sc->name);
+	key_str(&b, "status", status);
+	key_str(&b, "reason", r->v->reason);
+	ns_buf_addf(&b, ",\"seconds\":%.3f", r->seconds);
+	key_str(&b, "kernel", c->kernel);
+	key_str(&b, "devices", r->devices);
+	ns_buf_adds(&b, ",\"steps\":[");
+	for (size_t i = 0; i < r->sc->nsteps; i++)
+		step(&b, r, i);
+	ns_buf_adds(&b, "]}");
+	fputs(ns_buf_str(&b), c->out);
+	fflush(c->out);
+	ns_buf_free(&b);
+	written++;
+}
+
+static void json_end(const struct ns_report_ctx *c, const struct ns_tally *t)
+{
+	fprintf(c->out, "%s],\n\"summary\":{\"passed\":%u,\"failed\":%u,\"skipped\":%u,"
+		"\"xfailed\":%u,\"xpassed\":%u}}\n", written ? "\n" : "",
+		t->passed, t->failed, t->skipped, t->xfailed, t->xpassed);
+	fflush(c->out);
+}
+
+const struct ns_reporter ns_reporter_json = {
+	.name = "json",
+	.begin = json_begin,
+	.scenario = json_scenario,
+	.end = json_end,
+};

@@ -1,0 +1,191 @@
+/* report_junit.c - JUnit XML as GitLab, Jenkins and GitHub test reporters
+ * read it:
+ *
+ *     <testsuites ...>
+ *       <testsuite name="nstest" tests= failures= errors="0" skipped= time=
+ *                  timestamp= hostname=>
+ *         <properties> kernel release, stand-in mode, nstest version
+ *         <testcase classname="nstest.FOLDER" name="NAME" file="FILE" time=>
+ *           <failure message= type=>the failing steps and their diffs</failure>
+ *           <skipped message="reason"/>
+ *
+ * XFAIL is reported as skipped ("expected failure: ..."), with the diff
+ * it expected in <system-out>; XPASS as a failure of type "xpass". The
+ * counts go on the opening tags, so the test cases are gathered and the
+ * whole document is written at the end. */
+#include "report/reporter.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "report/report_text.h"
+
+static struct {
+	struct ns_buf cases;
+	struct timespec start;
+	char timestamp[32];
+} suite;
+
+static void attr(struct ns_buf *b, const char *name, const char *value)
+{
+	ns_buf_addf(b, " %s=\"", name);
+	ns_xml_escape(b, value ? value : "", true);
+	ns_buf_addc(b, '"');
+}
+
+static void junit_begin(const struct ns_report_ctx *c)
+{
+	time_t now = time(NULL);
+	struct tm tm;
+
+	(void)c;
+	ns_buf_free(&suite.cases);
+	clock_gettime(CLOCK_MONOTONIC, &suite.start);
+	/* UTC, without a zone: the form of Ant's and Jenkins' schema. */
+	strftime(suite.timestamp, sizeof(suite.timestamp), "%Y-%m-%dT%H:%M:%S",
+		 gmtime_r(&now, &tm));
+}
+
+/* "nstest.article" for scenarios/article/x.scn: the folder a scenario
+ * comes from, with dots (package separators to Jenkins) made '_'. */
+static void add_classname(struct ns_buf *b, const char *path)
+{
+	const char *end = strrchr(path, '/'), *start = end;
+	char *folder;
+
+	while (start && start > path && start[-1] != '/')
+		start--;
+	if (!end || start == end) {
+		attr(b, "classname", "nstest");
+		return;
+	}
+	folder = xasprintf("nstest.%.*s", (int)(end - start), start);
+	for (char *p = folder + strlen("nstest."); *p; p++)
+		if (*p == '.')
+			*p = '_';
+	attr(b, "classname", folder);
+	free(folder);
+}
+
+/* <tag message= type=>body</tag>, or <tag .../> without a body; a NULL
+ * message or type is left out. */
+static void element(struct ns_buf *b, const char *tag, const char *type,
+		    const char *message, const char *body)
+{
+	ns_buf_addf(b, "      <%s", tag);
+	if (message)
+		attr(b, "message", message);
+	if (type)
+		attr(b, "type", type);
+	if (!body || !*body) {
+		ns_buf_adds(b, "/>\n");
+		return;
+	}
+	ns_buf_addc(b, '>');
+	ns_xml_escape(b, body, false);
+	ns_buf_addf(b, "</%s>\n", tag);
+}
+
+static void outcome(struct ns_buf *b, const struct ns_result *r)
+{
+	struct ns_buf diff = NS_BUF_INIT;
+	char *msg = NULL;
+
+	ns_report_failures(&diff, r);
+	switch (r->v->status) {
+	case NS_PASS:
+		break;
+	case NS_FAIL:
+		msg = ns_report_fail_summary(r);
+		element(b, "failure", r->run && r->run->timed_out ? "timeout" :
+			r->v->reason ? "aborted" : "mismatch", msg, ns_buf_str(&diff));
+		break;
+	case NS_SKIP:
+		element(b, "skipped", NULL, r->v->reason, NULL);
+		break;
+	case NS_XFAIL:
+		msg = xasprintf("expected failure: %s", r->v->reason ? r->v->reason : "");
+		element(b, "skipped", NULL, msg, NULL);
+		if (diff.len)
+			element(b, "system-out", NULL, NULL, ns_buf_str(&diff));
+		break;
+	case NS_XPASS:
+		msg = xasprintf("unexpectedly passed: %s", r->v->reason ? r->v->reason : "");
+		element(b, "failure", "xpass", msg, NULL);
+		break;
+	}
+	free(msg);
+	ns_buf_free(&diff);
+}
+
+static void junit_scenario(const struct ns_report_ctx *c, size_t index,
+			   const struct ns_result *r)
+{
+	struct ns_buf *b = &suite.cases;
+	bool empty = r->v->status == NS_PASS;
+
+	(void)c;
+	(void)index;
+	ns_buf_adds(b, "    <testcase");
+	add_classname(b, r->sc->path);
+	attr(b, "name", r->sc->name);
+	attr(b, "file", r->sc->path);
+	ns_buf_addf(b, " time=\"%.3f\"%s\n", r->seconds, empty ? "/>" : ">");
+	if (empty)
+		return;
+	outcome(b, r);
+	ns_buf_adds(b, "    </testcase>\n");
+}
+
+/* The run's wall time: with -j it is less than the sum of the cases. */
+static double wall_seconds(void)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - suite.start.tv_sec) +
+	       (double)(now.tv_nsec - suite.start.tv_nsec) / 1e9;
+}
+
+static void property(struct ns_buf *b, const char *name, const char *value)
+{
+	ns_buf_adds(b, "      <property");
+	attr(b, "name", name);
+	attr(b, "value", value);
+	ns_buf_adds(b, "/>\n");
+}
+
+static void junit_end(const struct ns_report_ctx *c, const struct ns_tally *t)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	unsigned tests = t->passed + t->failed + t->skipped + t->xfailed + t->xpassed;
+	unsigned failures = t->failed + t->xpassed, skipped = t->skipped + t->xfailed;
+	double seconds = wall_seconds();
+
+	ns_buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
+	ns_buf_addf(&b, "<testsuites name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"0\""
+		    " skipped=\"%u\" time=\"%.3f\">\n", tests, failures, skipped, seconds);
+	ns_buf_addf(&b, "  <testsuite name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"0\""
+		    " skipped=\"%u\" time=\"%.3f\" timestamp=\"%s\"", tests, failures, skipped,
+		    seconds, suite.timestamp);
+	attr(&b, "hostname", c->hostname ? c->hostname : "localhost");
+	ns_buf_adds(&b, ">\n    <properties>\n");
+	property(&b, "kernel", c->kernel);
+	property(&b, "devices", c->devices);
+	if (c->version)
+		property(&b, "nstest", c->version);
+	ns_buf_adds(&b, "    </properties>\n");
+	ns_buf_adds(&b, ns_buf_str(&suite.cases));
+	ns_buf_adds(&b, "  </testsuite>\n</testsuites>\n");
+	fputs(ns_buf_str(&b), c->out);
+	fflush(c->out);
+	ns_buf_free(&b);
+	ns_buf_free(&suite.cases);
+}
+
+const struct ns_reporter ns_reporter_junit = {
+	.name = "junit",
+	.begin = junit_begin,
+	.scenario = junit_scenario,
+	.end = junit_end,
+};

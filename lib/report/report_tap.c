@@ -1,0 +1,139 @@
+/* report_tap.c - TAP version 14, read the way KTAP readers (kselftest,
+ * KernelCI) and prove read it:
+ *
+ *     TAP version 14
+ *     1..N
+ *     ok 1 - FILE
+ *     # FILE:LINE: PROMPT COMMAND          diagnostics of a failure come
+ *     #     --- expected                   right before its result line,
+ *     #     ...                            as KTAP asks
+ *     not ok 2 - FILE
+ *     ok 3 - FILE # SKIP reason
+ *     not ok 4 - FILE # TODO reason        XFAIL: a TODO test that failed
+ *     # XPASS: reason
+ *     not ok 5 - FILE                      XPASS: a plain failure
+ *     # 1 passed, 2 failed, ...
+ *
+ * An XPASS is not written as "ok N # TODO": TAP counts a passing TODO
+ * test as a success, while nstest counts XPASS as a failure (the xfail
+ * marker has to go). As a plain "not ok" every reader agrees with the
+ * exit status. A run cut short by -x ends with "Bail out!", since the
+ * plan promised every scenario.
+ *
+ * Nothing here needs more than TAP 13, and Test::Harness before 3.48 (the
+ * prove of Debian 12 and Ubuntu 24.04) rejects a stream that says
+ * version 14. When such a prove runs nstest as its TAP source, as it says
+ * in HARNESS_VERSION, the first line says version 13 instead. */
+#include "report/reporter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/report_text.h"
+
+static size_t reported;
+
+/* The description: '#' and '\' escaped as TAP 14 says, so that a file
+ * name cannot start a directive; line breaks become blanks. */
+static void print_description(FILE *f, const char *s)
+{
+	for (; *s; s++) {
+		if (*s == '#' || *s == '\\')
+			fputc('\\', f);
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+	}
+}
+
+/* A directive's reason stays on the test line. */
+static void print_reason(FILE *f, const char *s)
+{
+	for (; s && *s; s++)
+		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
+}
+
+static void print_comment(FILE *f, const char *text)
+{
+	const char *s = text;
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		fprintf(f, n ? "# %.*s\n" : "#\n", (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+}
+
+/* 14, or 13 for a Test::Harness that predates TAP 14. */
+static int tap_version(void)
+{
+	const char *harness = getenv("HARNESS_ACTIVE");
+	const char *version = getenv("HARNESS_VERSION");
+	char *end;
+	double v;
+
+	if (!harness || !*harness || !version)
+		return 14;
+	v = strtod(version, &end);
+	return end != version && v < 3.48 ? 13 : 14;
+}
+
+static void tap_begin(const struct ns_report_ctx *c)
+{
+	reported = 0;
+	fprintf(c->out, "TAP version %d\n1..%zu\n", tap_version(), c->total);
+	fflush(c->out);
+}
+
+/* What went wrong, as '#' lines before the result line. */
+static void print_diagnostics(FILE *f, const struct ns_result *r)
+{
+	struct ns_buf text = NS_BUF_INIT;
+	enum ns_status s = r->v->status;
+
+	if (s == NS_FAIL || s == NS_XFAIL) {
+		ns_report_failures(&text, r);
+		if (s == NS_FAIL && r->v->reason)
+			ns_buf_addf(&text, "%s\n", r->v->reason);
+	} else if (s == NS_XPASS) {
+		ns_buf_addf(&text, "XPASS: %s\n", r->v->reason ? r->v->reason : "passed although marked xfail");
+	}
+	print_comment(f, ns_buf_str(&text));
+	ns_buf_free(&text);
+}
+
+static void tap_scenario(const struct ns_report_ctx *c, size_t index,
+			 const struct ns_result *r)
+{
+	FILE *f = c->out;
+	enum ns_status s = r->v->status;
+
+	print_diagnostics(f, r);
+	fprintf(f, "%sok %zu - ", s == NS_PASS || s == NS_SKIP ? "" : "not ", index + 1);
+	print_description(f, r->sc->path);
+	if (s == NS_SKIP) {
+		fputs(" # SKIP ", f);
+		print_reason(f, r->v->reason);
+	} else if (s == NS_XFAIL) {
+		fputs(" # TODO ", f);
+		print_reason(f, r->v->reason ? r->v->reason : "expected failure");
+	}
+	fputc('\n', f);
+	fflush(f);
+	reported++;
+}
+
+static void tap_end(const struct ns_report_ctx *c, const struct ns_tally *t)
+{
+	fputs("# ", c->out);
+	ns_tally_print(c->out, t);
+	if (reported < c->total)
+		fprintf(c->out, "Bail out! stopped after the first failure; %zu of %zu scenarios not run\n",
+			c->total - reported, c->total);
+	fflush(c->out);
+}
+
+const struct ns_reporter ns_reporter_tap = {
+	.name = "tap",
+	.begin = tap_begin,
+	.scenario = tap_scenario,
+	.end = tap_end,
+};

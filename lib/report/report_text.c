@@ -1,0 +1,153 @@
+/* report_text.c - see report_text.h */
+#include "report/report_text.h"
+
+#include <errno.h>
+
+#include <string.h>
+
+static void add_indented(struct ns_buf *out, const char *text, const char *indent)
+{
+	const char *s = text;
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		ns_buf_addf(out, "%s%.*s\n", indent, (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+}
+
+void ns_report_failures(struct ns_buf *out, const struct ns_result *r)
+{
+	const struct ns_scenario *sc = r->sc;
+
+	for (size_t i = 0; r->run && i < r->v->n; i++) {
+		const struct ns_step *st = &sc->steps[i];
+		const struct ns_step_out *o = &r->run->obs[i].out;
+		const struct ns_step_verdict *sv = &r->v->steps[i];
+
+		if (!sv->ran || sv->ok)
+			continue;
+		ns_buf_addf(out, "%s:%d: %s%c %s\n", sc->path, st->line, st->terminal,
+			    st->prompt, st->cmdline);
+		if (o->err) {
+			ns_buf_adds(out, "    ");
+			ns_report_syscall(out, o);
+			ns_buf_addc(out, '\n');
+		}
+		add_indented(out, sv->diff ? sv->diff : "", "    ");
+	}
+}
+
+char *ns_report_fail_summary(const struct ns_result *r)
+{
+	if (r->v->reason)
+		return xstrdup(r->v->reason);
+	return xasprintf("%zu step%s did not match", r->v->failed, r->v->failed == 1 ? "" : "s");
+}
+
+size_t ns_utf8_char(const char *str, uint32_t *cp)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
+	size_t len;
+	uint32_t c;
+
+	if (s[0] < 0x80) {
+		*cp = s[0];
+		return 1;
+	}
+	if ((s[0] & 0xE0) == 0xC0) {
+		len = 2;
+		c = s[0] & 0x1F;
+	} else if ((s[0] & 0xF0) == 0xE0) {
+		len = 3;
+		c = s[0] & 0x0F;
+	} else if ((s[0] & 0xF8) == 0xF0) {
+		len = 4;
+		c = s[0] & 0x07;
+	} else {
+		return 0;
+	}
+	for (size_t k = 1; k < len; k++) {
+		if ((s[k] & 0xC0) != 0x80)
+			return 0; /* also stops at the terminating NUL */
+		c = c << 6 | (s[k] & 0x3F);
+	}
+	if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
+		return 0;
+	*cp = c;
+	return len;
+}
+
+#define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
+
+static bool xml_char(uint32_t c)
+{
+	if (c < 0x20)
+		return c == '\t' || c == '\n' || c == '\r';
+	return c != 0xFFFE && c != 0xFFFF;
+}
+
+void ns_xml_escape(struct ns_buf *out, const char *s, bool attr)
+{
+	while (*s) {
+		uint32_t c;
+		size_t n = ns_utf8_char(s, &c);
+
+		if (!n || !xml_char(c)) {
+			ns_buf_adds(out, REPLACEMENT);
+			s += n ? n : 1;
+			continue;
+		}
+		switch (c) {
+		case '&': ns_buf_adds(out, "&amp;"); break;
+		case '<': ns_buf_adds(out, "&lt;"); break;
+		case '>': ns_buf_adds(out, "&gt;"); break;
+		case '"': ns_buf_adds(out, "&quot;"); break;
+		case '\'': ns_buf_adds(out, "&apos;"); break;
+		/* A parser turns a raw CR into LF, and in an attribute value
+		 * any raw white space into a blank: keep them as they were. */
+		case '\r': ns_buf_adds(out, "&#13;"); break;
+		case '\n': ns_buf_adds(out, attr ? "&#10;" : "\n"); break;
+		case '\t': ns_buf_adds(out, attr ? "&#9;" : "\t"); break;
+		default: ns_buf_add(out, s, n); break;
+		}
+		s += n;
+	}
+}
+
+void ns_json_string(struct ns_buf *out, const char *s)
+{
+	static const char named[] = "btn\0fr"; /* \b \t \n, \f \r at 8..13 */
+
+	if (!s) {
+		ns_buf_adds(out, "null");
+		return;
+	}
+	ns_buf_addc(out, '"');
+	while (*s) {
+		uint32_t c;
+		size_t n = ns_utf8_char(s, &c);
+
+		if (!n)
+			ns_buf_adds(out, "\\ufffd");
+		else if (c == '"' || c == '\\')
+			ns_buf_addf(out, "\\%c", (char)c);
+		else if (c >= 8 && c <= 13 && named[c - 8])
+			ns_buf_addf(out, "\\%c", named[c - 8]);
+		else if (c < 0x20 || c == 0x7F)
+			ns_buf_addf(out, "\\u%04x", (unsigned)c);
+		else
+			ns_buf_add(out, s, n);
+		s += n ? n : 1;
+	}
+	ns_buf_addc(out, '"');
+}
+
+void ns_report_syscall(struct ns_buf *out, const struct ns_step_out *o)
+{
+	ns_buf_addf(out, "system call failed: %s: %s", o->syscall, ns_errname(o->err));
+	/* bubblewrap's lesson: say what usually causes it */
+	if (o->err == ENOSPC && strstr(o->syscall, "mount"))
+		ns_buf_adds(out, " (the mount table is full: see /proc/sys/fs/mount-max)");
+}

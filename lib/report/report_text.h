@@ -1,0 +1,44 @@
+/* report_text.h - what the machine-readable report formats share: a
+ * failing scenario told as the human report tells it, and text made safe
+ * for XML and JSON. */
+#ifndef NS_REPORT_TEXT_H
+#define NS_REPORT_TEXT_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "report/reporter.h"
+#include "base/util.h"
+
+/* Every failing step of r as the human report shows it without
+ * --verbose: "FILE:LINE: PROMPT COMMAND", then, indented by four spaces,
+ * "system call failed: SYSCALL: ERRNAME" when the command failed, and
+ * the diff. Appends nothing for a scenario without failing steps. */
+void ns_report_failures(struct ns_buf *out, const struct ns_result *r);
+
+/* "system call failed: SYSCALL: ERRNAME", with a hint where the errno
+ * has a usual cause (ENOSPC from a mount call: the mount table is full,
+ * see /proc/sys/fs/mount-max). No newline. */
+void ns_report_syscall(struct ns_buf *out, const struct ns_step_out *o);
+
+/* Why a failed scenario failed, in a few words: its reason (a timeout,
+ * a broken run) or "N step(s) did not match". */
+char *ns_report_fail_summary(const struct ns_result *r);
+
+/* Length of the well-formed UTF-8 character at s (1 to 4) with its code
+ * point in *cp, or 0 when s does not start one (stray, overlong,
+ * surrogate or truncated bytes). */
+size_t ns_utf8_char(const char *s, uint32_t *cp);
+
+/* s as XML character data (attr false) or as the inside of an attribute
+ * value in double or single quotes (attr true). Characters XML 1.0 does
+ * not allow, even as references, and bytes that are not UTF-8 become
+ * U+FFFD. */
+void ns_xml_escape(struct ns_buf *out, const char *s, bool attr);
+
+/* s as a JSON string literal with its quotes; NULL gives null. Control
+ * characters become \u00XX (or \n, \t, ...), bytes that are not UTF-8
+ * become \ufffd, other characters pass as they are. */
+void ns_json_string(struct ns_buf *out, const char *s);
+
+#endif

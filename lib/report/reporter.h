@@ -1,0 +1,65 @@
+/* reporter.h - the report formats of a run (human, TAP, JUnit, JSON).
+ *
+ * The runner hands each scenario's result to the reporter in the order of
+ * the scenario list, whatever order they finished in (with -j), so every
+ * format reads the same for any -j. */
+#ifndef NS_REPORTER_H
+#define NS_REPORTER_H
+
+#include <stdbool.h>
+#include <stdio.h>
+
+#include "run/backend.h"
+#include "run/verdict.h"
+
+struct ns_tally {
+	unsigned passed, failed, skipped, xfailed, xpassed;
+};
+
+/* One finished scenario. run is NULL for a scenario that did not run
+ * (skipped). */
+struct ns_result {
+	const struct ns_scenario *sc;
+	const struct ns_run *run;
+	const struct ns_verdict *v;
+	double seconds;            /* wall time of the scenario */
+	const char *devices;       /* "tmpfs" or "loop" as it ran */
+};
+
+struct ns_report_ctx {
+	FILE *out;
+	size_t total;              /* scenarios in the run */
+	bool verbose;              /* human: the whole transcript */
+	bool color;                /* human: ANSI colour */
+	bool progress;             /* human: "[n/N] name" while running */
+	const char *kernel;        /* uname -r */
+	const char *devices;       /* the run's --devices */
+	const char *hostname;
+	const char *version;       /* nstest's version, or NULL */
+};
+
+struct ns_reporter {
+	const char *name;
+	void (*begin)(const struct ns_report_ctx *c);
+	/* A scenario is starting (index is 0-based); may be NULL. */
+	void (*started)(const struct ns_report_ctx *c, size_t index,
+			const struct ns_scenario *sc);
+	void (*scenario)(const struct ns_report_ctx *c, size_t index,
+			 const struct ns_result *r);
+	void (*end)(const struct ns_report_ctx *c, const struct ns_tally *t);
+};
+
+extern const struct ns_reporter ns_reporter_human;
+extern const struct ns_reporter ns_reporter_tap;
+extern const struct ns_reporter ns_reporter_junit;
+extern const struct ns_reporter ns_reporter_json;
+
+/* The reporter called name, or NULL. */
+const struct ns_reporter *ns_reporter_find(const char *name);
+
+void ns_tally_add(struct ns_tally *t, enum ns_status s);
+/* "N passed, N failed, N skipped" alone on its line (", N xfailed, N
+ * xpassed" after it when either is non-zero). */
+void ns_tally_print(FILE *f, const struct ns_tally *t);
+
+#endif

@@ -1,0 +1,91 @@
+/* verdict.c - see verdict.h */
+#include "run/verdict.h"
+
+#include <string.h>
+
+#include <sys/utsname.h>
+
+#include "match/match.h"
+#include "run/require.h"
+
+const char *ns_status_name(enum ns_status s)
+{
+	static const char *const names[] = { "PASS", "FAIL", "SKIP", "XFAIL", "XPASS" };
+
+	return names[s];
+}
+
+/* A known deviation on this kernel turns a failure into XFAIL, and a pass
+ * into XPASS (a failure: the marker should go). A run that broke down
+ * (set-up failure, timeout) stays a failure. */
+static void apply_xfail(const struct ns_scenario *sc, struct ns_verdict *v)
+{
+	const struct ns_xfail *x;
+	struct utsname u;
+
+	if (!sc->nxfails || uname(&u) < 0 || v->reason)
+		return;
+	x = ns_xfail_for(sc, u.release);
+	if (!x)
+		return;
+	if (v->status == NS_FAIL) {
+		v->status = NS_XFAIL;
+		v->reason = xasprintf("known kernel deviation: %s", x->reason);
+	} else {
+		v->status = NS_XPASS;
+		v->reason = xasprintf("passed although marked xfail at line %d: %s", x->line, x->reason);
+	}
+}
+
+void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
+	      struct ns_verdict *v)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	size_t missing = 0;
+
+	memset(v, 0, sizeof(*v));
+	v->n = sc->nsteps;
+	v->steps = xcalloc(sc->nsteps, sizeof(*v->steps));
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		const struct ns_step *st = &sc->steps[i];
+		const struct ns_obs *o = &run->obs[i];
+		struct ns_buf diff = NS_BUF_INIT;
+
+		v->steps[i].ran = o->ran;
+		if (!o->ran) {
+			missing++;
+			continue;
+		}
+		v->steps[i].ok = ns_matcher_step(m, st->expect, st->nexpect,
+						 st->unordered, o->out.output, &diff);
+		if (!v->steps[i].ok) {
+			v->failed++;
+			v->steps[i].diff = ns_buf_detach(&diff);
+		}
+		ns_buf_free(&diff);
+	}
+	ns_matcher_free(m);
+	if (run->aborted)
+		v->reason = xstrdup(run->aborted);
+	else if (missing)
+		v->reason = xasprintf("%zu step(s) did not run", missing);
+	/* a step without a result can never count as a pass */
+	v->status = v->failed || run->aborted || missing ? NS_FAIL : NS_PASS;
+	apply_xfail(sc, v);
+}
+
+void ns_verdict_skip(struct ns_verdict *v, char *reason)
+{
+	memset(v, 0, sizeof(*v));
+	v->status = NS_SKIP;
+	v->reason = reason;
+}
+
+void ns_verdict_free(struct ns_verdict *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		free(v->steps[i].diff);
+	free(v->steps);
+	free(v->reason);
+	memset(v, 0, sizeof(*v));
+}

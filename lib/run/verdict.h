@@ -1,0 +1,32 @@
+/* verdict.h - judging a run: each step's expected output against what
+ * the backend observed, and the scenario's overall result. */
+#ifndef NS_VERDICT_H
+#define NS_VERDICT_H
+
+#include <stdbool.h>
+
+#include "run/backend.h"
+#include "scenario/scenario.h"
+
+enum ns_status { NS_PASS, NS_FAIL, NS_SKIP, NS_XFAIL, NS_XPASS };
+
+struct ns_step_verdict {
+	bool ran, ok;
+	char *diff;     /* unified diff when !ok and ran, else NULL */
+};
+
+struct ns_verdict {
+	enum ns_status status;
+	char *reason;   /* skip reason, abort reason, or NULL */
+	struct ns_step_verdict *steps;
+	size_t n;
+	size_t failed;  /* steps that ran and did not match */
+};
+
+void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
+	      struct ns_verdict *v);
+void ns_verdict_skip(struct ns_verdict *v, char *reason);
+void ns_verdict_free(struct ns_verdict *v);
+const char *ns_status_name(enum ns_status s);
+
+#endif

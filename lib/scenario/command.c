@@ -1,0 +1,27 @@
+/* command.c - finding a command by name across the command modules */
+#include "scenario/command.h"
+
+#include <string.h>
+
+static const struct {
+	const struct ns_cmd_def *defs;
+	const size_t *count;
+} modules[] = {
+	{ ns_cmd_fs, &ns_cmd_fs_count },
+	{ ns_cmd_mount, &ns_cmd_mount_count },
+	{ ns_cmd_ns, &ns_cmd_ns_count },
+	{ ns_cmd_time, &ns_cmd_time_count },
+	{ ns_cmd_caps, &ns_cmd_caps_count },
+	{ ns_cmd_newapi, &ns_cmd_newapi_count },
+	{ ns_cmd_listmount, &ns_cmd_listmount_count },
+	{ ns_cmd_filter, &ns_cmd_filter_count },
+};
+
+const struct ns_cmd_def *ns_cmd_find(const char *name)
+{
+	for (size_t m = 0; m < NS_ARRAY_SIZE(modules); m++)
+		for (size_t i = 0; i < *modules[m].count; i++)
+			if (!strcmp(modules[m].defs[i].name, name))
+				return &modules[m].defs[i];
+	return NULL;
+}

@@ -1,0 +1,142 @@
+/* scenario.h - a parsed scenario file: directives, prose and the plan of
+ * steps (design §3). Everything here is plain data: the parser fills it,
+ * backends execute it, the matcher and reporters read it. */
+#ifndef NS_SCENARIO_H
+#define NS_SCENARIO_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+
+struct ns_cmd_def;
+
+/* One program of a pipeline: `grep /mnt`, `mount --bind a b`. */
+struct ns_stage {
+	const struct ns_cmd_def *def;
+	char **argv;          /* argv[0] is the command name */
+	int *col;             /* 1-based column of each argv word in the file */
+	size_t argc;
+	void *args;           /* what def->parse made of argv; def->free_args */
+};
+
+struct ns_pipeline {
+	struct ns_stage *stages;
+	size_t n;
+};
+
+struct ns_expect {
+	char *text;           /* the expected line, indentation removed */
+	int line;             /* its line number in the file */
+};
+
+struct ns_step {
+	int line;             /* line of the command */
+	int col;              /* column where the command text starts */
+	char *terminal;       /* prompt name; "" for the bare prompt */
+	char prompt;          /* '#' or '$' */
+	char *cmdline;        /* the command as typed, trailing comment removed */
+	struct ns_pipeline pipeline;
+	struct ns_expect *expect;
+	size_t nexpect, expect_cap;
+	bool unordered;       /* the block started with "[unordered]" */
+};
+
+/* Kinds of raw lines, kept so that `show` and `--update` can reproduce the
+ * file around the steps. */
+enum ns_line_kind {
+	NS_LINE_PROSE,
+	NS_LINE_DIRECTIVE,
+	NS_LINE_COMMAND,
+	NS_LINE_EXPECT,
+	NS_LINE_BLANK_SESSION, /* an indented line holding only blanks */
+};
+
+struct ns_raw_line {
+	enum ns_line_kind kind;
+	char *text;           /* the line as in the file, without '\n' */
+	size_t step;          /* for COMMAND and EXPECT lines: index into steps */
+};
+
+enum ns_devices_mode {
+	NS_DEVICES_DEFAULT = 0, /* whatever the command line says (tmpfs) */
+	NS_DEVICES_TMPFS,
+	NS_DEVICES_LOOP,
+};
+
+/* `requires:` flags: privileges and devices ... */
+#define NS_REQ_ROOT  (1u << 0)
+#define NS_REQ_LOOP  (1u << 1)
+#define NS_REQ_USERNS (1u << 2)
+/* ... and kernel features, probed at run time */
+#define NS_FEAT_OPEN_TREE            (1u << 8)
+#define NS_FEAT_MOVE_MOUNT           (1u << 9)
+#define NS_FEAT_FSMOUNT              (1u << 10)
+#define NS_FEAT_MOUNT_SETATTR        (1u << 11)
+#define NS_FEAT_STATMOUNT            (1u << 12)
+#define NS_FEAT_LISTMOUNT            (1u << 13)
+#define NS_FEAT_MOVE_MOUNT_BENEATH   (1u << 14)
+#define NS_FEAT_MOVE_MOUNT_SET_GROUP (1u << 15)
+
+/* `xfail: RANGE: REASON`: a known kernel deviation. */
+struct ns_version_cmp {
+	char op[3];           /* ">=", ">", "<=", "<", "=" */
+	int v[3];
+};
+
+struct ns_xfail {
+	bool any;             /* RANGE was "*" */
+	struct ns_version_cmp cmp[4];
+	size_t ncmp;
+	char *reason;
+	int line;
+};
+
+struct ns_scenario {
+	char *path;
+	char *name;           /* file name without folder and .scn */
+	char *root_dev;       /* `root:`; defaults to /dev/sda1 */
+	unsigned requires;    /* NS_REQ_* */
+	int kernel_min[3];    /* `kernel: >= X.Y[.Z]`; all zero when absent */
+	enum ns_devices_mode devices; /* `devices:` */
+	char *title;          /* `title:`, or NULL */
+	struct ns_xfail *xfails;
+	size_t nxfails;
+
+	struct ns_step *steps;
+	size_t nsteps, steps_cap;
+
+	bool remounts;        /* some stand-in name is mounted more than once */
+	bool one_way;         /* a command no process can undo: see command.h */
+	char **devnames;      /* every distinct stand-in name, root_dev first */
+	size_t ndevnames, devnames_cap;
+
+	struct ns_raw_line *raw;
+	size_t nraw, raw_cap;
+};
+
+/* A parse error, already formatted "file:line:col: error: what". */
+struct ns_diag {
+	char *msg;
+};
+
+/* Parse text as the scenario at path. Returns the scenario, or NULL with
+ * diag->msg set. */
+struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
+				      size_t len, struct ns_diag *diag);
+/* Read and parse a file; errors reading it are reported the same way. */
+struct ns_scenario *ns_scenario_load(const char *path, struct ns_diag *diag);
+void ns_scenario_free(struct ns_scenario *sc);
+void ns_diag_free(struct ns_diag *d);
+
+/* The first expected line under the command at raw line r, as written
+ * in the file (indentation, "[unordered]" and all), or NULL. */
+const char *ns_scenario_first_expect(const struct ns_scenario *sc, size_t r);
+/* The indentation of the block of the command at raw line r: its first
+ * expected line's, else the command's ("\t" or four spaces). */
+const char *ns_scenario_block_indent(const struct ns_scenario *sc, size_t r);
+
+/* Index of a stand-in name in sc->devnames, or -1. */
+int ns_scenario_devindex(const struct ns_scenario *sc, const char *name);
+
+#endif

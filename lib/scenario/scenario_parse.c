@@ -1,0 +1,731 @@
+/* scenario_parse.c - read a transcript scenario file into a plan (design §3).
+ *
+ * The whole file is checked before anything can run: the first problem is
+ * reported as "file:line:col: error: what" and no scenario is returned. */
+#include "scenario/scenario.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <string.h>
+
+#include "scenario/command.h"
+#include "scenario/shellword.h"
+
+#define NS_MAX_LINE (1u << 20)
+
+struct parser {
+	struct ns_scenario *sc;
+	const char *path;
+	int lineno;
+	bool seen_session;
+	bool header_open;      /* still in the leading block of directives */
+	struct ns_step *open;  /* the step whose output lines may follow */
+	struct ns_diag *diag;
+	bool seen[8];          /* which directives were given */
+};
+
+static int fail(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
+static int fail(struct parser *p, int col, const char *fmt, ...)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	va_list ap;
+
+	ns_buf_addf(&b, "%s:%d:%d: error: ", p->path, p->lineno, col);
+	va_start(ap, fmt);
+	ns_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	p->diag->msg = ns_buf_detach(&b);
+	return -1;
+}
+
+static void add_raw(struct parser *p, enum ns_line_kind kind, const char *text,
+		    size_t len)
+{
+	struct ns_scenario *sc = p->sc;
+	void *v = sc->raw;
+
+	ns_grow(&v, &sc->raw_cap, sc->nraw + 1, sizeof(*sc->raw));
+	sc->raw = v;
+	sc->raw[sc->nraw].kind = kind;
+	sc->raw[sc->nraw].text = xstrndup(text, len);
+	sc->raw[sc->nraw].step = sc->nsteps ? sc->nsteps - 1 : 0;
+	sc->nraw++;
+}
+
+/* ---- directives --------------------------------------------------- */
+
+static bool is_devname(const char *s)
+{
+	if (strncmp(s, "/dev/", 5) != 0 || !s[5])
+		return false;
+	/* one spelling per device: no empty, "." or ".." components */
+	if (strstr(s, "//") || strstr(s, "/./") || strstr(s, "/../") ||
+	    !strcmp(s + strlen(s) - 2, "/.") || !strcmp(s + strlen(s) - 3, "/.."))
+		return false;
+	for (; *s; s++)
+		if (!isalnum((unsigned char)*s) && !strchr("/_.-+:@", *s))
+			return false;
+	return s[-1] != '/';
+}
+
+static int dir_root(struct parser *p, const char *v, int col)
+{
+	if (!is_devname(v))
+		return fail(p, col, "root: '%s' is not a device path like /dev/sda1", v);
+	free(p->sc->root_dev);
+	p->sc->root_dev = xstrdup(v);
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned bit;
+} requirements[] = {
+	{ "root", NS_REQ_ROOT },
+	{ "loop", NS_REQ_LOOP },
+	{ "userns", NS_REQ_USERNS },
+	{ "open_tree", NS_FEAT_OPEN_TREE },
+	{ "move_mount", NS_FEAT_MOVE_MOUNT },
+	{ "fsmount", NS_FEAT_FSMOUNT },
+	{ "mount_setattr", NS_FEAT_MOUNT_SETATTR },
+	{ "statmount", NS_FEAT_STATMOUNT },
+	{ "listmount", NS_FEAT_LISTMOUNT },
+	{ "move_mount_beneath", NS_FEAT_MOVE_MOUNT_BENEATH },
+	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
+};
+
+static int dir_requires(struct parser *p, const char *v, int col)
+{
+	const char *s = v;
+
+	while (*s) {
+		size_t n = strcspn(s, " \t"), k = 0;
+
+		while (k < NS_ARRAY_SIZE(requirements) &&
+		       (strlen(requirements[k].name) != n || strncmp(s, requirements[k].name, n)))
+			k++;
+		if (k == NS_ARRAY_SIZE(requirements))
+			return fail(p, col + (int)(s - v),
+				    "requires: unknown requirement '%.*s' (known: root, loop, userns, open_tree, move_mount, fsmount, mount_setattr, statmount, listmount, move_mount_beneath, move_mount_set_group)",
+				    (int)n, s);
+		p->sc->requires |= requirements[k].bit;
+		s += n;
+		s += strspn(s, " \t");
+	}
+	return 0;
+}
+
+/* One "OP X.Y[.Z]" of an xfail range; returns the characters used or -1. */
+static int parse_cmp(const char *s, struct ns_version_cmp *c)
+{
+	static const char *const ops[] = { ">=", "<=", ">", "<", "=" };
+	int used = 0, k = -1;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(ops) && k < 0; i++)
+		if (!strncmp(s, ops[i], strlen(ops[i])))
+			k = (int)i;
+	if (k < 0)
+		return -1;
+	strcpy(c->op, ops[k]);
+	s += strlen(ops[k]);
+	c->v[0] = c->v[1] = c->v[2] = 0;
+	if (sscanf(s, " %d.%d%n.%d%n", &c->v[0], &c->v[1], &used, &c->v[2], &used) < 2)
+		return -1;
+	return (int)strlen(ops[k]) + used;
+}
+
+static int dir_xfail(struct parser *p, const char *v, int col)
+{
+	struct ns_scenario *sc = p->sc;
+	const char *colon = strchr(v, ':');
+	struct ns_xfail x = { .line = p->lineno };
+	const char *s = v;
+	void *arr = sc->xfails;
+	size_t cap = sc->nxfails;
+
+	if (!colon || !colon[1 + strspn(colon + 1, " \t")])
+		return fail(p, col, "xfail: expected 'RANGE: REASON', e.g. 'xfail: >= 6.1, < 6.9: why (reference)'");
+	if (!strncmp(s, "*", 1) && s + 1 + strspn(s + 1, " \t") == colon) {
+		x.any = true;
+	} else {
+		while (s < colon) {
+			int n;
+			if (x.ncmp == NS_ARRAY_SIZE(x.cmp) || (n = parse_cmp(s, &x.cmp[x.ncmp])) < 0)
+				return fail(p, col + (int)(s - v), "xfail: bad kernel range '%.*s' (use '*' or comparisons like '>= 6.1, < 6.9')",
+					    (int)(colon - v), v);
+			x.ncmp++;
+			s += n;
+			s += strspn(s, " \t");
+			if (*s == ',')
+				s += 1 + strspn(s + 1, " \t");
+			else if (s != colon)
+				return fail(p, col + (int)(s - v), "xfail: expected ',' or ':' after a kernel version");
+		}
+	}
+	x.reason = xstrdup(colon + 1 + strspn(colon + 1, " \t"));
+	ns_grow(&arr, &cap, sc->nxfails + 1, sizeof(x));
+	sc->xfails = arr;
+	sc->xfails[sc->nxfails++] = x;
+	return 0;
+}
+
+static int dir_kernel(struct parser *p, const char *v, int col)
+{
+	int *k = p->sc->kernel_min;
+	int used = 0;
+
+	k[0] = k[1] = k[2] = 0;
+	if (sscanf(v, ">= %d.%d%n.%d%n", &k[0], &k[1], &used, &k[2], &used) < 2 ||
+	    v[used] || k[0] < 0 || k[1] < 0 || k[2] < 0)
+		return fail(p, col, "kernel: expected '>= MAJOR.MINOR[.PATCH]', got '%s'", v);
+	return 0;
+}
+
+static int dir_devices(struct parser *p, const char *v, int col)
+{
+	if (!strcmp(v, "tmpfs"))
+		p->sc->devices = NS_DEVICES_TMPFS;
+	else if (!strcmp(v, "loop"))
+		p->sc->devices = NS_DEVICES_LOOP;
+	else if (!strcmp(v, "any"))
+		p->sc->devices = NS_DEVICES_DEFAULT;
+	else
+		return fail(p, col, "devices: expected tmpfs, loop or any, got '%s'", v);
+	return 0;
+}
+
+static int dir_title(struct parser *p, const char *v, int col)
+{
+	(void)col;
+	free(p->sc->title);
+	p->sc->title = xstrdup(v);
+	return 0;
+}
+
+static const struct {
+	const char *key;
+	int (*fn)(struct parser *p, const char *v, int col);
+} directives[] = {
+	{ "root", dir_root },
+	{ "requires", dir_requires },
+	{ "kernel", dir_kernel },
+	{ "devices", dir_devices },
+	{ "title", dir_title },
+	{ "xfail", dir_xfail },
+};
+
+/* Directives that may be given more than once. */
+static bool repeatable(const char *key)
+{
+	return !strcmp(key, "xfail");
+}
+
+/* "key: value" with a lowercase key; anything else is not a directive. */
+static bool split_directive(const char *line, size_t *keylen, const char **val)
+{
+	size_t k = 0;
+
+	while (islower((unsigned char)line[k]) || line[k] == '-' ||
+	       (k && isdigit((unsigned char)line[k])))
+		k++;
+	if (!k || line[k] != ':' || (line[k + 1] != ' ' && line[k + 1]))
+		return false;
+	*keylen = k;
+	*val = line + k + 1 + strspn(line + k + 1, " \t");
+	return true;
+}
+
+static int known_directive(const char *key, size_t keylen)
+{
+	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
+		if (strlen(directives[i].key) == keylen &&
+		    !strncmp(directives[i].key, key, keylen))
+			return (int)i;
+	return -1;
+}
+
+static int parse_directive(struct parser *p, const char *line, size_t keylen,
+			   const char *val)
+{
+	int i = known_directive(line, keylen);
+	char *v;
+	size_t n;
+	int r;
+
+	if (i < 0)
+		return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title, xfail)",
+			    (int)keylen, line);
+	if (p->seen[i] && !repeatable(directives[i].key))
+		return fail(p, 1, "directive '%.*s' given twice", (int)keylen, line);
+	p->seen[i] = true;
+	v = xstrdup(val);
+	n = strlen(v);
+	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
+		v[--n] = '\0';
+	r = directives[i].fn(p, v, (int)(val - line) + 1);
+	free(v);
+	return r;
+}
+
+/* ---- session lines ------------------------------------------------ */
+
+/* A prompt is an optional terminal name followed by "# " or "$ ". Returns
+ * the length of the prompt including its blank, or 0. */
+static size_t prompt_len(const char *s, size_t *namelen)
+{
+	size_t k = 0;
+
+	while (isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '-' || s[k] == '.')
+		k++;
+	if ((s[k] == '#' || s[k] == '$') && (s[k + 1] == ' ' || s[k + 1] == '\t' || !s[k + 1])) {
+		*namelen = k;
+		return s[k + 1] ? k + 2 : k + 1;
+	}
+	return 0;
+}
+
+static const char *nested(const struct ns_scenario *sc, const char *name);
+
+static void add_device(struct ns_scenario *sc, const char *name)
+{
+	void *v = sc->devnames;
+
+	if (ns_scenario_devindex(sc, name) >= 0) {
+		sc->remounts = true;
+		return;
+	}
+	ns_grow(&v, &sc->devnames_cap, sc->ndevnames + 1, sizeof(char *));
+	sc->devnames = v;
+	sc->devnames[sc->ndevnames++] = xstrdup(name);
+}
+
+/* Column of the first word equal to s (the command's column otherwise). */
+static int word_col(const struct ns_stage *st, const char *s)
+{
+	for (size_t i = 1; i < st->argc; i++)
+		if (!strcmp(st->argv[i], s))
+			return st->col[i];
+	return st->col[0];
+}
+
+static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
+{
+	struct ns_parse_err e = { NULL, 0 };
+	const char *name = st->argv[0];
+
+	st->def = ns_cmd_find(name);
+	if (!st->def && index == 0)
+		return fail(p, st->col[0], "unknown command '%s'", name);
+	if (!st->def)
+		return fail(p, st->col[0], "unknown filter '%s'", name);
+	if (index == 0 && st->def->filter)
+		return fail(p, st->col[0], "'%s' is a filter: it reads the output of a command through '|'", name);
+	if (index > 0 && !st->def->filter)
+		return fail(p, st->col[0], "'%s' cannot read from a pipe", name);
+	if (st->def->parse(st, &e) < 0) {
+		size_t w = e.word < st->argc ? e.word : 0;
+		int r = fail(p, st->col[w], "%s", e.msg);
+		free(e.msg);
+		return r;
+	}
+	if (st->def->device) {
+		const char *dev = st->def->device(st->args);
+		if (dev && !is_devname(dev))
+			return fail(p, word_col(st, dev), "device name '%s' is not a path like /dev/sdb6", dev);
+		if (dev && nested(p->sc, dev))
+			return fail(p, word_col(st, dev), "device name '%s' and %s cannot both be devices: one is a folder of the other",
+				    dev, nested(p->sc, dev));
+		if (dev)
+			add_device(p->sc, dev);
+	}
+	if (st->def->one_way && st->def->one_way(st->args))
+		p->sc->one_way = true;
+	return 0;
+}
+
+/* Turn the words of one stage into an ns_stage with file columns. */
+static void take_words(struct ns_stage *st, struct ns_words *w, int base)
+{
+	st->argv = w->v;
+	st->argc = w->n;
+	st->col = xcalloc(w->n, sizeof(int));
+	for (size_t i = 0; i < w->n; i++)
+		st->col[i] = base + w->col[i];
+	free(w->col);
+	w->v = NULL;
+	w->col = NULL;
+	w->n = 0;
+}
+
+static int parse_command(struct parser *p, struct ns_step *step,
+			 const char *text, int base)
+{
+	struct ns_split sp;
+	char *msg = NULL;
+	size_t at = 0;
+	size_t end;
+
+	if (ns_shell_split(text, &sp, &msg, &at) < 0) {
+		int r = fail(p, base + (int)at, "%s", msg);
+		free(msg);
+		return r;
+	}
+	end = sp.comment;
+	while (end && (text[end - 1] == ' ' || text[end - 1] == '\t'))
+		end--;
+	step->cmdline = xstrndup(text, end);
+	if (sp.n == 1 && sp.stages[0].n == 0) {
+		ns_split_free(&sp);
+		return fail(p, base, "empty command after the prompt");
+	}
+	step->pipeline.stages = xcalloc(sp.n, sizeof(struct ns_stage));
+	step->pipeline.n = sp.n;
+	for (size_t i = 0; i < sp.n; i++)
+		take_words(&step->pipeline.stages[i], &sp.stages[i], base);
+	ns_split_free(&sp);
+	for (size_t i = 0; i < step->pipeline.n; i++)
+		if (parse_stage(p, &step->pipeline.stages[i], i) < 0)
+			return -1;
+	return 0;
+}
+
+static struct ns_step *new_step(struct ns_scenario *sc)
+{
+	void *v = sc->steps;
+
+	ns_grow(&v, &sc->steps_cap, sc->nsteps + 1, sizeof(struct ns_step));
+	sc->steps = v;
+	memset(&sc->steps[sc->nsteps], 0, sizeof(struct ns_step));
+	return &sc->steps[sc->nsteps++];
+}
+
+static void add_expect(struct ns_step *st, const char *text, int line)
+{
+	void *v = st->expect;
+
+	ns_grow(&v, &st->expect_cap, st->nexpect + 1, sizeof(struct ns_expect));
+	st->expect = v;
+	st->expect[st->nexpect].text = xstrdup(text);
+	st->expect[st->nexpect].line = line;
+	st->nexpect++;
+}
+
+static int session_line(struct parser *p, const char *line, int indent)
+{
+	const char *s = line + indent;
+	size_t namelen = 0, plen = prompt_len(s, &namelen);
+
+	p->seen_session = true;
+	p->header_open = false;
+	if (plen) {
+		struct ns_step *st = new_step(p->sc);
+		st->line = p->lineno;
+		st->terminal = xstrndup(s, namelen);
+		st->prompt = s[namelen];
+		st->col = indent + (int)plen + 1;
+		p->open = st;
+		add_raw(p, NS_LINE_COMMAND, line, strlen(line));
+		return parse_command(p, st, s + plen, indent + (int)plen + 1);
+	}
+	if (!p->open)
+		return fail(p, indent + 1, "output line before any command");
+	if (!strcmp(s, "[unordered]") && p->open->nexpect == 0 && !p->open->unordered) {
+		p->open->unordered = true;
+	} else {
+		add_expect(p->open, s, p->lineno);
+	}
+	add_raw(p, NS_LINE_EXPECT, line, strlen(line));
+	return 0;
+}
+
+/* ---- lines ---------------------------------------------------------- */
+
+static int check_bytes(struct parser *p, const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i];
+		if (c == '\0')
+			return fail(p, (int)i + 1, "NUL byte in scenario file");
+		if (c == '\r' && i + 1 == len)
+			return fail(p, (int)i + 1, "CRLF line ending; scenario files use LF (convert with dos2unix)");
+		if (c < 0x20 && c != '\t')
+			return fail(p, (int)i + 1, "control character 0x%02x in scenario file", c);
+	}
+	return 0;
+}
+
+/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
+ * forms, no surrogates, nothing past U+10FFFF), or 0. */
+static size_t utf8_seq(const unsigned char *s, size_t left)
+{
+	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
+	size_t n;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xc2 && c <= 0xdf)
+		n = 2;
+	else if (c >= 0xe0 && c <= 0xef)
+		n = 3;
+	else if (c >= 0xf0 && c <= 0xf4)
+		n = 4;
+	else
+		return 0;
+	if (n > left)
+		return 0;
+	if (c == 0xe0)
+		lo = 0xa0;              /* overlong 3-byte */
+	else if (c == 0xed)
+		hi = 0x9f;              /* surrogates */
+	else if (c == 0xf0)
+		lo = 0x90;              /* overlong 4-byte */
+	else if (c == 0xf4)
+		hi = 0x8f;              /* past U+10FFFF */
+	if (s[1] < lo || s[1] > hi)
+		return 0;
+	for (size_t k = 2; k < n; k++)
+		if ((s[k] & 0xc0) != 0x80)
+			return 0;
+	return n;
+}
+
+static bool utf8_ok(const unsigned char *s, size_t len, size_t *bad)
+{
+	for (size_t i = 0; i < len;) {
+		size_t n = utf8_seq(s + i, len - i);
+
+		if (!n) {
+			*bad = i;
+			return false;
+		}
+		i += n;
+	}
+	return true;
+}
+
+static int one_line(struct parser *p, const char *line, size_t len)
+{
+	size_t keylen, bad;
+	const char *val;
+	int indent = 0;
+
+	if (len > NS_MAX_LINE)
+		return fail(p, 1, "line longer than %u bytes", NS_MAX_LINE);
+	if (check_bytes(p, line, len) < 0)
+		return -1;
+	if (!utf8_ok((const unsigned char *)line, len, &bad))
+		return fail(p, (int)bad + 1, "invalid UTF-8");
+	if (line[0] == '\t')
+		indent = 1;
+	else if (!strncmp(line, "    ", 4))
+		indent = 4;
+	if (indent && line[indent + strspn(line + indent, " \t")]) {
+		return session_line(p, line, indent);
+	}
+	p->open = NULL;
+	if (split_directive(line, &keylen, &val)) {
+		if (p->header_open) {
+			add_raw(p, NS_LINE_DIRECTIVE, line, len);
+			return parse_directive(p, line, keylen, val);
+		}
+		if (known_directive(line, keylen) >= 0)
+			return fail(p, 1, "directive '%.*s' after the header: directives go in the block at the top of the file",
+				    (int)keylen, line);
+	}
+	if (line[strspn(line, " \t")])
+		p->header_open = false;
+	add_raw(p, indent ? NS_LINE_BLANK_SESSION : NS_LINE_PROSE, line, len);
+	return 0;
+}
+
+/* ---- whole files ---------------------------------------------------- */
+
+static char *base_name(const char *path)
+{
+	const char *b = strrchr(path, '/');
+	size_t n;
+
+	b = b ? b + 1 : path;
+	n = strlen(b);
+	if (n > 4 && !strcmp(b + n - 4, ".scn"))
+		n -= 4;
+	return xstrndup(b, n);
+}
+
+/* /dev/sdb and /dev/sdb/part1 cannot both be devices: one would have to
+ * be a folder of the other (a loop stand-in is a node at that path).
+ * Returns the name already known that clashes with name, or NULL. */
+static const char *nested(const struct ns_scenario *sc, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (size_t i = 0; i < sc->ndevnames; i++) {
+		const char *d = sc->devnames[i];
+		size_t m = strlen(d);
+		if ((m < n && !strncmp(name, d, m) && name[m] == '/') ||
+		    (n < m && !strncmp(d, name, n) && d[n] == '/'))
+			return d;
+	}
+	return NULL;
+}
+
+/* The root's name, given in the header, against the names mounted. */
+static int check_root_nesting(struct parser *p)
+{
+	const char *other = nested(p->sc, p->sc->root_dev);
+
+	if (!other)
+		return 0;
+	p->lineno = 1;
+	return fail(p, 1, "root: '%s' and %s cannot both be devices: one is a folder of the other",
+		    p->sc->root_dev, other);
+}
+
+struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
+				      size_t len, struct ns_diag *diag)
+{
+	struct ns_scenario *sc = xcalloc(1, sizeof(*sc));
+	struct parser p = { .sc = sc, .path = path, .header_open = true,
+			    .diag = diag };
+	size_t start = 0;
+
+	diag->msg = NULL;
+	sc->path = xstrdup(path);
+	sc->name = base_name(path);
+	sc->root_dev = xstrdup("/dev/sda1");
+	while (start < len) {
+		const char *nl = memchr(text + start, '\n', len - start);
+		size_t end = nl ? (size_t)(nl - text) : len;
+		char *line = xstrndup(text + start, end - start);
+		int r;
+
+		p.lineno++;
+		r = one_line(&p, line, end - start);
+		free(line);
+		if (r < 0)
+			goto bad;
+		start = end + 1;
+	}
+	if (sc->nsteps == 0) {
+		p.lineno = p.lineno ? p.lineno : 1;
+		fail(&p, 1, "no commands: a scenario needs at least one indented '# command' line");
+		goto bad;
+	}
+	if (check_root_nesting(&p) < 0)
+		goto bad;
+	/* The root stand-in is device 0; the others follow in order of use. */
+	{
+		char **names = sc->devnames;
+		size_t n = sc->ndevnames;
+
+		sc->devnames = NULL;
+		sc->ndevnames = sc->devnames_cap = 0;
+		add_device(sc, sc->root_dev);
+		for (size_t i = 0; i < n; i++) {
+			add_device(sc, names[i]);
+			free(names[i]);
+		}
+		free(names);
+	}
+	return sc;
+bad:
+	ns_scenario_free(sc);
+	return NULL;
+}
+
+struct ns_scenario *ns_scenario_load(const char *path, struct ns_diag *diag)
+{
+	struct ns_scenario *sc;
+	char *text;
+	size_t len;
+	int r = ns_read_file(path, 64u << 20, &text, &len);
+
+	if (r < 0) {
+		diag->msg = xasprintf("%s:1:1: error: cannot read: %s", path,
+				      r == -EFBIG ? "larger than 64 MiB" : strerror(-r));
+		return NULL;
+	}
+	if (len == 0) {
+		free(text);
+		diag->msg = xasprintf("%s:1:1: error: empty file: a scenario needs at least one command", path);
+		return NULL;
+	}
+	sc = ns_scenario_parse(path, text, len, diag);
+	free(text);
+	return sc;
+}
+
+static void free_stage(struct ns_stage *st)
+{
+	if (st->def && st->def->free_args && st->args)
+		st->def->free_args(st->args);
+	for (size_t i = 0; i < st->argc; i++)
+		free(st->argv[i]);
+	free(st->argv);
+	free(st->col);
+}
+
+static void free_step(struct ns_step *st)
+{
+	for (size_t i = 0; i < st->pipeline.n; i++)
+		free_stage(&st->pipeline.stages[i]);
+	free(st->pipeline.stages);
+	for (size_t i = 0; i < st->nexpect; i++)
+		free(st->expect[i].text);
+	free(st->expect);
+	free(st->terminal);
+	free(st->cmdline);
+}
+
+void ns_scenario_free(struct ns_scenario *sc)
+{
+	if (!sc)
+		return;
+	for (size_t i = 0; i < sc->nsteps; i++)
+		free_step(&sc->steps[i]);
+	free(sc->steps);
+	for (size_t i = 0; i < sc->ndevnames; i++)
+		free(sc->devnames[i]);
+	free(sc->devnames);
+	for (size_t i = 0; i < sc->nraw; i++)
+		free(sc->raw[i].text);
+	free(sc->raw);
+	free(sc->path);
+	free(sc->name);
+	free(sc->root_dev);
+	free(sc->title);
+	for (size_t i = 0; i < sc->nxfails; i++)
+		free(sc->xfails[i].reason);
+	free(sc->xfails);
+	free(sc);
+}
+
+void ns_diag_free(struct ns_diag *d)
+{
+	free(d->msg);
+	d->msg = NULL;
+}
+
+int ns_scenario_devindex(const struct ns_scenario *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->ndevnames; i++)
+		if (!strcmp(sc->devnames[i], name))
+			return (int)i;
+	return -1;
+}
+
+const char *ns_scenario_first_expect(const struct ns_scenario *sc, size_t r)
+{
+	const struct ns_raw_line *next = r + 1 < sc->nraw ? &sc->raw[r + 1] : NULL;
+
+	if (next && next->kind == NS_LINE_EXPECT && next->step == sc->raw[r].step)
+		return next->text;
+	return NULL;
+}
+
+const char *ns_scenario_block_indent(const struct ns_scenario *sc, size_t r)
+{
+	const char *model = ns_scenario_first_expect(sc, r);
+
+	return (model ? model : sc->raw[r].text)[0] == '\t' ? "\t" : "    ";
+}

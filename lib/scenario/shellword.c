@@ -1,0 +1,179 @@
+/* shellword.c - see shellword.h */
+#include "scenario/shellword.h"
+
+#include <string.h>
+
+#include "base/util.h"
+
+struct lexer {
+	const char *s;
+	size_t i;
+	struct ns_split *out;
+	struct ns_buf word;
+	int word_start;      /* -1 while no word is open */
+	char **msg;
+	size_t *at;
+};
+
+static int lex_fail(struct lexer *lx, size_t at, const char *what)
+{
+	*lx->msg = xstrdup(what);
+	*lx->at = at;
+	return -1;
+}
+
+static struct ns_words *cur_stage(struct lexer *lx)
+{
+	return &lx->out->stages[lx->out->n - 1];
+}
+
+static void new_stage(struct lexer *lx)
+{
+	void *v = lx->out->stages;
+	size_t cap = lx->out->n;
+
+	/* grow by one: pipelines are short */
+	ns_grow(&v, &cap, lx->out->n + 1, sizeof(struct ns_words));
+	lx->out->stages = v;
+	memset(&lx->out->stages[lx->out->n++], 0, sizeof(struct ns_words));
+}
+
+static void open_word(struct lexer *lx)
+{
+	if (lx->word_start < 0)
+		lx->word_start = (int)lx->i;
+}
+
+static void close_word(struct lexer *lx)
+{
+	struct ns_words *w = cur_stage(lx);
+	void *v, *c;
+	size_t cap;
+
+	if (lx->word_start < 0)
+		return;
+	v = w->v;
+	cap = w->cap;
+	ns_grow(&v, &cap, w->n + 1, sizeof(char *));
+	c = w->col;
+	ns_grow(&c, &w->cap, w->n + 1, sizeof(int));
+	w->v = v;
+	w->col = c;
+	w->v[w->n] = xstrdup(ns_buf_str(&lx->word));
+	w->col[w->n++] = lx->word_start;
+	ns_buf_reset(&lx->word);
+	lx->word_start = -1;
+}
+
+/* Inside '...': everything is literal up to the next quote. */
+static int lex_single(struct lexer *lx)
+{
+	size_t open = lx->i++;
+
+	while (lx->s[lx->i] && lx->s[lx->i] != '\'')
+		ns_buf_addc(&lx->word, lx->s[lx->i++]);
+	if (!lx->s[lx->i])
+		return lex_fail(lx, open, "unterminated single quote");
+	lx->i++;
+	return 0;
+}
+
+/* Inside "...": backslash escapes only \ " $ `; $ and ` are refused since
+ * nstest does not expand anything. */
+static int lex_double(struct lexer *lx)
+{
+	size_t open = lx->i++;
+
+	for (;;) {
+		char c = lx->s[lx->i];
+		if (!c)
+			return lex_fail(lx, open, "unterminated double quote");
+		if (c == '"')
+			break;
+		if (c == '$' || c == '`')
+			return lex_fail(lx, lx->i, "shell expansion is not supported");
+		if (c == '\\' && strchr("\\\"$`", lx->s[lx->i + 1]) && lx->s[lx->i + 1])
+			c = lx->s[++lx->i];
+		ns_buf_addc(&lx->word, c);
+		lx->i++;
+	}
+	lx->i++;
+	return 0;
+}
+
+static int lex_char(struct lexer *lx)
+{
+	char c = lx->s[lx->i];
+
+	if (c == ' ' || c == '\t') {
+		close_word(lx);
+		lx->i++;
+		return 0;
+	}
+	if (c == '#' && lx->word_start < 0) {
+		lx->out->comment = lx->i;
+		lx->i = strlen(lx->s);
+		return 0;
+	}
+	if (c == '|') {
+		close_word(lx);
+		if (cur_stage(lx)->n == 0)
+			return lex_fail(lx, lx->i, "empty command before '|'");
+		if (lx->s[lx->i + 1] == '|')
+			return lex_fail(lx, lx->i, "unsupported shell syntax '||'");
+		new_stage(lx);
+		lx->i++;
+		return 0;
+	}
+	if (strchr(";&<>()`$*?[{}~", c)) {
+		char what[64];
+		snprintf(what, sizeof(what), "unsupported shell syntax '%c'", c);
+		return lex_fail(lx, lx->i, what);
+	}
+	open_word(lx);
+	if (c == '\'')
+		return lex_single(lx);
+	if (c == '"')
+		return lex_double(lx);
+	if (c == '\\') {
+		if (!lx->s[lx->i + 1])
+			return lex_fail(lx, lx->i, "backslash at end of line");
+		lx->i++;
+	}
+	ns_buf_addc(&lx->word, lx->s[lx->i++]);
+	return 0;
+}
+
+int ns_shell_split(const char *s, struct ns_split *out, char **msg, size_t *at)
+{
+	struct lexer lx = { .s = s, .out = out, .word_start = -1,
+			    .msg = msg, .at = at };
+	int r = 0;
+
+	memset(out, 0, sizeof(*out));
+	out->comment = strlen(s);
+	new_stage(&lx);
+	while (r == 0 && s[lx.i])
+		r = lex_char(&lx);
+	if (r == 0) {
+		close_word(&lx);
+		if (cur_stage(&lx)->n == 0 && out->n > 1)
+			r = lex_fail(&lx, lx.i, "empty command after '|'");
+	}
+	ns_buf_free(&lx.word);
+	if (r)
+		ns_split_free(out);
+	return r;
+}
+
+void ns_split_free(struct ns_split *sp)
+{
+	for (size_t i = 0; i < sp->n; i++) {
+		for (size_t j = 0; j < sp->stages[i].n; j++)
+			free(sp->stages[i].v[j]);
+		free(sp->stages[i].v);
+		free(sp->stages[i].col);
+	}
+	free(sp->stages);
+	memset(sp, 0, sizeof(*sp));
+}

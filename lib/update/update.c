@@ -1,0 +1,299 @@
+/* update.c - see update.h.
+ *
+ * One pass of the matcher over the run, made exactly as ns_judge makes
+ * it, tells which steps still match and which kernel numbers their blocks
+ * already name. Those blocks stay; every other block that ran becomes
+ * what the kernel printed, its numbers written in the names the kept
+ * blocks fixed, or else in fresh canonical ones. */
+#include "update/update.h"
+
+#include <string.h>
+
+#include "match/match.h"
+#include "match/renaming.h"
+#include "run/verdict.h"
+
+/* Fresh names of one kind: which names the file's kept blocks use, which
+ * kernel numbers got a fresh name, and the next candidate. */
+struct fresh {
+	struct ns_keymap used;   /* name -> {1, 0} */
+	struct ns_keymap given;  /* kernel number -> name */
+	struct ns_key next;
+};
+
+struct updater {
+	const struct ns_scenario *sc;
+	const struct ns_run *run;
+	struct ns_matcher *m;
+	bool *rewrite;           /* per step: replace its block */
+	struct fresh fresh[NS_RENAMING_NKINDS];
+	struct ns_buf out;
+	char *error;
+};
+
+static void set_put(struct ns_keymap *mp, struct ns_key k, struct ns_key v)
+{
+	size_t i;
+
+	ns_keymap_reserve(mp, 1);
+	i = ns_keymap_find(mp, k);
+	if (!ns_keymap_at(mp, i))
+		ns_keymap_fill(mp, i, k, v);
+}
+
+static struct ns_key key1(unsigned long x)
+{
+	return (struct ns_key){ x, 0 };
+}
+
+/* ---- names ------------------------------------------------------------- */
+
+static void use_name(struct updater *u, enum ns_renaming_kind kind, struct ns_key name)
+{
+	set_put(&u->fresh[kind].used, name, key1(1));
+}
+
+/* Every number an expected mountinfo line of a kept block names. */
+static void reserve_kept_names(struct updater *u)
+{
+	for (size_t i = 0; i < u->sc->nsteps; i++) {
+		const struct ns_step *st = &u->sc->steps[i];
+
+		for (size_t k = 0; !u->rewrite[i] && k < st->nexpect; k++) {
+			struct ns_mi_line l;
+
+			if (!ns_mi_parse(st->expect[k].text, &l))
+				continue;
+			use_name(u, NS_RENAMING_ID, key1(l.id));
+			use_name(u, NS_RENAMING_ID, key1(l.parent));
+			use_name(u, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
+			for (size_t t = 0; t < l.ntags; t++)
+				if (l.tags[t].numbered)
+					use_name(u, NS_RENAMING_GROUP, key1(l.tags[t].group));
+			ns_mi_free(&l);
+		}
+	}
+}
+
+static void next_candidate(enum ns_renaming_kind kind, struct ns_key *k)
+{
+	if (kind == NS_RENAMING_DEV)
+		k->y++;
+	else
+		k->x++;
+}
+
+/* The name kernel number a gets in the rewritten file. */
+static struct ns_key name_of(struct updater *u, enum ns_renaming_kind kind,
+			     struct ns_key a)
+{
+	const struct ns_key *known = ns_renaming_expected(ns_matcher_renaming(u->m), kind, a);
+	struct fresh *f = &u->fresh[kind];
+	struct ns_key name;
+
+	if (known)
+		return *known;
+	known = ns_keymap_get(&f->given, a);
+	if (known)
+		return *known;
+	while (ns_keymap_get(&f->used, f->next))
+		next_candidate(kind, &f->next);
+	name = f->next;
+	next_candidate(kind, &f->next);
+	use_name(u, kind, name);
+	set_put(&f->given, a, name);
+	return name;
+}
+
+/* One line the kernel printed, as the rewritten block holds it. The
+ * parent is named before the mount, so that parents come out lower. */
+static void put_line(struct updater *u, const char *line)
+{
+	struct ns_mi_line l;
+	struct ns_key parent, id, dev, g;
+
+	if (!ns_mi_parse(line, &l)) {
+		ns_buf_adds(&u->out, line);
+		return;
+	}
+	parent = name_of(u, NS_RENAMING_ID, key1(l.parent));
+	id = name_of(u, NS_RENAMING_ID, key1(l.id));
+	dev = name_of(u, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
+	ns_buf_addf(&u->out, "%lu %lu %lu:%lu %s %s %s", id.x, parent.x, dev.x, dev.y,
+		    l.root, l.mountpoint, l.opts);
+	for (size_t t = 0; t < l.ntags; t++) {
+		ns_buf_addf(&u->out, " %s", l.tags[t].name);
+		if (!l.tags[t].numbered)
+			continue;
+		g = name_of(u, NS_RENAMING_GROUP, key1(l.tags[t].group));
+		ns_buf_addf(&u->out, ":%lu", g.x);
+	}
+	ns_buf_adds(&u->out, l.rest);
+	ns_mi_free(&l);
+}
+
+/* ---- blocks ------------------------------------------------------------ */
+
+/* Which steps to rewrite: those that ran and do not match, judged in
+ * order on one matcher, as ns_judge does. */
+static void judge_steps(struct updater *u)
+{
+	const struct ns_scenario *sc = u->sc;
+
+	u->m = ns_matcher_new();
+	u->rewrite = xcalloc(sc->nsteps + 1, sizeof(*u->rewrite));
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		const struct ns_step *st = &sc->steps[i];
+		const struct ns_obs *o = i < u->run->n ? &u->run->obs[i] : NULL;
+
+		if (!o || !o->ran)
+			continue;
+		u->rewrite[i] = !ns_matcher_step(u->m, st->expect, st->nexpect, st->unordered,
+						 o->out.output ? o->out.output : "", NULL);
+	}
+}
+
+/* Write step i's new block below its command line (raw line r). */
+static int put_block(struct updater *u, size_t r)
+{
+	const struct ns_scenario *sc = u->sc;
+	size_t i = sc->raw[r].step;
+	const struct ns_step *st = &sc->steps[i];
+	const char *old = ns_scenario_first_expect(sc, r);
+	const char *indent = ns_scenario_block_indent(sc, r);
+	const char *text = u->run->obs[i].out.output ? u->run->obs[i].out.output : "";
+	struct ns_lines lines = NS_LINES_INIT;
+
+	ns_lines_split(&lines, text, strlen(text));
+	if (st->unordered)
+		ns_buf_addf(&u->out, "%s\n", old);
+	for (size_t k = 0; k < lines.n; k++) {
+		const char *s = lines.v[k];
+
+		if (!s[strspn(s, " \t")]) {
+			u->error = xasprintf("%s:%d: %s%c %s printed a blank line, which an expected block cannot hold",
+					     sc->path, st->line, st->terminal, st->prompt, st->cmdline);
+			ns_lines_free(&lines);
+			return -1;
+		}
+		ns_buf_adds(&u->out, indent);
+		put_line(u, s);
+		ns_buf_addc(&u->out, '\n');
+	}
+	ns_lines_free(&lines);
+	return 0;
+}
+
+static int render(struct updater *u, bool final_newline, size_t *rewritten)
+{
+	const struct ns_scenario *sc = u->sc;
+
+	for (size_t r = 0; r < sc->nraw; r++) {
+		const struct ns_raw_line *l = &sc->raw[r];
+		bool new_block = l->kind == NS_LINE_COMMAND && u->rewrite[l->step];
+
+		if (l->kind == NS_LINE_EXPECT && u->rewrite[l->step])
+			continue;
+		ns_buf_addf(&u->out, "%s\n", l->text);
+		if (new_block) {
+			if (put_block(u, r) < 0)
+				return -1;
+			++*rewritten;
+		}
+	}
+	if (!final_newline && u->out.len)
+		u->out.data[--u->out.len] = '\0';
+	return 0;
+}
+
+/* ---- the API ----------------------------------------------------------- */
+
+void ns_update_original(const struct ns_scenario *sc, bool final_newline,
+			struct ns_buf *out)
+{
+	for (size_t r = 0; r < sc->nraw; r++) {
+		ns_buf_adds(out, sc->raw[r].text);
+		if (r + 1 < sc->nraw || final_newline)
+			ns_buf_addc(out, '\n');
+	}
+}
+
+static void updater_free(struct updater *u)
+{
+	ns_matcher_free(u->m);
+	free(u->rewrite);
+	for (size_t k = 0; k < NS_RENAMING_NKINDS; k++) {
+		ns_keymap_free(&u->fresh[k].used);
+		ns_keymap_free(&u->fresh[k].given);
+	}
+	ns_buf_free(&u->out);
+}
+
+int ns_update_rewrite(const struct ns_scenario *sc, const struct ns_run *run,
+		      bool final_newline, struct ns_update *out)
+{
+	struct updater u = { .sc = sc, .run = run };
+	int r;
+
+	memset(out, 0, sizeof(*out));
+	u.fresh[NS_RENAMING_ID].next = key1(NS_UPDATE_FIRST_ID);
+	u.fresh[NS_RENAMING_DEV].next = (struct ns_key){ NS_UPDATE_DEV_MAJOR, 1 };
+	u.fresh[NS_RENAMING_GROUP].next = key1(NS_UPDATE_FIRST_GROUP);
+	judge_steps(&u);
+	reserve_kept_names(&u);
+	r = render(&u, final_newline, &out->rewritten);
+	if (r == 0) {
+		out->len = u.out.len;
+		out->text = ns_buf_detach(&u.out);
+	} else {
+		out->error = u.error;
+	}
+	updater_free(&u);
+	return r;
+}
+
+/* The first step of v that ran and failed, for the message. */
+static const struct ns_step *first_failed(const struct ns_scenario *sc,
+					  const struct ns_verdict *v)
+{
+	for (size_t i = 0; i < v->n; i++)
+		if (v->steps[i].ran && !v->steps[i].ok)
+			return &sc->steps[i];
+	return NULL;
+}
+
+int ns_update_verify(const struct ns_scenario *sc, const struct ns_run *run,
+		     struct ns_update *u)
+{
+	struct ns_diag d = { NULL };
+	struct ns_scenario *back = ns_scenario_parse(sc->path, u->text, u->len, &d);
+	struct ns_verdict v;
+	const struct ns_step *bad;
+
+	if (!back) {
+		u->error = xasprintf("the rewritten file would not parse: %s", d.msg);
+		ns_diag_free(&d);
+		return -1;
+	}
+	if (back->nsteps != sc->nsteps) {
+		u->error = xasprintf("%s: a line the kernel printed would read as a command in the rewritten file",
+				     sc->path);
+		ns_scenario_free(back);
+		return -1;
+	}
+	ns_judge(back, run, &v);
+	bad = first_failed(back, &v);
+	if (bad)
+		u->error = xasprintf("%s:%d: the rewritten block of '%s' would still not match",
+				     sc->path, bad->line, bad->cmdline);
+	ns_verdict_free(&v);
+	ns_scenario_free(back);
+	return bad ? -1 : 0;
+}
+
+void ns_update_free(struct ns_update *u)
+{
+	free(u->text);
+	free(u->error);
+	memset(u, 0, sizeof(*u));
+}

@@ -1,0 +1,205 @@
+/* update_file.c - the file side of `nstest run --update` (update.h): check
+ * that a file is still the one that was run, rewrite and verify it, and
+ * replace it atomically. */
+#include "update/update.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <libgen.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "run/verdict.h"
+
+#define MAX_FILE (64u << 20) /* as ns_scenario_load */
+
+/* ---- writing ----------------------------------------------------------- */
+
+static int write_temp(int fd, const char *data, size_t len, const struct stat *old)
+{
+	int r = ns_write_all(fd, data, len);
+
+	if (r < 0)
+		return r;
+	if (fchmod(fd, old->st_mode & 07777) < 0)
+		return -errno;
+	if (fchown(fd, old->st_uid, old->st_gid) < 0 && errno != EPERM)
+		return -errno;
+	if (fsync(fd) < 0)
+		return -errno;
+	return 0;
+}
+
+/* The new text is written to an unnamed file in the scenario's folder
+ * (O_TMPFILE) and only given a name once complete, just before the rename
+ * over the scenario: a SIGKILL while writing leaves nothing behind. Where
+ * the filesystem has no O_TMPFILE, a named temporary file is used. */
+static int open_unnamed(const char *dir, const char *data, size_t len,
+			const struct stat *st, const char *tmp)
+{
+	char self[64];
+	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = write_temp(fd, data, len, st);
+	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
+	if (r == 0 && linkat(AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) < 0)
+		r = -errno;
+	close(fd);
+	return r;
+}
+
+static int open_named(char *tmp, const char *data, size_t len, const struct stat *st)
+{
+	int fd = mkostemp(tmp, O_CLOEXEC);
+	int r;
+
+	if (fd < 0)
+		return -errno;
+	r = write_temp(fd, data, len, st);
+	if (close(fd) < 0 && r == 0)
+		r = -errno;
+	return r;
+}
+
+int ns_update_write_atomic(const char *path, const char *data, size_t len)
+{
+	_cleanup_free_ char *real = realpath(path, NULL); /* through a symlink */
+	_cleanup_free_ char *dir = NULL, *tmp = NULL;
+	const char *base;
+	struct stat st;
+	int r;
+
+	if (!real || stat(real, &st) < 0)
+		return -errno;
+	dir = xstrdup(real);
+	base = strrchr(real, '/') + 1;
+	dirname(dir);
+	tmp = xasprintf("%s/.%s.%ld", dir, base, (long)getpid());
+	r = open_unnamed(dir, data, len, &st, tmp);
+	if (r == -EOPNOTSUPP || r == -EISDIR || r == -EINVAL) {
+		free(tmp);
+		tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
+		r = open_named(tmp, data, len, &st);
+	}
+	if (r == 0 && rename(tmp, real) < 0)
+		r = -errno;
+	if (r < 0)
+		unlink(tmp);
+	return r;
+}
+
+/* ---- one result -------------------------------------------------------- */
+
+/* The file as it is now, and whether it ends in a newline. It must still
+ * be the text that was parsed and run. */
+static int read_back(const struct ns_scenario *sc, char **text, size_t *len,
+		     bool *final_newline, char **why)
+{
+	struct ns_buf orig = NS_BUF_INIT;
+	int r = ns_read_file(sc->path, MAX_FILE, text, len);
+
+	if (r < 0) {
+		*why = xasprintf("cannot read it again: %s", strerror(-r));
+		return -1;
+	}
+	*final_newline = *len && (*text)[*len - 1] == '\n';
+	ns_update_original(sc, *final_newline, &orig);
+	r = orig.len == *len && !memcmp(ns_buf_str(&orig), *text, *len) ? 0 : -1;
+	ns_buf_free(&orig);
+	if (r < 0)
+		*why = xstrdup("it changed on disk while it ran");
+	return r;
+}
+
+/* Why a result is not one to rewrite (heap), or NULL. */
+static char *not_updatable(const struct ns_result *r, enum ns_update_outcome *how)
+{
+	*how = NS_UPDATE_SKIPPED;
+	if (r->v->status == NS_SKIP || !r->run)
+		return xstrdup(r->v->reason ? r->v->reason : "did not run");
+	if (r->v->status == NS_XFAIL)
+		return xasprintf("%s; a known deviation is not written into the transcript",
+				 r->v->reason ? r->v->reason : "xfail");
+	*how = NS_UPDATE_FAILED;
+	if (r->run->aborted)
+		return xasprintf("the run broke off: %s", r->run->aborted);
+	return NULL;
+}
+
+enum ns_update_outcome ns_update_apply(const struct ns_result *r, char **why,
+				       size_t *blocks)
+{
+	enum ns_update_outcome how;
+	struct ns_update u = { NULL, 0, 0, NULL };
+	_cleanup_free_ char *text = NULL;
+	size_t len;
+	bool nl;
+	int err;
+
+	*blocks = 0;
+	*why = not_updatable(r, &how);
+	if (*why)
+		return how;
+	if (read_back(r->sc, &text, &len, &nl, why) < 0)
+		return NS_UPDATE_FAILED;
+	if (ns_update_rewrite(r->sc, r->run, nl, &u) < 0 || ns_update_verify(r->sc, r->run, &u) < 0) {
+		*why = u.error;
+		u.error = NULL;
+		ns_update_free(&u);
+		return NS_UPDATE_FAILED;
+	}
+	*blocks = u.rewritten;
+	how = NS_UPDATE_UNCHANGED;
+	if (u.len != len || memcmp(u.text, text, len)) {
+		err = ns_update_write_atomic(r->sc->path, u.text, u.len);
+		how = err ? NS_UPDATE_FAILED : NS_UPDATE_WRITTEN;
+		if (err)
+			*why = xasprintf("cannot replace it: %s", strerror(-err));
+	}
+	ns_update_free(&u);
+	return how;
+}
+
+/* ---- a list of scenarios ----------------------------------------------- */
+
+struct update_run {
+	FILE *out;
+	size_t count[4];      /* by outcome */
+};
+
+static void on_result(void *p, size_t index, const struct ns_result *r)
+{
+	static const char *const word[] = { "unchanged", "updated", "skipped", "failed" };
+	struct update_run *ur = p;
+	size_t blocks;
+	char *why = NULL;
+	enum ns_update_outcome how = ns_update_apply(r, &why, &blocks);
+
+	(void)index;
+	ur->count[how]++;
+	fprintf(ur->out, "%-9s  %s", word[how], r->sc->path);
+	if (how == NS_UPDATE_WRITTEN)
+		fprintf(ur->out, " (%zu block%s rewritten)", blocks, blocks == 1 ? "" : "s");
+	else if (why)
+		fprintf(ur->out, " (%s)", why);
+	fputc('\n', ur->out);
+	fflush(ur->out);
+	free(why);
+}
+
+size_t ns_update_all(struct ns_scenario *const *sc, size_t n,
+		     const struct ns_runner_opts *o, FILE *out)
+{
+	struct update_run ur = { out, { 0 } };
+	struct ns_runner_hooks hooks = { &ur, NULL, on_result };
+
+	ns_runner_run(sc, n, o, &hooks);
+	fprintf(out, "%zu updated, %zu unchanged, %zu skipped, %zu failed\n",
+		ur.count[NS_UPDATE_WRITTEN], ur.count[NS_UPDATE_UNCHANGED],
+		ur.count[NS_UPDATE_SKIPPED], ur.count[NS_UPDATE_FAILED]);
+	return ur.count[NS_UPDATE_FAILED];
+}
