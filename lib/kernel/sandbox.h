@@ -1,6 +1,6 @@
-/* sandbox.h - the throwaway world a scenario runs in (design §5): a new
- * mount namespace cut off from the host's propagation, whose root is the
- * root stand-in, with the host's tree detached. */
+/* sandbox.h - the throwaway world a scenario runs in (docs/architecture.md,
+ * "Sandboxes"): a new mount namespace cut off from the host's propagation,
+ * whose root is the root stand-in, with the host's tree detached. */
 #ifndef NS_SANDBOX_H
 #define NS_SANDBOX_H
 

@@ -1,8 +1,8 @@
 /* diff.h - a line diff between two arrays of strings, with the caller
  * deciding which lines count as the same, and its unified rendering.
  *
- * The matcher uses it to show a failed step (design §4), but nothing here
- * knows about mountinfo: equality is a callback, and so is the notion of a
+ * The matcher uses it to show a failed step (nstest-scenario(5), EXPECTED
+ * OUTPUT), but nothing here knows about mountinfo: equality is a callback, and so is the notion of a
  * wildcard line (the transcript's "...") that stands for any number of
  * lines of the other side. */
 #ifndef NS_DIFF_H

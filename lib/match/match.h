@@ -1,8 +1,8 @@
 /* match.h - compare a step's expected output with what the kernel printed
- * (design §4). Mountinfo records match up to one consistent one-to-one
- * renaming of mount IDs, device numbers and peer-group numbers that holds
- * across the whole scenario; every other line matches literally; "..."
- * matches any number of lines. */
+ * (nstest-scenario(5), EXPECTED OUTPUT). Mountinfo records match up to one
+ * consistent one-to-one renaming of mount IDs, device numbers and
+ * peer-group numbers that holds across the whole scenario; every other line
+ * matches literally; "..." matches any number of lines. */
 #ifndef NS_MATCH_H
 #define NS_MATCH_H
 

@@ -1,7 +1,7 @@
-/* match_line.c - one line of a step against another (design §4): a
- * mountinfo record matches one that differs only in the numbers the
- * renaming covers, and only where the renaming allows; any other line
- * matches itself. */
+/* match_line.c - one line of a step against another (nstest-scenario(5),
+ * EXPECTED OUTPUT): a mountinfo record matches one that differs only in the
+ * numbers the renaming covers, and only where the renaming allows; any
+ * other line matches itself. */
 #include "match/match_step.h"
 
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* renaming.h - the one-to-one renaming under which expected mountinfo
- * matches the kernel's (design §4): three bijections, for mount IDs,
- * devices and peer groups, between the numbers a transcript uses and the
- * numbers the kernel printed.
+ * matches the kernel's (nstest-scenario(5), EXPECTED OUTPUT): three
+ * bijections, for mount IDs, devices and peer groups, between the numbers a
+ * transcript uses and the numbers the kernel printed.
  *
  * Pairs bound since the last ns_renaming_keep() are recorded on a trail,
  * so that a search branch that fails, or a whole step that fails, can be

@@ -1,6 +1,6 @@
 /* mountinfo_line.h - one line of /proc/PID/mountinfo cut into the fields
- * the matcher compares (design §4): the numbers it renames kept as
- * numbers, everything else as text. */
+ * the matcher compares (nstest-scenario(5), EXPECTED OUTPUT): the numbers
+ * it renames kept as numbers, everything else as text. */
 #ifndef NS_MOUNTINFO_LINE_H
 #define NS_MOUNTINFO_LINE_H
 

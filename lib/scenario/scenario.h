@@ -1,6 +1,6 @@
 /* scenario.h - a parsed scenario file: directives, prose and the plan of
- * steps (design §3). Everything here is plain data: the parser fills it,
- * backends execute it, the matcher and reporters read it. */
+ * steps (nstest-scenario(5)). Everything here is plain data: the parser
+ * fills it, backends execute it, the matcher and reporters read it. */
 #ifndef NS_SCENARIO_H
 #define NS_SCENARIO_H
 

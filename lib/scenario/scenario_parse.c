@@ -1,4 +1,5 @@
-/* scenario_parse.c - read a transcript scenario file into a plan (design §3).
+/* scenario_parse.c - read a transcript scenario file into a plan
+ * (nstest-scenario(5)).
  *
  * The whole file is checked before anything can run: the first problem is
  * reported as "file:line:col: error: what" and no scenario is returned. */
