@@ -38,7 +38,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "mounts/snapshot.h"
+#include "kernel/mountinfo.h"
 #include "base/util.h"
 
 #define NCOLS 4

@@ -1,5 +1,5 @@
-/* cmd_run.c - `nstest run`: parse every scenario, then run each one in its
- * own sandbox, judge it and report. */
+/* cmd_run.c - `nstest run`: parse every scenario, then run each one on the
+ * chosen backend, judge it and report (or, with --update, rewrite it). */
 #include "harness.h"
 
 #include <errno.h>
@@ -7,7 +7,6 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "run/backend.h"
@@ -22,6 +21,8 @@
 #define MAX_JOBS 256
 
 struct run_cli {
+	const char *backend_name;  /* --backend NAME, or NULL */
+	const struct ns_backend *backend;
 	struct ns_run_opts opts;
 	bool verbose;
 	bool list;
@@ -35,7 +36,7 @@ struct run_cli {
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
-       OPT_OUTPUT, OPT_BISECT };
+       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND };
 
 static int parse_option(int c, struct run_cli *cli)
 {
@@ -76,6 +77,9 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_FILTER:
 		cli->filter = optarg;
 		return 0;
+	case OPT_BACKEND:
+		cli->backend_name = optarg;
+		return 0;
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
@@ -102,6 +106,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "userns", no_argument, NULL, OPT_USERNS },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "bisect", no_argument, NULL, OPT_BISECT },
+		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -128,7 +133,8 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		usage_error("run needs at least one scenario file or folder");
 		return -1;
 	}
-	return 0;
+	cli->backend = choose_backend(cli->backend_name);
+	return cli->backend ? 0 : -1;
 }
 
 /* --filter GLOB: keep the scenarios whose path, or name, matches. */
@@ -145,29 +151,6 @@ static void apply_filter(struct ns_lines *files, const char *glob)
 			free(files->v[i]);
 	}
 	files->n = k;
-}
-
-/* Parse every file before running any: one bad file runs nothing. */
-static struct ns_scenario **parse_all(const struct ns_lines *files)
-{
-	struct ns_scenario **sc = xcalloc(files->n, sizeof(*sc));
-	bool bad = false;
-
-	for (size_t i = 0; i < files->n; i++) {
-		struct ns_diag d = { NULL };
-		sc[i] = ns_scenario_load(files->v[i], &d);
-		if (!sc[i]) {
-			fprintf(stderr, "%s\n", d.msg);
-			bad = true;
-		}
-		ns_diag_free(&d);
-	}
-	if (!bad)
-		return sc;
-	for (size_t i = 0; i < files->n; i++)
-		ns_scenario_free(sc[i]);
-	free(sc);
-	return NULL;
 }
 
 struct run_state {
@@ -203,18 +186,11 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 		st->bad++;
 }
 
-static void free_all(struct ns_scenario **sc, struct ns_lines *files)
-{
-	for (size_t i = 0; sc && i < files->n; i++)
-		ns_scenario_free(sc[i]);
-	free(sc);
-	ns_lines_free(files);
-}
-
 static void init_report(struct run_state *st, const struct run_cli *cli, size_t n,
-			struct utsname *u)
+			char *hostname, size_t hostname_size)
 {
 	bool tty = isatty(STDOUT_FILENO);
+	const char *release = cli->backend->release();
 
 	memset(st, 0, sizeof(*st));
 	st->rep = cli->reporter;
@@ -226,8 +202,11 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
 	st->ctx.version = NS_VERSION;
 	st->ctx.progress = tty;
 	st->ctx.devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
-	st->ctx.kernel = uname(u) == 0 ? u->release : "unknown";
-	st->ctx.hostname = u->nodename;
+	st->ctx.kernel = release ? release : "unknown";
+	if (gethostname(hostname, hostname_size) < 0)
+		snprintf(hostname, hostname_size, "unknown");
+	hostname[hostname_size - 1] = '\0';
+	st->ctx.hostname = hostname;
 }
 
 /* --output FILE: the report goes to the file; on a terminal the progress
@@ -252,12 +231,12 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	struct ns_runner_opts ro;
 	struct run_state st;
 	struct ns_runner_hooks hooks = { &st, on_started, on_result };
-	struct utsname u;
+	char hostname[256];
 
-	if (prepare_sandboxes(&cli->opts, sc, n) < 0)
+	if (prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
-	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, cli->stop_on_fail };
-	init_report(&st, cli, n, &u);
+	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail };
+	init_report(&st, cli, n, hostname, sizeof(hostname));
 	st.sc = sc;
 	if (cli->output && open_output(&st, cli->output) < 0)
 		return EXIT_USAGE;
@@ -282,9 +261,9 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
 	struct ns_runner_opts ro;
 
-	if (prepare_sandboxes(&cli->opts, sc, n) < 0)
+	if (prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
-	ro = (struct ns_runner_opts){ &ns_backend_kernel, cli->opts, cli->jobs, false };
+	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, false };
 	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;
 }
 
@@ -310,7 +289,7 @@ static int run_main(int argc, char **argv)
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
-	sc = parse_all(&files);
+	sc = parse_scenarios(&files);
 	if (!sc) {
 		ns_lines_free(&files);
 		return EXIT_USAGE;
@@ -324,7 +303,7 @@ static int run_main(int argc, char **argv)
 	} else {
 		status = run_all(sc, files.n, &cli);
 	}
-	free_all(sc, &files);
+	free_scenarios(sc, &files);
 	return status;
 }
 
@@ -345,29 +324,4 @@ int cmd_run(int argc, char **argv)
 		bisect |= !strcmp(argv[i], "--bisect");
 	status = run_main(argc, argv);
 	return bisect ? bisect_status(status) : status;
-}
-
-/* `nstest lint FILE...`: parse only; no privileges needed. */
-int cmd_lint(int argc, char **argv)
-{
-	struct ns_lines files = NS_LINES_INIT;
-	struct ns_scenario **sc;
-
-	if (argc < 2) {
-		usage_error("lint needs at least one scenario file or folder");
-		return EXIT_USAGE;
-	}
-	if (collect_scenarios(argv + 1, argc - 1, &files) < 0) {
-		ns_lines_free(&files);
-		return EXIT_USAGE;
-	}
-	sc = parse_all(&files);
-	if (sc) {
-		for (size_t i = 0; i < files.n; i++)
-			ns_scenario_free(sc[i]);
-		free(sc);
-		printf("%zu scenario(s) parsed\n", files.n);
-	}
-	ns_lines_free(&files);
-	return sc ? EXIT_PASS : EXIT_USAGE;
 }

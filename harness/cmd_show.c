@@ -4,7 +4,6 @@
 
 #include <getopt.h>
 #include <string.h>
-#include <sys/utsname.h>
 #include <unistd.h>
 
 #include "run/backend.h"
@@ -19,14 +18,17 @@ struct show_state {
 	enum ns_status status;
 };
 
-static int parse_args(int argc, char **argv, struct ns_run_opts *o)
+static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 {
 	static const struct option longopts[] = {
 		{ "devices", required_argument, NULL, 'd' },
 		{ "timeout", required_argument, NULL, 't' },
 		{ "userns", no_argument, NULL, 'u' },
+		{ "backend", required_argument, NULL, 'b' },
 		{ NULL, 0, NULL, 0 },
 	};
+	struct ns_run_opts *o = &ro->run;
+	const char *backend = NULL;
 	int c;
 
 	o->devices = NS_DEVICES_TMPFS;
@@ -42,6 +44,8 @@ static int parse_args(int argc, char **argv, struct ns_run_opts *o)
 				return -1;
 		} else if (c == 'u') {
 			o->userns = true;
+		} else if (c == 'b') {
+			backend = optarg;
 		} else {
 			usage_error(c == ':' ? "show: option '%s' needs a value" : "show: unknown option '%s'",
 				    argv[optind - 1]);
@@ -52,7 +56,8 @@ static int parse_args(int argc, char **argv, struct ns_run_opts *o)
 		usage_error("show needs exactly one scenario file");
 		return -1;
 	}
-	return 0;
+	ro->backend = choose_backend(backend);
+	return ro->backend ? 0 : -1;
 }
 
 static void on_result(void *p, size_t index, const struct ns_result *r)
@@ -67,15 +72,15 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 int cmd_show(int argc, char **argv)
 {
 	struct ns_lines files = NS_LINES_INIT;
-	struct ns_runner_opts ro = { &ns_backend_kernel, { 0 }, 1, false };
+	struct ns_runner_opts ro = { NULL, { 0 }, 1, false };
 	struct show_state st = { NULL, NS_FAIL };
 	struct ns_runner_hooks hooks = { &st, NULL, on_result };
 	struct ns_scenario *sc = NULL;
 	struct ns_diag d = { NULL };
-	struct utsname u;
+	const char *release;
 	char *about;
 
-	if (parse_args(argc, argv, &ro.run) < 0)
+	if (parse_args(argc, argv, &ro) < 0)
 		return EXIT_USAGE;
 	if (collect_scenarios(argv + optind, 1, &files) < 0) {
 		ns_lines_free(&files);
@@ -93,12 +98,13 @@ int cmd_show(int argc, char **argv)
 		ns_diag_free(&d);
 		return EXIT_USAGE;
 	}
-	if (prepare_sandboxes(&ro.run, &sc, 1) < 0) {
+	if (prepare_sandboxes(ro.backend, &ro.run, &sc, 1) < 0) {
 		ns_scenario_free(sc);
 		return EXIT_USAGE;
 	}
-	about = xasprintf("Linux %s, %s stand-ins%s", uname(&u) == 0 ? u.release : "unknown",
-			  ns_require_mode(sc, &ro.run) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
+	release = ro.backend->release();
+	about = xasprintf("Linux %s, %s stand-ins%s", release ? release : "unknown",
+			  ns_require_mode(sc, &ro.run, ro.backend) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
 			  ro.run.userns ? ", rootless" : "");
 	st.about = about;
 	ns_runner_run(&sc, 1, &ro, &hooks);

@@ -1,10 +1,13 @@
-/* collect.c - turn the PATH operands into a sorted list of scenario files */
+/* collect.c - turn the PATH operands into a sorted list of scenario files,
+ * and parse them all */
 #include "harness.h"
 
 #include <dirent.h>
 #include <errno.h>
 #include <string.h>
 #include <sys/stat.h>
+
+#include "scenario/scenario.h"
 
 static bool is_scn(const char *name)
 {
@@ -83,4 +86,34 @@ int collect_scenarios(char **paths, int n, struct ns_lines *out)
 		free(p);
 	}
 	return 0;
+}
+
+struct ns_scenario **parse_scenarios(const struct ns_lines *files)
+{
+	struct ns_scenario **sc = xcalloc(files->n, sizeof(*sc));
+	bool bad = false;
+
+	for (size_t i = 0; i < files->n; i++) {
+		struct ns_diag d = { NULL };
+		sc[i] = ns_scenario_load(files->v[i], &d);
+		if (!sc[i]) {
+			fprintf(stderr, "%s\n", d.msg);
+			bad = true;
+		}
+		ns_diag_free(&d);
+	}
+	if (!bad)
+		return sc;
+	for (size_t i = 0; i < files->n; i++)
+		ns_scenario_free(sc[i]);
+	free(sc);
+	return NULL;
+}
+
+void free_scenarios(struct ns_scenario **sc, struct ns_lines *files)
+{
+	for (size_t i = 0; sc && i < files->n; i++)
+		ns_scenario_free(sc[i]);
+	free(sc);
+	ns_lines_free(files);
 }

@@ -7,34 +7,38 @@
 
 #define NS_VERSION "0.1.0"
 
-/* Exit statuses (design §6). */
+/* Exit statuses (nstest(1), EXIT STATUS). */
 #define EXIT_PASS 0
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_BISECT_SKIP 125
 
 int cmd_run(int argc, char **argv);
-int cmd_lint(int argc, char **argv);
+int cmd_lint(int argc, char **argv);   /* cmd_lint.c */
 int cmd_show(int argc, char **argv);
 
 /* Expand files and folders (recursively, sorted) into .scn paths.
  * Returns 0, or -1 after printing why. */
 int collect_scenarios(char **paths, int n, struct ns_lines *out);
-
-/* NULL when this process may build sandboxes, else what is missing and
- * what to do about it (heap). */
-char *privilege_problem(void);
+/* Parse every file before running any: one bad file runs nothing. The
+ * scenarios, or NULL after printing every file's error. */
+struct ns_scenario **parse_scenarios(const struct ns_lines *files);
+void free_scenarios(struct ns_scenario **sc, struct ns_lines *files);
 
 void usage_error(const char *fmt, ...) NS_PRINTF(1, 2);
 
-/* prepare.c: options shared by run and show (0, or -1 after a usage
- * message) and the checks before the first sandbox (0, or -1 after
- * saying why). */
+/* prepare.c: the backend (NULL after a usage message), options shared by
+ * run and show (0, or -1 after a usage message) and the checks before
+ * the first sandbox (0, or -1 after saying why). */
+#define DEFAULT_BACKEND "kernel"
+struct ns_backend;
 struct ns_run_opts;
 struct ns_scenario;
+const struct ns_backend *choose_backend(const char *name);
 int opt_devices(const char *v, struct ns_run_opts *o);
 int opt_timeout(const char *v, struct ns_run_opts *o);
 int opt_uint(const char *v, unsigned long max, unsigned *out);
-int prepare_sandboxes(struct ns_run_opts *o, struct ns_scenario *const *sc, size_t n);
+int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
+		      struct ns_scenario *const *sc, size_t n);
 
 #endif

@@ -1,14 +1,24 @@
-/* prepare.c - what `run` and `show` both need: the options that choose
- * how sandboxes are built, and the checks that must hold before the first
- * one (privileges or rootless mode, loop devices, the loop image). */
+/* prepare.c - what `run` and `show` both need: the backend, the options
+ * that choose how sandboxes are built, and the checks that must hold
+ * before the first one (privileges or rootless mode, loop devices, the
+ * loop image), each asked of the backend. */
 #include "harness.h"
 
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "run/backend.h"
 #include "run/require.h"
+
+/* The one place that picks a backend: --backend NAME, or the kernel. */
+const struct ns_backend *choose_backend(const char *name)
+{
+	const struct ns_backend *be = ns_backend_find(name ? name : DEFAULT_BACKEND);
+
+	if (!be)
+		usage_error("--backend must be kernel, not '%s'", name);
+	return be;
+}
 
 int opt_devices(const char *v, struct ns_run_opts *o)
 {
@@ -47,13 +57,13 @@ int opt_timeout(const char *v, struct ns_run_opts *o)
 
 /* Without the capabilities, or on request, sandboxes go into a user
  * namespace of their own (rootless mode) where the kernel allows it. */
-static int choose_userns(struct ns_run_opts *o)
+static int choose_userns(const struct ns_backend *be, struct ns_run_opts *o)
 {
-	char *problem = o->userns ? NULL : privilege_problem();
+	char *problem = o->userns ? NULL : be->privilege_problem();
 
 	if (!o->userns && !problem)
 		return 0;
-	if (!ns_userns_allowed()) {
+	if (!be->userns_allowed()) {
 		fprintf(stderr, "nstest: error: %s%sthis system does not allow user namespaces either (see user.max_user_namespaces), so rootless mode is not available\n",
 			problem ? problem : "", problem ? "; " : "");
 		free(problem);
@@ -70,27 +80,27 @@ static int choose_userns(struct ns_run_opts *o)
 	return 0;
 }
 
-static bool any_loop(struct ns_scenario *const *sc, size_t n, const struct ns_run_opts *o)
+static bool any_loop(const struct ns_backend *be, struct ns_scenario *const *sc, size_t n,
+		     const struct ns_run_opts *o)
 {
 	for (size_t i = 0; i < n; i++)
-		if (ns_require_mode(sc[i], o) == NS_DEVICES_LOOP)
+		if (ns_require_mode(sc[i], o, be) == NS_DEVICES_LOOP)
 			return true;
 	return false;
 }
 
-int prepare_sandboxes(struct ns_run_opts *o, struct ns_scenario *const *sc, size_t n)
+int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
+		      struct ns_scenario *const *sc, size_t n)
 {
-	const struct ns_backend *be = &ns_backend_kernel;
-
-	if (choose_userns(o) < 0)
+	if (choose_userns(be, o) < 0)
 		return -1;
-	if (o->devices == NS_DEVICES_LOOP && access("/dev/loop-control", R_OK | W_OK) < 0) {
+	if (o->devices == NS_DEVICES_LOOP && !be->loop_devices()) {
 		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
 		return -1;
 	}
 	/* a scenario that asks for loop devices where there are none skips,
 	 * saying why; otherwise the image is made once, before any fork */
-	if (!o->userns && any_loop(sc, n, o) && access("/dev/loop-control", R_OK | W_OK) == 0) {
+	if (!o->userns && any_loop(be, sc, n, o) && be->loop_devices()) {
 		struct ns_run_opts lo = *o;
 		struct ns_buf err = NS_BUF_INIT;
 		lo.devices = NS_DEVICES_LOOP;

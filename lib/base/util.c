@@ -297,22 +297,3 @@ int ns_write_all(int fd, const void *p, size_t n)
 	}
 	return 0;
 }
-
-bool ns_probe_in_child(bool (*test)(void *), void *arg, bool private_ns)
-{
-	int status;
-	pid_t pid = fork();
-
-	if (pid < 0)
-		return false;
-	if (pid == 0) {
-		if (private_ns && unshare(CLONE_NEWNS) < 0 &&
-		    unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-			_exit(2);
-		_exit(test(arg) ? 0 : 1);
-	}
-	while (waitpid(pid, &status, 0) < 0)
-		if (errno != EINTR)
-			return false;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
-}

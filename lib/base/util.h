@@ -74,10 +74,4 @@ int ns_read_fd(int fd, size_t max, char **data, size_t *len);
 /* Write all bytes, retrying on EINTR and short writes. 0 or -errno. */
 int ns_write_all(int fd, const void *p, size_t n);
 
-/* Whether test(arg) returns true when run in a child process, so that a
- * probe of the kernel leaves the caller as it was. With private_ns the
- * child first gets a mount namespace of its own (in a user namespace of
- * its own too when it lacks the privilege). */
-bool ns_probe_in_child(bool (*test)(void *), void *arg, bool private_ns);
-
 #endif

@@ -124,26 +124,14 @@ static int filter_parse(struct ns_stage *st, struct ns_parse_err *e)
 	return st->args ? 0 : -1;
 }
 
-/* A filter reads the output of the stage before it; it never fails,
- * and grep selecting nothing is not an error here. */
-static int filter_exec(struct ns_term *t, const struct ns_stage *st,
-		       const struct ns_buf *in, struct ns_buf *out,
-		       struct ns_cmd_result *res)
-{
-	(void)t;
-	(void)res;
-	ns_filter_run(st->args, in ? in->data : NULL, in ? in->len : 0, out);
-	return 0;
-}
-
 static void filter_free_args(void *args)
 {
 	ns_filter_free(args);
 }
 
 #define FILTER_ENTRY(cmd)                                                \
-	{ .name = cmd, .filter = true, .parse = filter_parse,            \
-	  .exec = filter_exec, .free_args = filter_free_args }
+	{ .name = cmd, .id = NS_CMD_FILTER, .filter = true,              \
+	  .parse = filter_parse, .free_args = filter_free_args }
 
 const struct ns_cmd_def ns_cmd_filter[] = {
 	FILTER_ENTRY("grep"),

@@ -31,6 +31,7 @@
 #include <unistd.h>
 
 #include "kernel/device.h"
+#include "kernel/host.h"
 #include "kernel/place.h"
 #include "kernel/sandbox.h"
 #include "kernel/term_local.h"
@@ -104,7 +105,9 @@ static void reap(struct term_proc *tp)
 	waitpid(tp->pid, NULL, 0);
 }
 
-static void forget(struct controller *c, struct term_proc *tp)
+/* A terminal whose first shell ended: its process is gone, and a later
+ * prompt of the same name starts a new one. */
+static void drop_terminal(struct controller *c, struct term_proc *tp)
 {
 	reap(tp);
 	*tp = c->t[--c->n];
@@ -135,18 +138,18 @@ static int play_step(struct controller *c, uint32_t i)
 	}
 	r = ns_wire_send_result(c->out, i, &o);
 	if (o.closed)
-		forget(c, tp);
+		drop_terminal(c, tp);
 	free(o.output);
 	return r;
 }
 
 /* What a worker keeps from its start: where it goes back to after each
  * scenario it plays itself. */
-static struct {
+struct worker_base {
 	int procfd;
 	struct ns_place home;
 	mode_t umask;
-} base = { -1, NS_PLACE_NONE, 022 };
+};
 
 /* Every terminal played by this process (term_local.c). */
 static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb, int out)
@@ -179,12 +182,13 @@ static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb,
 /* A process per terminal (the one-way case): this process is the
  * controller and ends with the scenario. */
 static void __attribute__((noreturn))
-play_processes(const struct ns_scenario *sc, const struct ns_run_opts *o, int out)
+play_processes(const struct worker_base *base, const struct ns_scenario *sc,
+	       const struct ns_run_opts *o, int out)
 {
 	struct controller c = { .sc = sc, .out = out };
 	struct ns_buf err = NS_BUF_INIT;
 
-	if (ns_sandbox_enter(sc, o->devices, base.procfd, &c.sb, &err) < 0) {
+	if (ns_sandbox_enter(sc, o->devices, base->procfd, &c.sb, &err) < 0) {
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
 		_exit(1);
 	}
@@ -196,24 +200,30 @@ play_processes(const struct ns_scenario *sc, const struct ns_run_opts *o, int ou
 	_exit(0);
 }
 
-static int kernel_worker_init(const struct ns_run_opts *o, struct ns_buf *err)
+static int kernel_worker_init(const struct ns_run_opts *o, void **worker,
+			      struct ns_buf *err)
 {
+	struct worker_base *base = xcalloc(1, sizeof(*base));
 	const char *what;
 
-	if (ns_sandbox_base(o->userns, &base.procfd, err) < 0)
+	/* the worker's for as long as it lives: it ends with the process */
+	*worker = base;
+	base->home = NS_PLACE_NONE;
+	if (ns_sandbox_base(o->userns, &base->procfd, err) < 0)
 		return -1;
-	if (ns_place_save(base.procfd, &base.home, &what) < 0) {
+	if (ns_place_save(base->procfd, &base->home, &what) < 0) {
 		ns_buf_addf(err, "saving the worker's place: %s", strerror(errno));
 		return -1;
 	}
-	base.umask = umask(022);
-	umask(base.umask);
+	base->umask = umask(022);
+	umask(base->umask);
 	return 0;
 }
 
-static int kernel_play(const struct ns_scenario *sc, const struct ns_run_opts *o,
-		       int out, int *status)
+static int kernel_play(void *worker, const struct ns_scenario *sc,
+		       const struct ns_run_opts *o, int out, int *status)
 {
+	const struct worker_base *base = worker;
 	struct ns_buf err = NS_BUF_INIT;
 	struct ns_sandbox sb;
 	const char *what;
@@ -225,7 +235,7 @@ static int kernel_play(const struct ns_scenario *sc, const struct ns_run_opts *o
 		pid = fork();
 		if (pid == 0) {
 			tie_to_parent(self);
-			play_processes(sc, o, out);
+			play_processes(base, sc, o, out);
 		}
 		if (pid < 0)
 			ns_wire_send_abort(out, "cannot start the sandbox process", true);
@@ -233,7 +243,7 @@ static int kernel_play(const struct ns_scenario *sc, const struct ns_run_opts *o
 			;
 		return 0;
 	}
-	if (ns_sandbox_enter(sc, o->devices, base.procfd, &sb, &err) < 0)
+	if (ns_sandbox_enter(sc, o->devices, base->procfd, &sb, &err) < 0)
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
 	else
 		play_in_process(sc, &sb, out);
@@ -241,8 +251,8 @@ static int kernel_play(const struct ns_scenario *sc, const struct ns_run_opts *o
 	ns_sandbox_free(&sb);
 	/* back to the worker's base: the sandbox's namespace goes with the
 	 * last fd that held it */
-	umask(base.umask);
-	return ns_place_enter(&base.home, &what);
+	umask(base->umask);
+	return ns_place_enter(&base->home, &what);
 }
 
 static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
@@ -252,16 +262,13 @@ static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 
 const struct ns_backend ns_backend_kernel = {
 	.name = "kernel",
+	.release = ns_host_release,
+	.privilege_problem = ns_host_privilege_problem,
+	.userns_allowed = ns_host_userns_allowed,
+	.loop_devices = ns_host_loop_devices,
+	.tmpfs_remounts = ns_host_tmpfs_remounts,
+	.has_feature = ns_host_has_feature,
 	.prepare = kernel_prepare,
 	.worker_init = kernel_worker_init,
 	.play = kernel_play,
 };
-
-void ns_run_free(struct ns_run *r)
-{
-	for (size_t i = 0; i < r->n; i++)
-		free(r->obs[i].out.output);
-	free(r->obs);
-	free(r->aborted);
-	memset(r, 0, sizeof(*r));
-}

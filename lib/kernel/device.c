@@ -6,13 +6,14 @@
  * Kernels that cannot clone a detached mount (before 6.15) get a fresh
  * tmpfs for every mount instead: right for a name mounted once, which is
  * most scenarios; a scenario that mounts a name twice is run with loop
- * stand-ins there (ns_devices_need_loop), or skipped.
+ * stand-ins there (ns_require_mode in run/require.c), or skipped.
  *
  * loop mode: each name is a loop block device over a memfd holding an
  * ext4 image. The kernel shares one superblock per block device, and the
  * device node is made under the scenario's name in a private directory,
  * so the mount source reads the name. */
 #include "kernel/device.h"
+#include "kernel/probe.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -383,10 +384,9 @@ static bool clonable(int master)
 	return known;
 }
 
-struct ns_devices *ns_devices_new(char *const *names, size_t n,
-				  enum ns_devices_mode mode, int procfd,
-				  bool userns_may_change, bool remounts,
-				  struct ns_buf *err)
+static struct ns_devices *devices_alloc(char *const *names, size_t n,
+					enum ns_devices_mode mode, int procfd,
+					bool userns_may_change)
 {
 	struct ns_devices *d = xcalloc(1, sizeof(*d));
 
@@ -401,27 +401,56 @@ struct ns_devices *ns_devices_new(char *const *names, size_t n,
 		d->s[i].master = d->s[i].loopfd = -1;
 	}
 	d->n = n;
-	if (d->mode == NS_DEVICES_LOOP) {
-		d->nodes = tmpfs_master("nstest-nodes", err);
-		if (d->nodes < 0)
-			goto fail;
-	}
-	/* without remounts a master would only be cloned once, then closed,
-	 * and dropping it waits for an RCU grace period */
-	for (size_t i = 0; i < n && (remounts || d->mode == NS_DEVICES_LOOP); i++) {
-		int r = d->mode == NS_DEVICES_LOOP ? loop_setup(d, &d->s[i], err)
-			: (d->s[i].master = tmpfs_master(names[i], err));
-		if (r < 0)
-			goto fail;
-		if (i == 0 && d->mode == NS_DEVICES_TMPFS && !clonable(d->s[0].master)) {
-			/* before 6.15: a fresh tmpfs for each mount instead */
+	return d;
+}
+
+/* Every loop device, with its node in a private tree. */
+static int make_loop_standins(struct ns_devices *d, struct ns_buf *err)
+{
+	d->nodes = tmpfs_master("nstest-nodes", err);
+	if (d->nodes < 0)
+		return -1;
+	for (size_t i = 0; i < d->n; i++)
+		if (loop_setup(d, &d->s[i], err) < 0)
+			return -1;
+	return 0;
+}
+
+/* A master per name, to clone for each mount; or none at all on a
+ * kernel that cannot clone a detached mount (before 6.15), which then
+ * gets a fresh tmpfs for each mount instead. */
+static int make_tmpfs_masters(struct ns_devices *d, struct ns_buf *err)
+{
+	for (size_t i = 0; i < d->n; i++) {
+		d->s[i].master = tmpfs_master(d->s[i].name, err);
+		if (d->s[i].master < 0)
+			return -1;
+		if (i == 0 && !clonable(d->s[0].master)) {
 			close(d->s[0].master);
 			d->s[0].master = -1;
-			break;
+			return 0;
 		}
 	}
-	return d;
-fail:
+	return 0;
+}
+
+struct ns_devices *ns_devices_new(char *const *names, size_t n,
+				  enum ns_devices_mode mode, int procfd,
+				  bool userns_may_change, bool remounts,
+				  struct ns_buf *err)
+{
+	struct ns_devices *d = devices_alloc(names, n, mode, procfd, userns_may_change);
+	int r = 0;
+
+	/* tmpfs masters only when a name is mounted twice: otherwise each
+	 * would be cloned once, then closed, and dropping a mount waits for
+	 * an RCU grace period */
+	if (d->mode == NS_DEVICES_LOOP)
+		r = make_loop_standins(d, err);
+	else if (remounts)
+		r = make_tmpfs_masters(d, err);
+	if (r == 0)
+		return d;
 	ns_devices_free(d);
 	return NULL;
 }

@@ -1,5 +1,5 @@
-/* device.h - device stand-ins (design §3). Each /dev/NAME of a scenario is
- * one filesystem: every mount of the name is the same superblock. By
+/* device.h - device stand-ins (nstest-scenario(5)). Each /dev/NAME of a
+ * scenario is one filesystem: every mount of the name is the same superblock. By
  * default it is a tmpfs whose mount source reads NAME; in loop mode it is
  * a real filesystem on a loop block device, still shown as NAME. */
 #ifndef NS_DEVICE_H

@@ -1,6 +1,7 @@
 /* sandbox.c - see sandbox.h. Each step is one system call with the reason
  * it is there; nothing here ever touches the host's mount namespace. */
 #include "kernel/sandbox.h"
+#include "kernel/mountinfo.h"
 
 #include <errno.h>
 #include <fcntl.h>

@@ -12,7 +12,7 @@
 /* A shell level to go back to on `exit`. */
 struct ns_level {
 	struct ns_place place;
-	struct ns_handle handles[16];
+	struct ns_handle handles[NS_TERM_HANDLES];
 	size_t nhandles;
 };
 

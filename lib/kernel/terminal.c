@@ -10,7 +10,9 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scenario/command.h"
+#include "kernel/exec.h"
+#include "kernel/mountinfo.h"
+#include "run/pipeline.h"
 #include "kernel/term_local.h"
 #include "run/wire.h"
 
@@ -71,38 +73,29 @@ int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res)
 	return 0;
 }
 
-static void error_line(struct ns_buf *out, const char *cmd, int err)
+int ns_term_list_mounts(struct ns_term *t, enum ns_render how, struct ns_buf *out,
+			struct ns_cmd_result *res)
 {
-	if (out->len && out->data[out->len - 1] != '\n')
-		ns_buf_addc(out, '\n');
-	ns_buf_addf(out, "%s: %s (%s)\n", cmd, ns_errname(err), strerror(err));
+	struct ns_snapshot *snap;
+	int r = ns_snapshot_read(t->procfd, &snap);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "read mountinfo", -r);
+	ns_snapshot_render(snap, how, out);
+	ns_snapshot_free(snap);
+	return 0;
+}
+
+static int exec_stage(void *term, const struct ns_stage *st, struct ns_buf *out,
+		      struct ns_cmd_result *res)
+{
+	return ns_kernel_exec[st->def->id](term, st->args, out, res);
 }
 
 void ns_term_run_step(struct ns_term *t, const struct ns_step *st,
 		      struct ns_step_out *out)
 {
-	struct ns_buf cur = NS_BUF_INIT, next = NS_BUF_INIT, tmp;
-	struct ns_cmd_result res = { 0, NULL };
-	const struct ns_stage *first = &st->pipeline.stages[0];
-	const char *failed = NULL;
-
-	memset(out, 0, sizeof(*out));
-	if (first->def->exec(t, first, NULL, &cur, &res) < 0)
-		failed = first->argv[0];
-	for (size_t i = 1; i < st->pipeline.n && !failed; i++) {
-		const struct ns_stage *f = &st->pipeline.stages[i];
-		ns_buf_reset(&next);
-		if (f->def->exec(t, f, &cur, &next, &res) < 0)
-			failed = f->argv[0];
-		tmp = cur, cur = next, next = tmp;
-	}
-	if (failed) {
-		error_line(&cur, failed, res.err);
-		out->err = res.err;
-		snprintf(out->syscall, sizeof(out->syscall), "%s", res.syscall ? res.syscall : "?");
-	}
-	ns_buf_free(&next);
-	out->output = ns_buf_detach(&cur);
+	ns_pipeline_run(st, exec_stage, t, out);
 	/* only the first shell's end closes the terminal */
 	out->closed = t->closing && t->depth == 0;
 }

@@ -7,12 +7,17 @@
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "commands/args.h"
+#include "mounts/snapshot.h"
+#include "run/result.h"
 #include "scenario/scenario.h"
 
 struct ns_devices;
 
+#define NS_TERM_HANDLES 16           /* @NAME trees a shell may hold */
+
 struct ns_handle {                  /* a mount fd named by open_tree @NAME */
-	char name[32];
+	char name[NS_HANDLE_NAME_MAX];
 	int fd;
 };
 
@@ -34,7 +39,7 @@ struct ns_term {
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */
 	size_t depth;               /* shell levels above the first */
-	struct ns_handle handles[16];
+	struct ns_handle handles[NS_TERM_HANDLES];
 	size_t nhandles;
 	bool closing;               /* this shell level ends after the step */
 	/* in process */
@@ -47,15 +52,6 @@ struct ns_term {
 	bool resumed;               /* an inner shell ended: no result to send */
 };
 
-/* The result of one step as the terminal reports it. */
-struct ns_step_out {
-	int err;                /* 0, or the errno of the failing command */
-	char syscall[32];       /* the system call that failed */
-	char *output;           /* all output lines, error line last */
-	bool closed;            /* the terminal ended after this step */
-};
-
-struct ns_cmd_result;
 
 /* Start an inner shell level. Returns 1 in the inner shell, which goes on
  * to change its namespaces, root or capabilities; -1 on failure. As
@@ -63,6 +59,12 @@ struct ns_cmd_result;
  * (t->resumed is then set and the step's result was already sent by the
  * inner shell). */
 int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res);
+
+/* This terminal's mount table, rendered as `how` into out: read from
+ * /proc/self/mountinfo through the procfs handle kept from the host.
+ * Returns 0, or -1 with *res filled. */
+int ns_term_list_mounts(struct ns_term *t, enum ns_render how, struct ns_buf *out,
+			struct ns_cmd_result *res);
 
 /* Run one step's pipeline in this process. */
 void ns_term_run_step(struct ns_term *t, const struct ns_step *st,

@@ -34,13 +34,12 @@
 #define NAME_SPECIALS   " \t\n\\#"
 #define OPTION_SPECIALS " \t\n\\"
 
-/* The largest mountinfo we accept; a scenario has a few dozen mounts. */
-#define MOUNTINFO_MAX (64u << 20)
-
 struct ns_snapshot {
 	struct libmnt_table *tb;
 	int bad_line;            /* first line libmount rejected, or 0 */
 	struct ns_lines kept;    /* sources libmount rewrote, as printed */
+	struct ns_mount_entry *v; /* strings point into tb's entries */
+	size_t n;
 };
 
 static void free_iterp(struct libmnt_iter **it)
@@ -184,6 +183,58 @@ static int parse_stream(struct ns_snapshot *s, FILE *f)
 	return rc < 0 ? rc : 0;
 }
 
+/* The source as the kernel printed it (see keep_kernel_sources). */
+static const char *kernel_source(struct libmnt_fs *fs)
+{
+	const char *kept = mnt_fs_get_userdata(fs);
+
+	return kept ? kept : mnt_fs_get_source(fs);
+}
+
+/* mount(8) runs the source of a regular (block device) filesystem
+ * through mnt_pretty_path(), which canonicalises it in mount(8)'s own
+ * filesystem view and turns an empty one into "none". Only the textual
+ * part is reproduced: a scenario's sources are stand-in names that do
+ * not exist as paths where the terminal runs. */
+static const char *mount8_source(struct libmnt_fs *fs)
+{
+	const char *src = mnt_fs_get_source(fs);
+
+	if (!src || (!*src && mnt_fs_is_regularfs(fs)))
+		return "none";
+	return src;
+}
+
+/* One entry per libmount entry, its strings borrowed from the table. */
+static void fill_entries(struct ns_snapshot *s)
+{
+	_cleanup_iter_ struct libmnt_iter *it = new_iter();
+	struct libmnt_fs *fs;
+	int n = mnt_table_get_nents(s->tb);
+
+	s->v = xcalloc(n > 0 ? (size_t)n : 1, sizeof(*s->v));
+	while (mnt_table_next_fs(s->tb, it, &fs) == 0) {
+		struct ns_mount_entry *e = &s->v[s->n++];
+		dev_t dev = mnt_fs_get_devno(fs);
+		const char *fields = mnt_fs_get_optional_fields(fs);
+
+		/* the kernel prints both IDs as non-negative ints */
+		e->id = (unsigned)mnt_fs_get_id(fs);
+		e->parent = (unsigned)mnt_fs_get_parent_id(fs);
+		e->major = major(dev);
+		e->minor = minor(dev);
+		e->root = mnt_fs_get_root(fs);
+		e->target = mnt_fs_get_target(fs);
+		e->vfs_options = mnt_fs_get_vfs_options(fs);
+		e->fields = fields ? fields : "";
+		e->fstype = mnt_fs_get_fstype(fs);
+		e->source = kernel_source(fs);
+		e->fs_options = mnt_fs_get_fs_options(fs);
+		e->mount_source = mount8_source(fs);
+		e->mount_options = mnt_fs_get_options(fs); /* VFS and FS merged */
+	}
+}
+
 int ns_snapshot_parse(const char *text, size_t len, struct ns_snapshot **out)
 {
 	struct ns_snapshot *s = xcalloc(1, sizeof(*s));
@@ -206,27 +257,24 @@ int ns_snapshot_parse(const char *text, size_t len, struct ns_snapshot **out)
 		return rc;
 	}
 	keep_kernel_sources(s, text, len);
+	fill_entries(s);
 	*out = s;
 	return 0;
 }
 
-int ns_snapshot_read(int procfd, struct ns_snapshot **out)
+static void render_mountinfo_line(const struct ns_mount_entry *e, struct ns_buf *b);
+
+int ns_snapshot_from_entries(const struct ns_mount_entry *v, size_t n,
+			     struct ns_snapshot **out)
 {
-	_cleanup_close_ int fd = -1;
-	_cleanup_free_ char *text = NULL;
-	size_t len = 0;
+	struct ns_buf text = NS_BUF_INIT;
 	int rc;
 
-	*out = NULL;
-	fd = openat(procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
-	/* One read of the whole file into memory: the /dev/root check needs
-	 * the text as well as libmount. */
-	rc = ns_read_fd(fd, MOUNTINFO_MAX, &text, &len);
-	if (rc < 0)
-		return rc;
-	return ns_snapshot_parse(text, len, out);
+	for (size_t i = 0; i < n; i++)
+		render_mountinfo_line(&v[i], &text);
+	rc = ns_snapshot_parse(text.data, text.len, out);
+	ns_buf_free(&text);
+	return rc;
 }
 
 void ns_snapshot_free(struct ns_snapshot *s)
@@ -235,79 +283,54 @@ void ns_snapshot_free(struct ns_snapshot *s)
 		return;
 	mnt_unref_table(s->tb);
 	ns_lines_free(&s->kept);
+	free(s->v);
 	free(s);
 }
 
 size_t ns_snapshot_count(const struct ns_snapshot *s)
 {
-	int n = mnt_table_get_nents(s->tb);
-
-	return n > 0 ? (size_t)n : 0;
+	return s->n;
 }
 
-/* The source as the kernel printed it (see keep_kernel_sources). */
-static const char *kernel_source(struct libmnt_fs *fs)
+const struct ns_mount_entry *ns_snapshot_entries(const struct ns_snapshot *s)
 {
-	const char *kept = mnt_fs_get_userdata(fs);
-
-	return kept ? kept : mnt_fs_get_source(fs);
+	return s->v;
 }
 
-static void render_mountinfo_line(struct libmnt_fs *fs, struct ns_buf *b)
+static void render_mountinfo_line(const struct ns_mount_entry *e, struct ns_buf *b)
 {
-	dev_t dev = mnt_fs_get_devno(fs);
-	const char *fields = mnt_fs_get_optional_fields(fs);
-
-	/* the kernel prints both IDs as non-negative ints */
-	ns_buf_addu(b, (unsigned)mnt_fs_get_id(fs));
+	ns_buf_addu(b, e->id);
 	ns_buf_addc(b, ' ');
-	ns_buf_addu(b, (unsigned)mnt_fs_get_parent_id(fs));
+	ns_buf_addu(b, e->parent);
 	ns_buf_addc(b, ' ');
-	ns_buf_addu(b, major(dev));
+	ns_buf_addu(b, e->major);
 	ns_buf_addc(b, ':');
-	ns_buf_addu(b, minor(dev));
+	ns_buf_addu(b, e->minor);
 	ns_buf_addc(b, ' ');
-	add_escaped(b, mnt_fs_get_root(fs), PATH_SPECIALS);
+	add_escaped(b, e->root, PATH_SPECIALS);
 	ns_buf_addc(b, ' ');
-	add_escaped(b, mnt_fs_get_target(fs), PATH_SPECIALS);
+	add_escaped(b, e->target, PATH_SPECIALS);
 	ns_buf_addc(b, ' ');
-	add_escaped(b, mnt_fs_get_vfs_options(fs), OPTION_SPECIALS);
-	/* libmount keeps the optional fields as the kernel's text. */
-	if (fields) {
+	add_escaped(b, e->vfs_options, OPTION_SPECIALS);
+	/* the optional fields are kept as the kernel's text */
+	if (e->fields && *e->fields) {
 		ns_buf_addc(b, ' ');
-		ns_buf_adds(b, fields);
+		ns_buf_adds(b, e->fields);
 	}
 	ns_buf_adds(b, " - ");
-	add_escaped(b, mnt_fs_get_fstype(fs), NAME_SPECIALS);
+	add_escaped(b, e->fstype, NAME_SPECIALS);
 	/* An empty source leaves two spaces, as in the kernel's line. */
 	ns_buf_addc(b, ' ');
-	add_escaped(b, kernel_source(fs), NAME_SPECIALS);
+	add_escaped(b, e->source, NAME_SPECIALS);
 	ns_buf_addc(b, ' ');
-	add_escaped(b, mnt_fs_get_fs_options(fs), OPTION_SPECIALS);
+	add_escaped(b, e->fs_options, OPTION_SPECIALS);
 	ns_buf_addc(b, '\n');
 }
 
 void ns_snapshot_render_mountinfo(const struct ns_snapshot *s, struct ns_buf *out)
 {
-	_cleanup_iter_ struct libmnt_iter *it = new_iter();
-	struct libmnt_fs *fs;
-
-	while (mnt_table_next_fs(s->tb, it, &fs) == 0)
-		render_mountinfo_line(fs, out);
-}
-
-/* mount(8) runs the source of a regular (block device) filesystem
- * through mnt_pretty_path(), which canonicalises it in mount(8)'s own
- * filesystem view and turns an empty one into "none". Only the textual
- * part is reproduced: a scenario's sources are stand-in names that do
- * not exist as paths where the terminal runs. */
-static const char *mount8_source(struct libmnt_fs *fs)
-{
-	const char *src = mnt_fs_get_source(fs);
-
-	if (!src || (!*src && mnt_fs_is_regularfs(fs)))
-		return "none";
-	return src;
+	for (size_t i = 0; i < s->n; i++)
+		render_mountinfo_line(&s->v[i], out);
 }
 
 /* mount(8) prints the target with each control character as '?'; it
@@ -321,26 +344,28 @@ static void add_printable(struct ns_buf *b, const char *s)
 	}
 }
 
-static void render_mount_line(struct libmnt_fs *fs, struct ns_buf *b)
+static void render_mount_line(const struct ns_mount_entry *e, struct ns_buf *b)
 {
-	const char *type = mnt_fs_get_fstype(fs);
-	const char *opts = mnt_fs_get_options(fs); /* VFS and FS merged */
-
-	ns_buf_adds(b, mount8_source(fs));
+	ns_buf_adds(b, e->mount_source);
 	ns_buf_adds(b, " on ");
-	add_printable(b, mnt_fs_get_target(fs));
-	if (type)
-		ns_buf_addf(b, " type %s", type);
-	if (opts)
-		ns_buf_addf(b, " (%s)", opts);
+	add_printable(b, e->target);
+	if (e->fstype)
+		ns_buf_addf(b, " type %s", e->fstype);
+	if (e->mount_options)
+		ns_buf_addf(b, " (%s)", e->mount_options);
 	ns_buf_addc(b, '\n');
 }
 
 void ns_snapshot_render_mount(const struct ns_snapshot *s, struct ns_buf *out)
 {
-	_cleanup_iter_ struct libmnt_iter *it = new_iter();
-	struct libmnt_fs *fs;
+	for (size_t i = 0; i < s->n; i++)
+		render_mount_line(&s->v[i], out);
+}
 
-	while (mnt_table_next_fs(s->tb, it, &fs) == 0)
-		render_mount_line(fs, out);
+void ns_snapshot_render(const struct ns_snapshot *s, enum ns_render how, struct ns_buf *out)
+{
+	if (how == NS_RENDER_MOUNT)
+		ns_snapshot_render_mount(s, out);
+	else
+		ns_snapshot_render_mountinfo(s, out);
 }

@@ -1,6 +1,11 @@
-/* snapshot.h - a terminal's view of its mount table, read from
- * /proc/self/mountinfo through libmount, and rendered back into the text
- * the kernel prints (mountinfo) or mount(8) prints. */
+/* snapshot.h - a terminal's view of its mount table, and the one place
+ * that renders it as the kernel prints it (mountinfo) or mount(8) does.
+ *
+ * A snapshot is a list of entries (struct ns_mount_entry). The kernel
+ * backend fills it through libmount's parse of /proc/self/mountinfo; a
+ * backend that keeps its own picture of the mounts hands its entries to
+ * ns_snapshot_from_entries(), which goes through the same parse, so both
+ * render with the same code and the same libmount rules. */
 #ifndef NS_SNAPSHOT_H
 #define NS_SNAPSHOT_H
 
@@ -10,18 +15,43 @@
 
 struct ns_snapshot;
 
-/* Read <procfd>/self/mountinfo (procfd is a directory fd on a procfs).
- * Returns 0 or -errno. */
-int ns_snapshot_read(int procfd, struct ns_snapshot **out);
-/* Parse mountinfo text (for tests and fuzzing). Returns 0 or -errno. */
+/* One mount, field by field as a mountinfo line has it. */
+struct ns_mount_entry {
+	unsigned id, parent;        /* mount IDs */
+	unsigned major, minor;      /* st_dev of the filesystem */
+	const char *root;           /* the path of the mount's root in its fs */
+	const char *target;         /* the mount point */
+	const char *vfs_options;    /* per-mount options: "rw,relatime" */
+	const char *fields;         /* optional fields ("shared:1 master:2"), or "" */
+	const char *fstype, *source;
+	const char *fs_options;     /* per-superblock options */
+	/* what mount(8) shows, filled by the parse (from_entries ignores them) */
+	const char *mount_source;   /* the source, or "none" */
+	const char *mount_options;  /* VFS and FS options merged */
+};
+
+/* Parse mountinfo text as the kernel printed it. Returns 0 or -errno. */
 int ns_snapshot_parse(const char *text, size_t len, struct ns_snapshot **out);
+/* A snapshot of these mounts, made by rendering them as mountinfo lines
+ * and parsing those; v need not outlive it. Returns 0 or -errno. */
+int ns_snapshot_from_entries(const struct ns_mount_entry *v, size_t n,
+			     struct ns_snapshot **out);
 void ns_snapshot_free(struct ns_snapshot *s);
 size_t ns_snapshot_count(const struct ns_snapshot *s);
+/* The entries, in mountinfo order; valid as long as s. */
+const struct ns_mount_entry *ns_snapshot_entries(const struct ns_snapshot *s);
 
 /* Byte-for-byte what the kernel printed: "ID PARENT MAJ:MIN ROOT
  * MOUNTPOINT OPTS [FIELDS...] - FSTYPE SOURCE SUPEROPTS\n" per mount. */
 void ns_snapshot_render_mountinfo(const struct ns_snapshot *s, struct ns_buf *out);
 /* What mount(8) prints with no arguments: "SOURCE on TARGET type FSTYPE (OPTS)\n". */
 void ns_snapshot_render_mount(const struct ns_snapshot *s, struct ns_buf *out);
+
+/* The two renderings by name, for the commands that list mounts. */
+enum ns_render {
+	NS_RENDER_MOUNTINFO,    /* cat /proc/self/mountinfo */
+	NS_RENDER_MOUNT,        /* mount */
+};
+void ns_snapshot_render(const struct ns_snapshot *s, enum ns_render how, struct ns_buf *out);
 
 #endif

@@ -1,13 +1,17 @@
-/* backend.h - what carries out a plan. The kernel backend runs each step
- * with real system calls in a sandbox; a model backend can implement the
- * same interface later without touching the parser, matcher or reports. */
+/* backend.h - what carries out a plan, and what the engine asks of the
+ * machine through it. The kernel backend (kernel/) runs each step with
+ * real system calls in a sandbox; a model backend implements the same
+ * table without the parser, matcher or reports noticing. Nothing outside
+ * a backend probes the host: loop devices, the kernel release, privileges,
+ * user namespaces and kernel features are all answered here. */
 #ifndef NS_BACKEND_H
 #define NS_BACKEND_H
 
 #include <stdbool.h>
 
+#include "base/util.h"
+#include "run/result.h"
 #include "scenario/scenario.h"
-#include "kernel/terminal.h"
 
 struct ns_run_opts {
 	enum ns_devices_mode devices;   /* NS_DEVICES_TMPFS or _LOOP */
@@ -15,26 +19,34 @@ struct ns_run_opts {
 	bool userns;                    /* sandbox inside a new user namespace */
 };
 
-struct ns_obs {
-	bool ran;
-	struct ns_step_out out;
-};
-
-struct ns_run {
-	struct ns_obs *obs;             /* one per step */
-	size_t n;
-	char *aborted;                  /* why steps are missing, or NULL */
-	bool timed_out;
-	bool setup_failed;              /* the sandbox could not be built */
-};
-
 struct ns_backend {
-	const char *name;
+	const char *name;               /* "kernel", as reports print it */
+
+	/* ---- the host, as this backend sees it (each probed once) ---- */
+	/* The kernel release scenarios are judged against (xfail, kernel:
+	 * ranges), or NULL when kernel ranges do not apply. */
+	const char *(*release)(void);
+	/* NULL when this process can build sandboxes as it is; else what is
+	 * missing and what to do about it (heap). */
+	char *(*privilege_problem)(void);
+	/* Can a user namespace be made here (rootless mode, requires: userns)? */
+	bool (*userns_allowed)(void);
+	/* Can loop stand-ins be made (a usable /dev/loop-control)? */
+	bool (*loop_devices)(void);
+	/* Is a tmpfs stand-in mounted twice one superblock (6.15+)? */
+	bool (*tmpfs_remounts)(void);
+	/* Is the NS_FEAT_* feature `bit` present? */
+	bool (*has_feature)(unsigned bit);
+
+	/* ---- running ---- */
 	/* Work done once per process before any scenario (0 or -1 + err). */
 	int (*prepare)(const struct ns_run_opts *o, struct ns_buf *err);
 	/* Once in each worker process (forked by the runner), before the
-	 * first scenario it plays. 0, or -1 with a message in err. */
-	int (*worker_init)(const struct ns_run_opts *o, struct ns_buf *err);
+	 * first scenario it plays: *worker is what play() gets back (the
+	 * worker's own state; it ends with the process). 0, or -1 with a
+	 * message in err. */
+	int (*worker_init)(const struct ns_run_opts *o, void **worker,
+			   struct ns_buf *err);
 	/* Play one scenario in the worker: write each step's result to fd as
 	 * it comes (wire.h), and an abort frame if the run stops early.
 	 * *status is how the scenario's sandbox ended (a wait(2) status; 0
@@ -42,12 +54,13 @@ struct ns_backend {
 	 * back where it was and can play the next scenario, -1 when it must
 	 * end. The runner rebuilds the run from the frames; its watchdog
 	 * kills the worker's process group at the deadline. */
-	int (*play)(const struct ns_scenario *sc, const struct ns_run_opts *o,
-		    int fd, int *status);
+	int (*play)(void *worker, const struct ns_scenario *sc,
+		    const struct ns_run_opts *o, int fd, int *status);
 };
 
 extern const struct ns_backend ns_backend_kernel;
 
-void ns_run_free(struct ns_run *r);
+/* The backend called name, or NULL. */
+const struct ns_backend *ns_backend_find(const char *name);
 
 #endif

@@ -9,21 +9,18 @@
 #include "run/backend.h"
 #include "scenario/scenario.h"
 
-/* NULL when the scenario can run here, else the reason (heap). */
-char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o);
+/* NULL when the scenario can run on this backend here, else the reason
+ * (heap). */
+char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o,
+		       const struct ns_backend *be);
 
 /* The stand-in mode a scenario runs with under these options. */
 enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
-				     const struct ns_run_opts *o);
+				     const struct ns_run_opts *o,
+				     const struct ns_backend *be);
 
 /* The first xfail of sc whose range holds for this kernel release, or NULL. */
 const struct ns_xfail *ns_xfail_for(const struct ns_scenario *sc, const char *release);
-
-/* Does move_mount(2) accept this flag? (MOVE_MOUNT_BENEATH, ...) */
-bool ns_move_mount_knows(unsigned flag);
-
-/* Can this process create a user namespace? (probed in a child) */
-bool ns_userns_allowed(void);
 
 /* Parse "6.1.0-18-amd64" into {6,1,0}; returns 0 or -1. */
 int ns_kernel_version(const char *release, int v[3]);

@@ -84,6 +84,7 @@ static void __attribute__((noreturn))
 worker_main(const struct runner *R, int cmd, int fd, int store, pid_t parent)
 {
 	struct ns_buf err = NS_BUF_INIT;
+	void *state = NULL;
 	bool ready;
 	uint32_t i;
 
@@ -93,14 +94,14 @@ worker_main(const struct runner *R, int cmd, int fd, int store, pid_t parent)
 	if (getppid() != parent)
 		_exit(1);
 	signal(SIGPIPE, SIG_IGN);
-	ready = R->o->backend->worker_init(&R->o->run, &err) == 0;
+	ready = R->o->backend->worker_init(&R->o->run, &state, &err) == 0;
 	while (ns_wire_recv_index(cmd, &i) == 1 && i < R->n) {
 		struct ns_run_opts ro = R->o->run;
 		int status = 0, again = -1;
 
 		ro.devices = R->modes[i];
 		if (ready)
-			again = R->o->backend->play(R->sc[i], &ro, store, &status);
+			again = R->o->backend->play(state, R->sc[i], &ro, store, &status);
 		else
 			ns_wire_send_abort(store, ns_buf_str(&err), true);
 		/* the worker's own copy, never played again: what playing grew in
@@ -253,7 +254,7 @@ static void finish_job(struct runner *R, size_t i, int status)
 	ns_buf_free(&j->data);
 	note_early_end(R->sc[i], R->o->run.timeout_s, j, status, whole, &j->run);
 	j->seconds = since(&j->start);
-	ns_judge(R->sc[i], &j->run, &j->v);
+	ns_judge(R->sc[i], &j->run, R->o->backend->release(), &j->v);
 	j->state = JOB_DONE;
 	R->running--;
 }
@@ -266,7 +267,7 @@ static void fail_to_start(struct runner *R, size_t i)
 	j->run.n = R->sc[i]->nsteps;
 	j->run.obs = xcalloc(j->run.n, sizeof(*j->run.obs));
 	j->run.aborted = xasprintf("cannot start a worker: %s", strerror(errno));
-	ns_judge(R->sc[i], &j->run, &j->v);
+	ns_judge(R->sc[i], &j->run, R->o->backend->release(), &j->v);
 	j->state = JOB_DONE;
 	R->running--;
 }
@@ -333,7 +334,7 @@ static void dispatch(struct runner *R, struct worker *w, size_t i)
 static void start_job(struct runner *R, size_t i)
 {
 	struct job *j = &R->jobs[i];
-	char *unmet = ns_require_unmet(R->sc[i], &R->o->run);
+	char *unmet = ns_require_unmet(R->sc[i], &R->o->run, R->o->backend);
 
 	clock_gettime(CLOCK_MONOTONIC, &j->start);
 	j->devices = R->modes[i] == NS_DEVICES_LOOP ? "loop" : "tmpfs";
@@ -532,7 +533,7 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 	 * look at), so the stand-in modes are chosen here */
 	R.modes = xcalloc(n ? n : 1, sizeof(*R.modes));
 	for (size_t i = 0; i < n; i++)
-		R.modes[i] = ns_require_mode(sc[i], &o->run);
+		R.modes[i] = ns_require_mode(sc[i], &o->run, o->backend);
 	R.nw = jobs;
 	R.w = xcalloc(R.nw, sizeof(*R.w));
 	for (size_t k = 0; k < R.nw; k++)

@@ -5,7 +5,7 @@
 
 #include <stdbool.h>
 
-#include "run/backend.h"
+#include "run/result.h"
 #include "scenario/scenario.h"
 
 enum ns_status { NS_PASS, NS_FAIL, NS_SKIP, NS_XFAIL, NS_XPASS };
@@ -23,8 +23,11 @@ struct ns_verdict {
 	size_t failed;  /* steps that ran and did not match */
 };
 
+/* Match every step that ran against its expected output. A scenario with
+ * an xfail range that holds for release (the backend's kernel release;
+ * NULL for none) turns FAIL into XFAIL and PASS into XPASS. */
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
-	      struct ns_verdict *v);
+	      const char *release, struct ns_verdict *v);
 void ns_verdict_skip(struct ns_verdict *v, char *reason);
 void ns_verdict_free(struct ns_verdict *v);
 const char *ns_status_name(enum ns_status s);

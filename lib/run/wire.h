@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #include "run/backend.h"
-#include "kernel/terminal.h"
+#include "run/result.h"
 
 /* The step index of an abort frame: the run stopped early. Its output is
  * the reason, `closed` says a timeout and `err` a sandbox set-up failure. */

@@ -1,6 +1,8 @@
-/* command.c - finding a command by name across the command modules */
+/* command.c - the command table: finding a command by name across the
+ * command modules, and what their parsers share */
 #include "scenario/command.h"
 
+#include <stdarg.h>
 #include <string.h>
 
 static const struct {
@@ -24,4 +26,18 @@ const struct ns_cmd_def *ns_cmd_find(const char *name)
 			if (!strcmp(modules[m].defs[i].name, name))
 				return &modules[m].defs[i];
 	return NULL;
+}
+
+int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ns_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(e->msg);
+	e->msg = ns_buf_detach(&b);
+	e->word = word;
+	return -1;
 }

@@ -1,6 +1,9 @@
-/* command.h - the command table: one entry per scenario command, each with
- * the parser that checks its words before anything runs and the executor
- * that carries it out with system calls inside a terminal. */
+/* command.h - the command table, parsing side: one entry per scenario
+ * command, with the parser that checks its words before anything runs
+ * and turns them into the backend-neutral arguments of commands/args.h.
+ * Carrying a command out is a backend's business: each backend has an
+ * executor for every ns_cmd_id (kernel/exec.h for the kernel). Filters
+ * are pure text and run the same for every backend (run/pipeline.c). */
 #ifndef NS_COMMAND_H
 #define NS_COMMAND_H
 
@@ -10,7 +13,28 @@
 #include "scenario/scenario.h"
 #include "base/util.h"
 
-struct ns_term;
+/* Every command a backend must carry out. Filters share one id: they are
+ * never handed to a backend. */
+enum ns_cmd_id {
+	NS_CMD_MKDIR,
+	NS_CMD_TOUCH,
+	NS_CMD_LS,
+	NS_CMD_CD,
+	NS_CMD_CAT,
+	NS_CMD_CHROOT,
+	NS_CMD_MOUNT,
+	NS_CMD_UMOUNT,
+	NS_CMD_UNSHARE,
+	NS_CMD_EXIT,
+	NS_CMD_SLEEP,
+	NS_CMD_CAPSH,
+	NS_CMD_OPEN_TREE,
+	NS_CMD_MOVE_MOUNT,
+	NS_CMD_MOUNT_SETATTR,
+	NS_CMD_LISTMOUNT,
+	NS_CMD_FILTER,
+	NS_CMD__COUNT
+};
 
 /* What a parser reports: a message and the argv word it is about (its
  * column is used in the error). */
@@ -19,45 +43,33 @@ struct ns_parse_err {
 	size_t word;          /* index into stage->argv */
 };
 
-/* How a command failed. err is an errno value; syscall names the system
- * call (for reports). The matched error line is "<cmd>: <ENAME> (<msg>)". */
-struct ns_cmd_result {
-	int err;
-	const char *syscall;
-};
-
 struct ns_cmd_def {
 	const char *name;
+	enum ns_cmd_id id;
 	bool filter;          /* reads the output of the stage before it */
-	/* Check st->argv and store the parsed form in st->args. Return 0, or
-	 * -1 with *e filled. */
+	/* Check st->argv and store the parsed form in st->args (the type
+	 * commands/args.h gives for id). Return 0, or -1 with *e filled. */
 	int (*parse)(struct ns_stage *st, struct ns_parse_err *e);
-	/* Run the command. `in` is the previous stage's output for a filter
-	 * and NULL otherwise; output goes to `out`. Return 0, or -1 with
-	 * *res filled. */
-	int (*exec)(struct ns_term *t, const struct ns_stage *st,
-		    const struct ns_buf *in, struct ns_buf *out,
-		    struct ns_cmd_result *res);
 	void (*free_args)(void *args);
 	/* The stand-in device name (/dev/...) the command mounts, or NULL;
 	 * may itself be NULL for commands that never mount a device. */
 	const char *(*device)(const void *args);
 	/* True when the command changes its shell in a way no process can
 	 * undo (a user namespace entered, capabilities dropped); NULL means
-	 * never. A scenario with such a command runs each shell level in a
-	 * process of its own, so that `exit` can return to the shell before. */
+	 * never. The kernel backend then runs each shell level of the
+	 * scenario in a process of its own, so that `exit` can return to
+	 * the shell before. */
 	bool (*one_way)(const void *args);
 };
 
 /* Look a command up by name; NULL if there is none. */
 const struct ns_cmd_def *ns_cmd_find(const char *name);
 
-/* Helpers for parsers and executors. */
+/* For parsers: fill *e and return -1. */
 int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)
 	NS_PRINTF(3, 4);
-int ns_cmd_fail(struct ns_cmd_result *res, const char *syscall, int err);
 
-/* The tables of each command module. */
+/* The tables of each command module (commands/). */
 extern const struct ns_cmd_def ns_cmd_fs[];     /* mkdir touch ls cd cat chroot */
 extern const size_t ns_cmd_fs_count;
 extern const struct ns_cmd_def ns_cmd_mount[];  /* mount umount */

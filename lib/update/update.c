@@ -281,7 +281,7 @@ int ns_update_verify(const struct ns_scenario *sc, const struct ns_run *run,
 		ns_scenario_free(back);
 		return -1;
 	}
-	ns_judge(back, run, &v);
+	ns_judge(back, run, NULL, &v);
 	bad = first_failed(back, &v);
 	if (bad)
 		u->error = xasprintf("%s:%d: the rewritten block of '%s' would still not match",

@@ -3,9 +3,12 @@
  * message and word, and (when the real tools are installed) the same
  * cases run through GNU grep, GNU sed and awk for comparison. */
 #include "commands/filter.h"
+#include "commands/ls_layout.h"
+#include "run/pipeline.h"
 #include "tap.h"
 #include "base/util.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -328,40 +331,60 @@ static void test_errors(void)
 	IS_ERR("cat: not a filter", 0, "cat");
 }
 
-/* The command-table entries: parse, exec with no terminal, free. */
+/* A stand-in for a backend's executor: prints its text, or fails. */
+static int fake_exec(void *term, const struct ns_stage *st, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	const char *text = term;
+
+	(void)st;
+	if (!text)
+		return ns_cmd_fail(res, "mount", EINVAL);
+	ns_buf_adds(out, text);
+	return 0;
+}
+
+/* The command-table entries: parse, then run as the stage after a
+ * command through the shared pipeline, free. */
 static void test_command_table(void)
 {
 	static const char *const names[] = { "grep", "sed", "awk", "wc" };
 	char *argv[] = { (char[]){ "grep" }, (char[]){ "-c" }, (char[]){ "b" } };
-	struct ns_stage st = { .argv = argv, .argc = 3 };
+	char *cmd_argv[] = { (char[]){ "mount" } };
+	struct ns_stage stages[2] = { { .argv = cmd_argv, .argc = 1 },
+				      { .argv = argv, .argc = 3 } };
+	struct ns_step step = { .pipeline = { stages, 2 } };
 	struct ns_parse_err e = { NULL, 0 };
-	struct ns_buf in = NS_BUF_INIT, out = NS_BUF_INIT;
-	struct ns_cmd_result res = { 0, NULL };
+	struct ns_step_out out;
 	const struct ns_cmd_def *grep = &ns_cmd_filter[0];
 
 	ok(ns_cmd_filter_count == 4, "four filters in the table");
 	for (size_t i = 0; i < ns_cmd_filter_count && i < 4; i++)
 		ok(strcmp(ns_cmd_filter[i].name, names[i]) == 0 &&
 		   ns_cmd_filter[i].filter && ns_cmd_filter[i].parse &&
-		   ns_cmd_filter[i].exec && ns_cmd_filter[i].free_args,
+		   ns_cmd_filter[i].id == NS_CMD_FILTER && ns_cmd_filter[i].free_args,
 		   "entry %s is a complete filter", names[i]);
-	st.def = grep;
-	ns_buf_adds(&in, "a\nb\nab\n");
-	ok(grep->parse(&st, &e) == 0 && st.args, "grep parse stores its args");
-	ok(grep->exec(NULL, &st, &in, &out, &res) == 0, "grep exec succeeds");
-	is_str(ns_buf_str(&out), "2\n", "grep -c b counts two lines");
-	ns_buf_reset(&out);
-	ok(grep->exec(NULL, &st, NULL, &out, &res) == 0, "no input is empty input");
-	is_str(ns_buf_str(&out), "0\n", "grep -c of nothing");
-	grep->free_args(st.args);
-	st.args = NULL;
+	stages[1].def = grep;
+	ok(grep->parse(&stages[1], &e) == 0 && stages[1].args, "grep parse stores its args");
+	ns_pipeline_run(&step, fake_exec, (char[]){ "a\nb\nab\n" }, &out);
+	is_str(out.output, "2\n", "grep -c b counts two lines of the command's output");
+	ok(out.err == 0, "... and the step succeeds");
+	free(out.output);
+	ns_pipeline_run(&step, fake_exec, (char[]){ "" }, &out);
+	is_str(out.output, "0\n", "grep -c of no output");
+	free(out.output);
+	ns_pipeline_run(&step, fake_exec, NULL, &out);
+	is_str(out.output, "mount: EINVAL (Invalid argument)\n",
+	       "a failing command prints its error line, and no filter runs");
+	ok(out.err == EINVAL && !strcmp(out.syscall, "mount"), "... and the step has its errno and call");
+	free(out.output);
+	grep->free_args(stages[1].args);
+	stages[1].args = NULL;
 	argv[1] = (char[]){ "-q" };
-	ok(grep->parse(&st, &e) == -1 && !st.args && e.word == 1,
+	ok(grep->parse(&stages[1], &e) == -1 && !stages[1].args && e.word == 1,
 	   "a bad option fails the parse on word 1");
 	is_str(e.msg, "grep: unknown option -q", "... naming the option");
 	free(e.msg);
-	ns_buf_free(&in);
-	ns_buf_free(&out);
 }
 
 /* ---- differential: the same cases through the real tools ------------- */
@@ -473,9 +496,62 @@ static void test_against_real_tools(void)
 	differ(in, WORDS("wc"));
 }
 
+/* ls's layout (commands/ls_layout.h): the most columns that fit 80,
+ * filled top to bottom, two blanks after every column but the last. */
+static void ls_case(const char *const *names, size_t n, bool one, const char *want,
+		    const char *what)
+{
+	struct ns_lines l = NS_LINES_INIT;
+	struct ns_buf out = NS_BUF_INIT;
+
+	for (size_t i = 0; i < n; i++)
+		ns_lines_push(&l, names[i]);
+	ns_ls_render(&l, one, &out);
+	is_str(ns_buf_str(&out), want, "ls: %s", what);
+	ns_buf_free(&out);
+	ns_lines_free(&l);
+}
+
+static void test_ls_layout(void)
+{
+	static const char *const xy[] = { "x", "y" };
+	static const char *const five[] = { "a", "b", "c", "d", "e" };
+	static const char *const wide[] = {
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa2",
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa3", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaa4",
+	};
+	const char *ten[30];
+	char names[30][11];
+	struct ns_buf want = NS_BUF_INIT;
+
+	ls_case(xy, 0, false, "", "no names, no lines");
+	ls_case(xy, 2, false, "x  y\n", "the article's two names on one line");
+	ls_case(xy, 2, true, "x\ny\n", "-1: one name a line");
+	ls_case(five, 5, false, "a  b  c  d  e\n", "five short names in one row");
+	/* 4 x 30 characters: 4 columns are 126 wide; 3 would leave the last
+	 * one empty (2 rows); so 2 columns of 2 rows, top to bottom */
+	ls_case(wide, 4, false,
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1  aaaaaaaaaaaaaaaaaaaaaaaaaaaaa3\n"
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa2  aaaaaaaaaaaaaaaaaaaaaaaaaaaaa4\n",
+		"four wide names in two columns, filled down");
+	/* 30 x 10 characters: 6 columns are 5*12+10 = 70 wide, 7 would be
+	 * 82, so 6 columns of 5 rows */
+	for (int i = 0; i < 30; i++) {
+		snprintf(names[i], sizeof(names[i]), "name%06d", i);
+		ten[i] = names[i];
+	}
+	for (int r = 0; r < 5; r++) {
+		for (int c = 0; c < 6; c++)
+			ns_buf_addf(&want, c < 5 ? "%s  " : "%s\n", names[c * 5 + r]);
+	}
+	ls_case(ten, 30, false, ns_buf_str(&want), "thirty names in six columns of five");
+	ns_buf_free(&want);
+}
+
 int main(void)
 {
 	test_article();
+	test_ls_layout();
 	test_grep();
 	test_sed();
 	test_awk();

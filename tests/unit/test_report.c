@@ -91,7 +91,7 @@ static int fixture_init(struct fixture *f)
 	f->run.obs = xcalloc(1, sizeof(*f->run.obs));
 	f->run.obs[0].ran = true;
 	f->run.obs[0].out.output = xstrdup("bell\x07 bad\xFF\n");
-	ns_judge(f->sc, &f->run, &f->v);
+	ns_judge(f->sc, &f->run, NULL, &f->v);
 	f->r = (struct ns_result){ f->sc, &f->run, &f->v, 0.25, "tmpfs" };
 	return 0;
 }

@@ -2,6 +2,7 @@
 #include <linux/mount.h>
 #include <string.h>
 
+#include "kernel/probe.h"
 #include "run/require.h"
 #include "scenario/scenario.h"
 #include "tap.h"
@@ -53,10 +54,92 @@ static void test_probes(void)
 	ok(ns_move_mount_knows(0), "no flag at all is known");
 }
 
+/* A backend whose answers about the host the test sets: the requirement
+ * checks must ask it, and nothing else, about the machine. */
+static struct {
+	const char *release;
+	bool privileged, userns, loop, remounts;
+	unsigned features;
+} host;
+
+static const char *fake_release(void) { return host.release; }
+static char *fake_privilege(void) { return host.privileged ? NULL : xstrdup("no caps"); }
+static bool fake_userns(void) { return host.userns; }
+static bool fake_loop(void) { return host.loop; }
+static bool fake_remounts(void) { return host.remounts; }
+static bool fake_feature(unsigned bit) { return host.features & bit; }
+
+static const struct ns_backend fake = {
+	.name = "fake", .release = fake_release, .privilege_problem = fake_privilege,
+	.userns_allowed = fake_userns, .loop_devices = fake_loop,
+	.tmpfs_remounts = fake_remounts, .has_feature = fake_feature,
+};
+
+static void reset_host(void)
+{
+	host.release = "6.12.0";
+	host.privileged = host.userns = host.loop = host.remounts = true;
+	host.features = ~0u;
+}
+
+/* "unmet" when the scenario in text is refused with a reason containing
+ * want; NULL want means it must run. */
+static void check_unmet(const char *text, const struct ns_run_opts *o, const char *want,
+			const char *what)
+{
+	struct ns_scenario *sc = parse(text);
+	char *why = sc ? ns_require_unmet(sc, o, &fake) : xstrdup("did not parse");
+
+	if (want)
+		ok(why && strstr(why, want), "%s: %s", what, why ? why : "(runs)");
+	else
+		ok(!why, "%s: %s", what, why ? why : "runs");
+	free(why);
+	ns_scenario_free(sc);
+}
+
+static void test_backend_answers(void)
+{
+	struct ns_run_opts o = { .devices = NS_DEVICES_TMPFS };
+	struct ns_run_opts rootless = { .devices = NS_DEVICES_TMPFS, .userns = true };
+
+	reset_host();
+	check_unmet("kernel: >= 6.5\n    # ls\n", &o, NULL, "kernel: met");
+	host.release = "6.1.0-18-amd64";
+	check_unmet("kernel: >= 6.5\n    # ls\n", &o, "needs kernel >= 6.5.0, this is 6.1.0-18-amd64", "kernel: too old");
+	host.release = NULL;
+	check_unmet("kernel: >= 6.5\n    # ls\n", &o, NULL, "a backend with no release meets kernel:");
+	reset_host();
+	host.privileged = false;
+	check_unmet("requires: root\n    # ls\n", &o, "needs real root", "requires: root, no privileges");
+	reset_host();
+	check_unmet("requires: root\n    # ls\n", &rootless, "needs real root", "requires: root, rootless");
+	check_unmet("requires: loop\n    # ls\n", &rootless, "needs real root for loop devices", "loop, rootless");
+	host.loop = false;
+	check_unmet("requires: loop\n    # ls\n", &o, "needs loop devices", "loop, none here");
+	reset_host();
+	host.userns = false;
+	check_unmet("requires: userns\n    # ls\n", &o, "needs user namespaces", "userns not allowed");
+	reset_host();
+	host.features = ~NS_FEAT_LISTMOUNT;
+	check_unmet("requires: listmount\n    # ls\n", &o, "this kernel lacks listmount", "feature missing");
+	check_unmet("requires: open_tree\n    # ls\n", &o, NULL, "feature present");
+	reset_host();
+	host.remounts = false;
+	host.loop = false;
+	check_unmet("    # mount /dev/a /x\n    # mount /dev/a /y\n", &o,
+		    "mounts one stand-in more than once", "a name mounted twice, neither way possible");
+	host.loop = true;
+	check_unmet("    # mount /dev/a /x\n    # mount /dev/a /y\n", &o, NULL,
+		    "a name mounted twice goes to loop stand-ins");
+	reset_host();
+}
+
 int main(void)
 {
 	test_versions();
 	test_xfail();
 	test_probes();
+	test_backend_answers();
 	return tap_done();
 }

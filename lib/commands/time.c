@@ -1,14 +1,12 @@
-/* cmd_time.c - `sleep SECONDS`: waits, so that scenarios (and the tests
- * of nstest's watchdog) can hold a terminal busy. */
+/* time.c - `sleep SECONDS`, parsing side: a wait, so that scenarios (and
+ * the tests of nstest's watchdog) can hold a terminal busy. */
 #include "scenario/command.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <time.h>
 
-struct sleep_args {
-	struct timespec ts;
-};
+#include "commands/args.h"
 
 static void free_args(void *a)
 {
@@ -17,7 +15,7 @@ static void free_args(void *a)
 
 static int parse_sleep(struct ns_stage *st, struct ns_parse_err *e)
 {
-	struct sleep_args *a = xcalloc(1, sizeof(*a));
+	struct ns_sleep_args *a = xcalloc(1, sizeof(*a));
 	char *end;
 	double s;
 
@@ -33,20 +31,7 @@ static int parse_sleep(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
-static int exec_sleep(struct ns_term *t, const struct ns_stage *st,
-		      const struct ns_buf *in, struct ns_buf *out,
-		      struct ns_cmd_result *res)
-{
-	const struct sleep_args *a = st->args;
-	struct timespec left = a->ts;
-
-	(void)t, (void)in, (void)out, (void)res;
-	while (nanosleep(&left, &left) < 0 && errno == EINTR)
-		;
-	return 0;
-}
-
 const struct ns_cmd_def ns_cmd_time[] = {
-	{ .name = "sleep", .parse = parse_sleep, .exec = exec_sleep, .free_args = free_args },
+	{ .name = "sleep", .id = NS_CMD_SLEEP, .parse = parse_sleep, .free_args = free_args },
 };
 const size_t ns_cmd_time_count = NS_ARRAY_SIZE(ns_cmd_time);

@@ -1,9 +1,9 @@
-/* cmd_listmount.c - `listmount --check`: ask the kernel about every mount
+/* exec_listmount.c - `listmount --check` on the kernel: ask the kernel about every mount
  * of the terminal's namespace twice, through listmount(2)/statmount(2) and
  * through /proc/self/mountinfo, and report every disagreement (IDs,
  * parent, device, root, mount point, peer group, master, propagate_from).
  * Prints nothing when both agree. */
-#include "scenario/command.h"
+#include "kernel/exec.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -47,13 +47,6 @@ struct statmount_reply {
 	uint64_t spare2[49];
 	char str[];
 };
-
-static int parse_listmount(struct ns_stage *st, struct ns_parse_err *e)
-{
-	if (st->argc != 2 || strcmp(st->argv[1], "--check"))
-		return ns_parse_fail(e, 0, "listmount: only 'listmount --check' is supported");
-	return 0;
-}
 
 /* Every mount ID listmount(2) knows, by listing the children of every
  * mount found so far (older kernels list children only, newer ones the
@@ -116,19 +109,17 @@ static void to_view(const struct statmount_reply *sm, struct ns_sm_view *v)
 	v->mount_point = sm->str + sm->mnt_point;
 }
 
-static int exec_listmount(struct ns_term *t, const struct ns_stage *st,
-			  const struct ns_buf *in, struct ns_buf *out,
-			  struct ns_cmd_result *res)
+int ns_kexec_listmount(struct ns_term *t, const void *args, struct ns_buf *out,
+		       struct ns_cmd_result *res)
 {
 	uint64_t *ids = xcalloc(MAX_MOUNTS, sizeof(*ids));
 	struct ns_buf text = NS_BUF_INIT;
 	struct statmount_reply **sm;
 	struct ns_sm_view *views;
-	struct ns_snapshot *snap;
 	size_t n, nv = 0;
 	int r;
 
-	(void)st, (void)in;
+	(void)args;
 	n = list_all(ids, res);
 	if (res->err) {
 		free(ids);
@@ -141,12 +132,9 @@ static int exec_listmount(struct ns_term *t, const struct ns_stage *st,
 		if (sm[i])
 			to_view(sm[i], &views[nv++]);
 	}
-	r = ns_snapshot_read(t->procfd, &snap);
-	if (r == 0) {
-		ns_snapshot_render_mountinfo(snap, &text);
-		ns_snapshot_free(snap);
+	r = ns_term_list_mounts(t, NS_RENDER_MOUNTINFO, &text, res);
+	if (r == 0)
 		ns_mountcheck(ns_buf_str(&text), views, nv, out);
-	}
 	for (size_t i = 0; i < n; i++)
 		free(sm[i]);
 	free(sm);
@@ -154,11 +142,6 @@ static int exec_listmount(struct ns_term *t, const struct ns_stage *st,
 	free(ids);
 	ns_buf_free(&text);
 	if (r < 0)
-		return ns_cmd_fail(res, "read mountinfo", -r);
+		return -1;
 	return out->len ? ns_cmd_fail(res, "statmount", EPROTO) : 0;
 }
-
-const struct ns_cmd_def ns_cmd_listmount[] = {
-	{ .name = "listmount", .parse = parse_listmount, .exec = exec_listmount },
-};
-const size_t ns_cmd_listmount_count = NS_ARRAY_SIZE(ns_cmd_listmount);

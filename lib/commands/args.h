@@ -1,0 +1,116 @@
+/* args.h - what each command's parser makes of its words: the arguments
+ * every backend carries out, with nothing left to parse. A stage's args
+ * (scenario.h) point to the struct named here for its command id
+ * (scenario/command.h). Strings point into the stage's argv, which lives
+ * as long as the scenario.
+ *
+ * Flags use the kernel's ABI values (MS_*, MOUNT_ATTR_*), which name the
+ * documented operations exactly; a backend other than the kernel reads
+ * them as plain numbers. */
+#ifndef NS_ARGS_H
+#define NS_ARGS_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <time.h>
+
+/* mkdir [-p] DIR..., touch FILE..., ls [-a] [-1] [DIR], cd [DIR],
+ * cat FILE..., chroot DIR [sh]: options, then the operands. */
+struct ns_fs_args {
+	bool parents;               /* mkdir -p */
+	bool all;                   /* ls -a */
+	bool one;                   /* ls -1 */
+	char *const *ops;           /* the operands */
+	size_t nops;
+};
+
+/* mount(8) in util-linux syntax. */
+enum ns_mount_op {
+	NS_MOUNT_LIST,              /* `mount`: print the table */
+	NS_MOUNT_NEW,               /* mount a device or a filesystem by type */
+	NS_MOUNT_BIND,              /* --bind, --rbind */
+	NS_MOUNT_MOVE,              /* --move */
+	NS_MOUNT_PROPAGATION,       /* --make-* TARGET alone */
+};
+
+#define NS_MOUNT_MAX_PROP 4
+
+struct ns_mount_args {
+	enum ns_mount_op op;
+	bool recursive;             /* --rbind (or -o rbind) */
+	unsigned long prop[NS_MOUNT_MAX_PROP]; /* MS_SHARED... (| MS_REC), in order */
+	size_t nprop;
+	const char *type;           /* -t, or NULL */
+	const char *options;        /* -o as typed, or NULL */
+	unsigned long flags;        /* MS_* per-mount flags from -o */
+	char *data;                 /* filesystem options from -o (heap), or NULL */
+	const char *src, *dst;
+	bool standin;               /* src names a stand-in device (/dev/NAME) */
+	/* where -t and -o are in argv, for errors */
+	size_t type_word, options_word;
+};
+
+/* umount [-l] TARGET... */
+struct ns_umount_args {
+	bool lazy;                  /* -l: MNT_DETACH */
+	const char **targets;       /* heap array of argv words */
+	size_t ntargets;
+};
+
+/* unshare [-m] [-U [-r]] [--propagation MODE] [sh] */
+enum ns_unshare_prop {
+	NS_UNSHARE_PRIVATE,         /* unshare(1)'s default */
+	NS_UNSHARE_SHARED,
+	NS_UNSHARE_SLAVE,
+	NS_UNSHARE_UNCHANGED,
+};
+
+struct ns_unshare_args {
+	enum ns_unshare_prop prop;
+	bool mnt, user, map_root;
+};
+
+/* capsh --drop=CAP[,CAP...] -- */
+#define NS_CAPSH_MAX_DROP 64
+
+struct ns_capsh_args {
+	int drop[NS_CAPSH_MAX_DROP]; /* capability numbers (CAP_*) */
+	size_t n;
+};
+
+/* sleep SECONDS */
+struct ns_sleep_args {
+	struct timespec ts;
+};
+
+/* open_tree [-c] [-R] PATH @NAME */
+struct ns_open_tree_args {
+	bool clone;                 /* OPEN_TREE_CLONE */
+	bool recursive;             /* AT_RECURSIVE (with clone only) */
+	const char *path;
+	const char *handle;         /* "@NAME" */
+};
+
+/* move_mount [--beneath|--set-group] FROM TO; FROM and TO are paths or
+ * @NAME handles. */
+struct ns_move_mount_args {
+	bool beneath;               /* MOVE_MOUNT_BENEATH */
+	bool set_group;             /* MOVE_MOUNT_SET_GROUP */
+	const char *from, *to;
+};
+
+/* mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET */
+struct ns_mount_setattr_args {
+	bool recursive;             /* AT_RECURSIVE */
+	unsigned long long set, clr; /* MOUNT_ATTR_* */
+	unsigned long propagation;  /* MS_SHARED, ... or 0 */
+	const char *target;         /* a path or @NAME */
+};
+
+/* The longest @NAME handle, '@' and NUL included. */
+#define NS_HANDLE_NAME_MAX 32
+
+/* True for "@NAME": a tree opened or cloned by open_tree. */
+bool ns_is_handle(const char *s);
+
+#endif

@@ -1,0 +1,13 @@
+/* ls_layout.h - how ls(1) lays out a directory listing, for every backend:
+ * one name a line (-1), or columns as on an 80-column terminal. */
+#ifndef NS_LS_LAYOUT_H
+#define NS_LS_LAYOUT_H
+
+#include <stdbool.h>
+
+#include "base/util.h"
+
+/* Append names (already sorted) to out, one a line or in columns. */
+void ns_ls_render(const struct ns_lines *names, bool one_per_line, struct ns_buf *out);
+
+#endif

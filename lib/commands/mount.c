@@ -1,0 +1,285 @@
+/* mount.c - mount(8) and umount(8) in util-linux syntax, parsing side:
+ * what the words ask for, as struct ns_mount_args and ns_umount_args. */
+#include "scenario/command.h"
+
+#include <libmount.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "commands/args.h"
+
+/* -t values accepted with a stand-in device; the stand-in's real type is
+ * chosen by --devices, so these only say what the transcript typed. */
+static const char *const standin_types[] = { "tmpfs", "ext2", "ext3", "ext4", "xfs", "btrfs", "vfat", "auto" };
+
+/* -o flags a stand-in mount can carry (as MOUNT_ATTR_*). */
+#define STANDIN_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
+		       MS_NODIRATIME | MS_STRICTATIME | MS_RELATIME | MS_SILENT)
+
+/* Filesystem types a scenario may mount by name. Anything that would show
+ * the host (proc, sysfs, devtmpfs, block filesystems) is refused. */
+static const char *const safe_types[] = { "tmpfs", "ramfs" };
+
+static const struct {
+	const char *opt;
+	unsigned long flag;
+} propagation[] = {
+	{ "--make-shared", MS_SHARED },
+	{ "--make-slave", MS_SLAVE },
+	{ "--make-private", MS_PRIVATE },
+	{ "--make-unbindable", MS_UNBINDABLE },
+	{ "--make-rshared", MS_SHARED | MS_REC },
+	{ "--make-rslave", MS_SLAVE | MS_REC },
+	{ "--make-rprivate", MS_PRIVATE | MS_REC },
+	{ "--make-runbindable", MS_UNBINDABLE | MS_REC },
+};
+
+
+static void free_mount_args(void *p)
+{
+	struct ns_mount_args *a = p;
+
+	free(a->data);
+	free(a);
+}
+
+static const char *mount_device(const void *p)
+{
+	const struct ns_mount_args *a = p;
+
+	return a && a->standin ? a->src : NULL;
+}
+
+static int add_prop(struct ns_mount_args *a, unsigned long flag,
+		    struct ns_parse_err *e, size_t word)
+{
+	if (a->nprop == NS_MOUNT_MAX_PROP)
+		return ns_parse_fail(e, word, "mount: too many propagation changes");
+	a->prop[a->nprop++] = flag;
+	return 0;
+}
+
+static int set_op(struct ns_mount_args *a, enum ns_mount_op op, struct ns_parse_err *e,
+		  size_t word)
+{
+	if (a->op != NS_MOUNT_LIST && a->op != op)
+		return ns_parse_fail(e, word, "mount: --bind, --rbind and --move exclude each other");
+	a->op = op;
+	return 0;
+}
+
+/* Split -o into MS_* flags and filesystem data with libmount's option map;
+ * bind, rbind and move are operations, as in mount(8). */
+static int parse_options(struct ns_mount_args *a, struct ns_parse_err *e, size_t word)
+{
+	char *vfs = NULL, *fs = NULL;
+	unsigned long flags = 0;
+
+	if (mnt_split_optstr(a->options, NULL, &vfs, &fs, 0, 0) < 0 ||
+	    mnt_optstr_get_flags(a->options, &flags, mnt_get_builtin_optmap(MNT_LINUX_MAP)) < 0) {
+		free(vfs);
+		free(fs);
+		return ns_parse_fail(e, word, "mount: cannot parse options '%s'", a->options);
+	}
+	free(vfs);
+	a->data = fs;
+	if (flags & MS_MOVE && set_op(a, NS_MOUNT_MOVE, e, word) < 0)
+		return -1;
+	if (flags & MS_BIND && set_op(a, NS_MOUNT_BIND, e, word) < 0)
+		return -1;
+	a->recursive |= (flags & (MS_BIND | MS_REC)) == (MS_BIND | MS_REC);
+	if (flags & MS_PROPAGATION && add_prop(a, flags & (MS_PROPAGATION | MS_REC), e, word) < 0)
+		return -1;
+	a->flags = flags & ~(MS_MOVE | MS_BIND | MS_REC | MS_PROPAGATION);
+	if (a->flags & MS_REMOUNT)
+		return ns_parse_fail(e, word, "mount: -o remount is not supported");
+	return 0;
+}
+
+static int parse_option_word(struct ns_stage *st, size_t *i, struct ns_mount_args *a,
+			     struct ns_parse_err *e)
+{
+	const char *w = st->argv[*i];
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(propagation); k++)
+		if (!strcmp(w, propagation[k].opt))
+			return add_prop(a, propagation[k].flag, e, *i);
+	if (!strcmp(w, "--bind") || !strcmp(w, "-B"))
+		return set_op(a, NS_MOUNT_BIND, e, *i);
+	if (!strcmp(w, "--rbind") || !strcmp(w, "-R")) {
+		a->recursive = true;
+		return set_op(a, NS_MOUNT_BIND, e, *i);
+	}
+	if (!strcmp(w, "--move") || !strcmp(w, "-M"))
+		return set_op(a, NS_MOUNT_MOVE, e, *i);
+	if (!strcmp(w, "-t") || !strcmp(w, "--types") || !strcmp(w, "-o") ||
+	    !strcmp(w, "--options")) {
+		if (*i + 1 >= st->argc)
+			return ns_parse_fail(e, *i, "mount: option %s needs a value", w);
+		if (w[1] == 't' || w[2] == 't') {
+			a->type = st->argv[++*i];
+			a->type_word = *i;
+		} else {
+			a->options = st->argv[++*i];
+			a->options_word = *i;
+		}
+		return 0;
+	}
+	return ns_parse_fail(e, *i, "mount: unknown option %s", w);
+}
+
+static bool in_list(const char *t, const char *const *list, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcmp(t, list[i]))
+			return true;
+	return false;
+}
+
+static bool safe_type(const char *t)
+{
+	return in_list(t, safe_types, NS_ARRAY_SIZE(safe_types));
+}
+
+/* What a new mount of a stand-in may ask for. */
+static int check_standin(const struct ns_mount_args *a, struct ns_parse_err *e)
+{
+	if (a->data && *a->data)
+		return ns_parse_fail(e, a->options_word, "mount: filesystem options '%s' are not supported on stand-in devices", a->data);
+	if (a->flags & ~(unsigned long)STANDIN_FLAGS)
+		return ns_parse_fail(e, a->options_word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime apply to stand-in devices", a->options);
+	if (a->type && !in_list(a->type, standin_types, NS_ARRAY_SIZE(standin_types)))
+		return ns_parse_fail(e, a->type_word, "mount: type '%s' cannot be given to a stand-in device (its type comes from --devices)", a->type);
+	return 0;
+}
+
+/* The operands of a mount command, with the argv index of each. */
+struct operands {
+	const char *word[2];
+	size_t at[2];
+	size_t n;                  /* how many there were (may exceed 2) */
+	size_t last;               /* index of the last one */
+};
+
+/* `mount` alone lists the table; options without operands are an error. */
+static int no_operands(const struct ns_mount_args *a, struct ns_parse_err *e)
+{
+	if (a->op != NS_MOUNT_LIST || a->nprop || a->type || a->options)
+		return ns_parse_fail(e, 0, "mount: missing operand");
+	return 0;
+}
+
+/* `mount --make-* TARGET`: a propagation change and nothing else. */
+static int one_operand(struct ns_mount_args *a, const struct operands *o,
+		       struct ns_parse_err *e)
+{
+	if (a->op != NS_MOUNT_LIST || !a->nprop)
+		return ns_parse_fail(e, o->last, "mount: '%s': fstab lookups are not supported; give SOURCE and TARGET", o->word[0]);
+	if (a->options || a->type)
+		return ns_parse_fail(e, 0, "mount: -t and -o cannot be combined with --make-* alone");
+	a->op = NS_MOUNT_PROPAGATION;
+	a->dst = o->word[0];
+	return 0;
+}
+
+/* `mount [-t TYPE] [-o OPTS] SOURCE TARGET`: a stand-in device, or a
+ * filesystem by type that shows nothing of the host. */
+static int new_mount(struct ns_mount_args *a, size_t src_word, struct ns_parse_err *e)
+{
+	a->op = NS_MOUNT_NEW;
+	a->standin = !strncmp(a->src, "/dev/", 5);
+	if (a->standin)
+		return check_standin(a, e);
+	if (!a->type)
+		return ns_parse_fail(e, src_word, "mount: '%s' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", a->src);
+	if (!safe_type(a->type))
+		return ns_parse_fail(e, a->type_word, "mount: filesystem type '%s' is not allowed in a sandbox (allowed: tmpfs, ramfs)", a->type);
+	return 0;
+}
+
+static int two_operands(struct ns_mount_args *a, const struct operands *o,
+			struct ns_parse_err *e)
+{
+	a->src = o->word[0];
+	a->dst = o->word[1];
+	switch (a->op) {
+	case NS_MOUNT_MOVE:
+		if (a->nprop || (a->options && a->flags))
+			return ns_parse_fail(e, 0, "mount: --move takes no other options");
+		return 0;
+	case NS_MOUNT_BIND:
+		if (a->data && *a->data)
+			return ns_parse_fail(e, a->options_word, "mount: a bind mount takes no filesystem options ('%s')", a->data);
+		return 0;
+	case NS_MOUNT_LIST:
+		return new_mount(a, o->at[0], e);
+	case NS_MOUNT_NEW:
+	case NS_MOUNT_PROPAGATION:
+		break; /* set only below */
+	}
+	return 0;
+}
+
+static int parse_mount(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_mount_args *a = xcalloc(1, sizeof(*a));
+	struct operands o = { .n = 0 };
+
+	st->args = a;
+	for (size_t i = 1; i < st->argc; i++) {
+		if (st->argv[i][0] == '-' && st->argv[i][1]) {
+			if (parse_option_word(st, &i, a, e) < 0)
+				return -1;
+			continue;
+		}
+		if (o.n < 2) {
+			o.word[o.n] = st->argv[i];
+			o.at[o.n] = i;
+		}
+		o.n++;
+		o.last = i;
+	}
+	if (a->options && parse_options(a, e, a->options_word) < 0)
+		return -1;
+	if (o.n > 2)
+		return ns_parse_fail(e, o.last, "mount: too many operands");
+	if (o.n == 2)
+		return two_operands(a, &o, e);
+	return o.n ? one_operand(a, &o, e) : no_operands(a, e);
+}
+
+static void free_umount_args(void *p)
+{
+	struct ns_umount_args *a = p;
+
+	free(a->targets);
+	free(a);
+}
+
+static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_umount_args *a = xcalloc(1, sizeof(*a));
+
+	st->args = a;
+	a->targets = xcalloc(st->argc, sizeof(*a->targets));
+	/* util-linux takes options anywhere on the line */
+	for (size_t i = 1; i < st->argc; i++) {
+		if (st->argv[i][0] != '-')
+			a->targets[a->ntargets++] = st->argv[i];
+		else if (!strcmp(st->argv[i], "-l") || !strcmp(st->argv[i], "--lazy"))
+			a->lazy = true;
+		else
+			return ns_parse_fail(e, i, "umount: unknown option %s", st->argv[i]);
+	}
+	if (!a->ntargets)
+		return ns_parse_fail(e, 0, "umount: missing operand");
+	return 0;
+}
+
+const struct ns_cmd_def ns_cmd_mount[] = {
+	{ .name = "mount", .id = NS_CMD_MOUNT, .parse = parse_mount,
+	  .free_args = free_mount_args, .device = mount_device },
+	{ .name = "umount", .id = NS_CMD_UMOUNT, .parse = parse_umount,
+	  .free_args = free_umount_args },
+};
+const size_t ns_cmd_mount_count = NS_ARRAY_SIZE(ns_cmd_mount);

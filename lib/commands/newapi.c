@@ -1,0 +1,201 @@
+/* newapi.c - the new mount API as scenario commands, parsing side:
+ *
+ *   open_tree [-c|--clone] [-R|--recursive] PATH @NAME
+ *   move_mount [--beneath|--set-group] FROM TO
+ *   mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET
+ *
+ * A detached or opened tree is kept under @NAME in the terminal; FROM,
+ * TO and TARGET are either such a name or a path. */
+#include "scenario/command.h"
+
+#include <linux/mount.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "commands/args.h"
+
+/* One option word at argv[*i] (which may take the next word too). */
+typedef int option_fn(struct ns_stage *st, size_t *i, void *args, struct ns_parse_err *e);
+
+static void free_args(void *p)
+{
+	free(p);
+}
+
+bool ns_is_handle(const char *s)
+{
+	return s[0] == '@' && s[1] && strlen(s) < NS_HANDLE_NAME_MAX;
+}
+
+/* Split argv into options (handled by opt) and exactly nops operands,
+ * which go to ops[]. */
+static int operands(struct ns_stage *st, struct ns_parse_err *e, size_t nops,
+		    const char **ops, void *args, option_fn *opt)
+{
+	size_t n = 0;
+
+	for (size_t i = 1; i < st->argc; i++) {
+		if (st->argv[i][0] == '-') {
+			if (opt(st, &i, args, e) < 0)
+				return -1;
+		} else if (n == nops) {
+			return ns_parse_fail(e, i, "%s: too many operands", st->argv[0]);
+		} else {
+			ops[n++] = st->argv[i];
+		}
+	}
+	if (n < nops)
+		return ns_parse_fail(e, 0, "%s: missing operand", st->argv[0]);
+	return 0;
+}
+
+static int open_tree_opt(struct ns_stage *st, size_t *i, void *args,
+			 struct ns_parse_err *e)
+{
+	struct ns_open_tree_args *a = args;
+	const char *w = st->argv[*i];
+
+	if (!strcmp(w, "-c") || !strcmp(w, "--clone"))
+		a->clone = true;
+	else if (!strcmp(w, "-R") || !strcmp(w, "--recursive"))
+		a->recursive = true;
+	else
+		return ns_parse_fail(e, *i, "open_tree: unknown option %s (-c, -R)", w);
+	return 0;
+}
+
+static int parse_open_tree(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_open_tree_args *a = xcalloc(1, sizeof(*a));
+	const char *ops[2];
+
+	st->args = a;
+	if (operands(st, e, 2, ops, a, open_tree_opt) < 0)
+		return -1;
+	a->path = ops[0];
+	a->handle = ops[1];
+	if (!ns_is_handle(a->handle))
+		return ns_parse_fail(e, st->argc - 1, "open_tree: name the tree with @NAME, not '%s'", a->handle);
+	if (a->recursive && !a->clone)
+		return ns_parse_fail(e, 0, "open_tree: -R needs -c (AT_RECURSIVE only applies to a clone)");
+	return 0;
+}
+
+static int move_mount_opt(struct ns_stage *st, size_t *i, void *args,
+			  struct ns_parse_err *e)
+{
+	struct ns_move_mount_args *a = args;
+	const char *w = st->argv[*i];
+
+	if (!strcmp(w, "--beneath"))
+		a->beneath = true;
+	else if (!strcmp(w, "--set-group"))
+		a->set_group = true;
+	else
+		return ns_parse_fail(e, *i, "move_mount: unknown option %s (--beneath, --set-group)", w);
+	return 0;
+}
+
+static int parse_move_mount(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_move_mount_args *a = xcalloc(1, sizeof(*a));
+	const char *ops[2];
+
+	st->args = a;
+	if (operands(st, e, 2, ops, a, move_mount_opt) < 0)
+		return -1;
+	a->from = ops[0];
+	a->to = ops[1];
+	return 0;
+}
+
+static const struct {
+	const char *name;
+	unsigned long flag;
+} propagations[] = {
+	{ "shared", MS_SHARED }, { "slave", MS_SLAVE },
+	{ "private", MS_PRIVATE }, { "unbindable", MS_UNBINDABLE },
+};
+
+/* -o: ro/rw, nosuid/suid, nodev/dev, noexec/exec, noatime, relatime,
+ * strictatime, nodiratime, nosymfollow. */
+static int setattr_flags(const char *optstr, struct ns_mount_setattr_args *a)
+{
+	static const struct {
+		const char *name;
+		unsigned long long attr;
+		bool set;
+	} map[] = {
+		{ "ro", MOUNT_ATTR_RDONLY, true }, { "rw", MOUNT_ATTR_RDONLY, false },
+		{ "nosuid", MOUNT_ATTR_NOSUID, true }, { "suid", MOUNT_ATTR_NOSUID, false },
+		{ "nodev", MOUNT_ATTR_NODEV, true }, { "dev", MOUNT_ATTR_NODEV, false },
+		{ "noexec", MOUNT_ATTR_NOEXEC, true }, { "exec", MOUNT_ATTR_NOEXEC, false },
+		{ "nodiratime", MOUNT_ATTR_NODIRATIME, true },
+		{ "noatime", MOUNT_ATTR_NOATIME, true }, { "relatime", MOUNT_ATTR_RELATIME, true },
+		{ "strictatime", MOUNT_ATTR_STRICTATIME, true },
+	};
+	char *copy = xstrdup(optstr), *save = NULL;
+	int r = 0;
+
+	for (char *o = strtok_r(copy, ",", &save); o && !r; o = strtok_r(NULL, ",", &save)) {
+		size_t k = 0;
+		while (k < NS_ARRAY_SIZE(map) && strcmp(map[k].name, o))
+			k++;
+		if (k == NS_ARRAY_SIZE(map)) {
+			r = -1;
+			break;
+		}
+		if (map[k].attr == MOUNT_ATTR_NOATIME || map[k].attr == MOUNT_ATTR_RELATIME ||
+		    map[k].attr == MOUNT_ATTR_STRICTATIME)
+			a->clr |= MOUNT_ATTR__ATIME;
+		*(map[k].set ? &a->set : &a->clr) |= map[k].attr;
+	}
+	free(copy);
+	return r;
+}
+
+static int setattr_opt(struct ns_stage *st, size_t *i, void *args,
+		       struct ns_parse_err *e)
+{
+	struct ns_mount_setattr_args *a = args;
+	const char *w = st->argv[*i];
+
+	if (!strcmp(w, "-R") || !strcmp(w, "--recursive")) {
+		a->recursive = true;
+		return 0;
+	}
+	if ((strcmp(w, "--propagation") && strcmp(w, "-o")) || *i + 1 >= st->argc)
+		return ns_parse_fail(e, *i, "mount_setattr: unknown option %s (-R, --propagation TYPE, -o FLAGS)", w);
+	++*i;
+	if (!strcmp(w, "-o")) {
+		if (setattr_flags(st->argv[*i], a) < 0)
+			return ns_parse_fail(e, *i, "mount_setattr: unknown flag in '%s'", st->argv[*i]);
+		return 0;
+	}
+	for (size_t k = 0; k < NS_ARRAY_SIZE(propagations); k++) {
+		if (!strcmp(st->argv[*i], propagations[k].name)) {
+			a->propagation = propagations[k].flag;
+			return 0;
+		}
+	}
+	return ns_parse_fail(e, *i, "mount_setattr: propagation must be shared, slave, private or unbindable");
+}
+
+static int parse_mount_setattr(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_mount_setattr_args *a = xcalloc(1, sizeof(*a));
+
+	st->args = a;
+	if (operands(st, e, 1, &a->target, a, setattr_opt) < 0)
+		return -1;
+	if (!a->set && !a->clr && !a->propagation)
+		return ns_parse_fail(e, 0, "mount_setattr: nothing to change: give --propagation or -o");
+	return 0;
+}
+
+const struct ns_cmd_def ns_cmd_newapi[] = {
+	{ .name = "open_tree", .id = NS_CMD_OPEN_TREE, .parse = parse_open_tree, .free_args = free_args },
+	{ .name = "move_mount", .id = NS_CMD_MOVE_MOUNT, .parse = parse_move_mount, .free_args = free_args },
+	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .parse = parse_mount_setattr, .free_args = free_args },
+};
+const size_t ns_cmd_newapi_count = NS_ARRAY_SIZE(ns_cmd_newapi);

@@ -1,0 +1,21 @@
+/* exec.c - the kernel backend's executor table (exec.h) */
+#include "kernel/exec.h"
+
+ns_kernel_exec_fn *const ns_kernel_exec[NS_CMD__COUNT] = {
+	[NS_CMD_MKDIR] = ns_kexec_mkdir,
+	[NS_CMD_TOUCH] = ns_kexec_touch,
+	[NS_CMD_LS] = ns_kexec_ls,
+	[NS_CMD_CD] = ns_kexec_cd,
+	[NS_CMD_CAT] = ns_kexec_cat,
+	[NS_CMD_CHROOT] = ns_kexec_chroot,
+	[NS_CMD_MOUNT] = ns_kexec_mount,
+	[NS_CMD_UMOUNT] = ns_kexec_umount,
+	[NS_CMD_UNSHARE] = ns_kexec_unshare,
+	[NS_CMD_EXIT] = ns_kexec_exit,
+	[NS_CMD_SLEEP] = ns_kexec_sleep,
+	[NS_CMD_CAPSH] = ns_kexec_capsh,
+	[NS_CMD_OPEN_TREE] = ns_kexec_open_tree,
+	[NS_CMD_MOVE_MOUNT] = ns_kexec_move_mount,
+	[NS_CMD_MOUNT_SETATTR] = ns_kexec_mount_setattr,
+	[NS_CMD_LISTMOUNT] = ns_kexec_listmount,
+};

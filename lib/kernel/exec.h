@@ -1,0 +1,30 @@
+/* exec.h - the kernel backend's executors: one per command id
+ * (scenario/command.h), each carrying out the parsed arguments of
+ * commands/args.h with real system calls in the terminal t. */
+#ifndef NS_EXEC_H
+#define NS_EXEC_H
+
+#include "base/util.h"
+#include "run/result.h"
+#include "scenario/command.h"
+
+struct ns_term;
+
+/* Run the command with these arguments; output goes to out. Return 0, or
+ * -1 with *res filled (ns_cmd_fail). */
+typedef int ns_kernel_exec_fn(struct ns_term *t, const void *args,
+			      struct ns_buf *out, struct ns_cmd_result *res);
+
+/* Indexed by ns_cmd_id; NS_CMD_FILTER has none (filters are shared). */
+extern ns_kernel_exec_fn *const ns_kernel_exec[NS_CMD__COUNT];
+
+/* The executors, by module (exec_*.c). */
+ns_kernel_exec_fn ns_kexec_mkdir, ns_kexec_touch, ns_kexec_ls, ns_kexec_cd,
+	ns_kexec_cat, ns_kexec_chroot;
+ns_kernel_exec_fn ns_kexec_mount, ns_kexec_umount;
+ns_kernel_exec_fn ns_kexec_unshare, ns_kexec_exit;
+ns_kernel_exec_fn ns_kexec_sleep, ns_kexec_capsh;
+ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr;
+ns_kernel_exec_fn ns_kexec_listmount;
+
+#endif

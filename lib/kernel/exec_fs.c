@@ -1,0 +1,162 @@
+/* exec_fs.c - the file commands on the kernel: mkdir, touch, ls, cd, cat
+ * and chroot, each on the terminal's own root and working directory. */
+#include "kernel/exec.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "commands/args.h"
+#include "commands/ls_layout.h"
+#include "kernel/terminal.h"
+#include "mounts/snapshot.h"
+
+/* mkdir -p: create each missing component, accepting existing dirs. */
+static int mkdir_parents(const char *path)
+{
+	char *p = xstrdup(path);
+	int r = 0;
+
+	for (char *s = p + 1; ; s++) {
+		if (*s == '/' || !*s) {
+			char c = *s;
+			*s = '\0';
+			if (mkdir(p, 0755) < 0 && errno != EEXIST) {
+				r = -1;
+				break;
+			}
+			*s = c;
+			if (!c)
+				break;
+		}
+	}
+	if (r == 0) {
+		struct stat sb;
+		if (stat(p, &sb) < 0)
+			r = -1;
+		else if (!S_ISDIR(sb.st_mode)) {
+			errno = ENOTDIR;
+			r = -1;
+		}
+	}
+	free(p);
+	return r;
+}
+
+int ns_kexec_mkdir(struct ns_term *t, const void *args, struct ns_buf *out,
+		   struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+
+	(void)t, (void)out;
+	for (size_t i = 0; i < a->nops; i++) {
+		int r = a->parents ? mkdir_parents(a->ops[i]) : mkdir(a->ops[i], 0755);
+		if (r < 0)
+			return ns_cmd_fail(res, "mkdir", errno);
+	}
+	return 0;
+}
+
+int ns_kexec_touch(struct ns_term *t, const void *args, struct ns_buf *out,
+		   struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+
+	(void)t, (void)out;
+	for (size_t i = 0; i < a->nops; i++) {
+		int fd = open(a->ops[i], O_WRONLY | O_CREAT | O_NOCTTY | O_CLOEXEC, 0644);
+		if (fd < 0)
+			return ns_cmd_fail(res, "open", errno);
+		if (futimens(fd, NULL) < 0) {
+			int err = errno;
+			close(fd);
+			return ns_cmd_fail(res, "futimens", err);
+		}
+		close(fd);
+	}
+	return 0;
+}
+
+int ns_kexec_ls(struct ns_term *t, const void *args, struct ns_buf *out,
+		struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+	const char *dir = a->nops ? a->ops[0] : ".";
+	struct ns_lines names = NS_LINES_INIT;
+	struct dirent *de;
+	DIR *d = opendir(dir);
+
+	(void)t;
+	if (!d && errno == ENOTDIR) {
+		/* like ls(1): a file operand lists as its own name */
+		ns_buf_addf(out, "%s\n", dir);
+		return 0;
+	}
+	if (!d)
+		return ns_cmd_fail(res, "opendir", errno);
+	while ((de = readdir(d)))
+		if (a->all || de->d_name[0] != '.')
+			ns_lines_push(&names, de->d_name);
+	closedir(d);
+	ns_lines_sort(&names);
+	ns_ls_render(&names, a->one, out);
+	ns_lines_free(&names);
+	return 0;
+}
+
+int ns_kexec_cd(struct ns_term *t, const void *args, struct ns_buf *out,
+		struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+
+	(void)t, (void)out;
+	if (chdir(a->nops ? a->ops[0] : "/") < 0)
+		return ns_cmd_fail(res, "chdir", errno);
+	return 0;
+}
+
+int ns_kexec_cat(struct ns_term *t, const void *args, struct ns_buf *out,
+		 struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+
+	for (size_t i = 0; i < a->nops; i++) {
+		char *data;
+		size_t len;
+		int r;
+
+		if (!strcmp(a->ops[i], "/proc/self/mountinfo")) {
+			if (ns_term_list_mounts(t, NS_RENDER_MOUNTINFO, out, res) < 0)
+				return -1;
+			continue;
+		}
+		r = ns_read_file(a->ops[i], 64u << 20, &data, &len);
+		if (r < 0)
+			return ns_cmd_fail(res, "read", -r);
+		ns_buf_add(out, data, len);
+		free(data);
+	}
+	return 0;
+}
+
+int ns_kexec_chroot(struct ns_term *t, const void *args, struct ns_buf *out,
+		    struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+	int r;
+
+	(void)out;
+	r = ns_term_enter_shell(t, res);
+	if (r <= 0)
+		return r;
+	/* Like chroot(8): enter the new root and start at its top, so that
+	 * the working directory is never left outside the root. */
+	if (chroot(a->ops[0]) < 0 || chdir("/") < 0) {
+		t->closing = true;
+		return ns_cmd_fail(res, "chroot", errno);
+	}
+	return 0;
+}

@@ -1,0 +1,17 @@
+/* host.h - the kernel backend's answers about this machine; see the host
+ * part of struct ns_backend (run/backend.h) for what each means. */
+#ifndef NS_HOST_H
+#define NS_HOST_H
+
+#include <stdbool.h>
+
+#include "run/backend.h"
+
+const char *ns_host_release(void);
+char *ns_host_privilege_problem(void);
+bool ns_host_userns_allowed(void);
+bool ns_host_loop_devices(void);
+bool ns_host_tmpfs_remounts(void);
+bool ns_host_has_feature(unsigned bit);
+
+#endif

@@ -1,0 +1,45 @@
+/* pipeline.c - see pipeline.h */
+#include "run/pipeline.h"
+
+#include <string.h>
+
+#include "commands/filter.h"
+#include "scenario/command.h"
+
+void ns_pipeline_error_line(struct ns_buf *out, const char *cmd, int err)
+{
+	if (out->len && out->data[out->len - 1] != '\n')
+		ns_buf_addc(out, '\n');
+	ns_buf_addf(out, "%s: %s (%s)\n", cmd, ns_errname(err), strerror(err));
+}
+
+/* A filter reads the output of the stage before it; it never fails, and
+ * grep selecting nothing is not an error here. */
+static void run_filter(const struct ns_stage *f, const struct ns_buf *in,
+		       struct ns_buf *out)
+{
+	ns_filter_run(f->args, in->data, in->len, out);
+}
+
+void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *term,
+		     struct ns_step_out *out)
+{
+	struct ns_buf cur = NS_BUF_INIT, next = NS_BUF_INIT, tmp;
+	struct ns_cmd_result res = { 0, NULL };
+	const struct ns_stage *first = &st->pipeline.stages[0];
+
+	memset(out, 0, sizeof(*out));
+	if (exec(term, first, &cur, &res) < 0) {
+		ns_pipeline_error_line(&cur, first->argv[0], res.err);
+		out->err = res.err;
+		snprintf(out->syscall, sizeof(out->syscall), "%s", res.syscall ? res.syscall : "?");
+	} else {
+		for (size_t i = 1; i < st->pipeline.n; i++) {
+			ns_buf_reset(&next);
+			run_filter(&st->pipeline.stages[i], &cur, &next);
+			tmp = cur, cur = next, next = tmp;
+		}
+	}
+	ns_buf_free(&next);
+	out->output = ns_buf_detach(&cur);
+}

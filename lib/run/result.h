@@ -1,0 +1,46 @@
+/* result.h - what carrying out a scenario yields, whatever backend did it:
+ * per command, how it failed; per step, what it printed; per scenario,
+ * the steps' observations and why any are missing. The matcher, the
+ * verdict, the wire and the reporters read these and nothing of a
+ * backend's own state. */
+#ifndef NS_RESULT_H
+#define NS_RESULT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+/* How one command failed: an errno value, and the system call (or the
+ * model's name for the operation) that gave it, for reports. */
+struct ns_cmd_result {
+	int err;
+	const char *syscall;
+};
+
+/* Fill *res and return -1: `return ns_cmd_fail(res, "mount", errno);` */
+int ns_cmd_fail(struct ns_cmd_result *res, const char *syscall, int err);
+
+/* The result of one step. */
+struct ns_step_out {
+	int err;                /* 0, or the errno of the failing command */
+	char syscall[32];       /* the system call that failed */
+	char *output;           /* all output lines, error line last */
+	bool closed;            /* the terminal ended after this step */
+};
+
+struct ns_obs {
+	bool ran;
+	struct ns_step_out out;
+};
+
+/* One scenario, as the runner rebuilt it from a worker's frames. */
+struct ns_run {
+	struct ns_obs *obs;             /* one per step */
+	size_t n;
+	char *aborted;                  /* why steps are missing, or NULL */
+	bool timed_out;
+	bool setup_failed;              /* the sandbox could not be built */
+};
+
+void ns_run_free(struct ns_run *r);
+
+#endif
