@@ -30,10 +30,11 @@ ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib $(DEPS_CFLAGS) \
 # again in each worker it forks (2-4% of the article run, bench/README.md).
 ALL_LDFLAGS = -Wl,-z,relro,-z,now
 ifdef DEVELOPER
-ALL_CFLAGS += -Werror -Wformat=2 -Wshadow -Wpointer-arith -Wcast-qual \
+STRICT_CFLAGS := -Werror -Wformat=2 -Wshadow -Wpointer-arith -Wcast-qual \
 	-Wstrict-prototypes -Wmissing-prototypes -Wold-style-definition \
 	-Wvla -Wwrite-strings -Wundef -Wnull-dereference -Wimplicit-fallthrough \
 	-Wconversion -Wno-sign-conversion -Wredundant-decls -fno-common
+ALL_CFLAGS += $(STRICT_CFLAGS)
 endif
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -119,8 +120,9 @@ bench: nstest
 # ---- robustness (issue 5) ------------------------------------------------
 
 # The fault injector: SIGKILLs parts of a process tree at random moments.
-tests/faults/killer: tests/faults/killer.c
-	$(CC) -std=gnu11 -O2 -g -Wall -Wextra -pthread -o $@ $< -lm
+# Its own flags, not lib's (no sanitizers), but DEVELOPER's warnings too.
+tests/faults/killer: tests/faults/killer.c $(FLAGS_FILE)
+	$(CC) -std=gnu11 -O2 -g -Wall -Wextra $(STRICT_CFLAGS) -pthread -o $@ $< -lm
 
 # Random SIGKILLs of nstest, its workers (and so their watchdogs), sandboxes
 # and terminals during whole runs of the suite plus failing, hanging and
