@@ -3,7 +3,9 @@
 #   make                 build ./nstest
 #   make DEVELOPER=1     the strict warning set, warnings are errors
 #   make SANITIZE=address,undefined
-#   make check           unit tests, bats CLI tests, every scenario, isolation
+#   make check           unit tests, bats CLI tests, every scenario, isolation,
+#                        the boundary
+#   make check-boundary  only lib/kernel/ calls mount, unshare, setns, ...
 #   make check-vm        the scenarios in a VM on another kernel (qemu), and the
 #                        tests of ci/vm-run, ci/kernel-matrix, ci/bisect-step
 #   make demo            the article's demos on this kernel
@@ -62,7 +64,8 @@ $(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
 $(FLAGS_FILE): ;
 
 .PHONY: all deps check check-unit check-bats check-scenarios check-mutation \
-	demo install clean bench fuzz check-faults check-fuzz check-valgrind check-vm
+	demo install clean bench fuzz check-faults check-fuzz check-valgrind check-vm \
+	check-boundary
 all: nstest
 
 %.o: %.c $(FLAGS_FILE)
@@ -87,7 +90,13 @@ deps:
 # device of ours may remain attached.
 check: deps
 	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation \
-		check-fuzz
+		check-fuzz check-boundary
+
+# The execution seam (issue 11): outside lib/kernel/, no C file in lib/,
+# harness/ or fuzz/ calls mount(2), unshare(2), setns(2), pivot_root(2),
+# the new mount API or capset(2); the check lists every call that does.
+check-boundary:
+	tests/boundary-check
 
 check-unit: $(UNIT_BIN)
 	prove -f $(UNIT_BIN)
