@@ -39,7 +39,7 @@ void ns_buf_add(struct ns_buf *b, const void *p, size_t n);
 void ns_buf_adds(struct ns_buf *b, const char *s);
 void ns_buf_addc(struct ns_buf *b, char c);
 void ns_buf_addf(struct ns_buf *b, const char *fmt, ...) NS_PRINTF(2, 3);
-void ns_buf_vaddf(struct ns_buf *b, const char *fmt, va_list ap);
+void ns_buf_vaddf(struct ns_buf *b, const char *fmt, va_list ap) NS_PRINTF(2, 0);
 const char *ns_buf_str(const struct ns_buf *b); /* "" when empty */
 char *ns_buf_detach(struct ns_buf *b);         /* caller frees; never NULL */
 void ns_buf_reset(struct ns_buf *b);

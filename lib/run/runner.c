@@ -375,10 +375,11 @@ static void emit_ready(struct runner *R)
  * (-1: none), killing the worker of every one already past it. */
 static int watchdog(struct runner *R)
 {
-	double limit = R->o->run.timeout_s, first = -1;
+	double limit, first = -1;
 
-	if (!limit)
+	if (R->o->run.timeout_s == 0)      /* 0 = no timeout */
 		return -1;
+	limit = R->o->run.timeout_s;
 	for (size_t k = 0; k < R->nw; k++) {
 		struct worker *w = &R->w[k];
 		struct job *j = &R->jobs[w->q[0]];

@@ -386,7 +386,8 @@ static void *watch_main(void *arg)
 			ssize_t n;
 			/* drain: when stopping, whatever is still queued counts */
 			while ((n = read(w->fan[i], buf, sizeof(buf))) > 0) {
-				const struct fanotify_event_metadata *m = (const void *)buf;
+				/* not const: FAN_EVENT_NEXT casts it to char * */
+				struct fanotify_event_metadata *m = (void *)buf;
 				for (; FAN_EVENT_OK(m, n); m = FAN_EVENT_NEXT(m, n))
 					if (m->vers == FANOTIFY_METADATA_VERSION)
 						owner_report(watched[i], m);
