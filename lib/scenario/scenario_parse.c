@@ -13,6 +13,27 @@
 
 #define NS_MAX_LINE (1u << 20)
 
+struct parser;
+
+/* The directives of the header, each read by its dir_ function below.
+ * The table comes first so that the parser can count them. */
+typedef int directive_fn(struct parser *p, const char *v, int col);
+static directive_fn dir_root, dir_requires, dir_kernel, dir_devices, dir_title,
+	dir_xfail;
+
+static const struct {
+	const char *name;
+	directive_fn *fn;
+	bool repeatable;       /* may be given more than once */
+} directives[] = {
+	{ "root", dir_root, false },
+	{ "requires", dir_requires, false },
+	{ "kernel", dir_kernel, false },
+	{ "devices", dir_devices, false },
+	{ "title", dir_title, false },
+	{ "xfail", dir_xfail, true },
+};
+
 struct parser {
 	struct ns_scenario *sc;
 	const char *path;
@@ -21,7 +42,7 @@ struct parser {
 	bool header_open;      /* still in the leading block of directives */
 	struct ns_step *open;  /* the step whose output lines may follow */
 	struct ns_diag *diag;
-	bool seen[8];          /* which directives were given */
+	bool seen[NS_ARRAY_SIZE(directives)]; /* which directives were given */
 };
 
 static int fail(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
@@ -202,24 +223,6 @@ static int dir_title(struct parser *p, const char *v, int col)
 	return 0;
 }
 
-static const struct {
-	const char *key;
-	int (*fn)(struct parser *p, const char *v, int col);
-} directives[] = {
-	{ "root", dir_root },
-	{ "requires", dir_requires },
-	{ "kernel", dir_kernel },
-	{ "devices", dir_devices },
-	{ "title", dir_title },
-	{ "xfail", dir_xfail },
-};
-
-/* Directives that may be given more than once. */
-static bool repeatable(const char *key)
-{
-	return !strcmp(key, "xfail");
-}
-
 /* "key: value" with a lowercase key; anything else is not a directive. */
 static bool split_directive(const char *line, size_t *keylen, const char **val)
 {
@@ -238,8 +241,8 @@ static bool split_directive(const char *line, size_t *keylen, const char **val)
 static int known_directive(const char *key, size_t keylen)
 {
 	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
-		if (strlen(directives[i].key) == keylen &&
-		    !strncmp(directives[i].key, key, keylen))
+		if (strlen(directives[i].name) == keylen &&
+		    !strncmp(directives[i].name, key, keylen))
 			return (int)i;
 	return -1;
 }
@@ -255,7 +258,7 @@ static int parse_directive(struct parser *p, const char *line, size_t keylen,
 	if (i < 0)
 		return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title, xfail)",
 			    (int)keylen, line);
-	if (p->seen[i] && !repeatable(directives[i].key))
+	if (p->seen[i] && !directives[i].repeatable)
 		return fail(p, 1, "directive '%.*s' given twice", (int)keylen, line);
 	p->seen[i] = true;
 	v = xstrdup(val);
