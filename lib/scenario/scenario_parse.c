@@ -59,6 +59,17 @@ static int fail(struct parser *p, int col, const char *fmt, ...)
 	return -1;
 }
 
+/* Add the i-th of n names to a list in a message: "a, b, c", or with
+ * last " or ", "a, b or c". Messages list a table this way, so that a
+ * new entry shows in them. */
+static void add_listed(struct ns_buf *b, const char *name, size_t i, size_t n,
+		       const char *last)
+{
+	if (i)
+		ns_buf_adds(b, i + 1 == n ? last : ", ");
+	ns_buf_adds(b, name);
+}
+
 static void add_raw(struct parser *p, enum ns_line_kind kind, const char *text,
 		    size_t len)
 {
@@ -115,6 +126,19 @@ static const struct {
 	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
 };
 
+static int unknown_requirement(struct parser *p, int col, const char *s, size_t n)
+{
+	struct ns_buf known = NS_BUF_INIT;
+	int r;
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(requirements); k++)
+		add_listed(&known, requirements[k].name, k, NS_ARRAY_SIZE(requirements), ", ");
+	r = fail(p, col, "requires: unknown requirement '%.*s' (known: %s)", (int)n, s,
+		 ns_buf_str(&known));
+	ns_buf_free(&known);
+	return r;
+}
+
 static int dir_requires(struct parser *p, const char *v, int col)
 {
 	const char *s = v;
@@ -126,9 +150,7 @@ static int dir_requires(struct parser *p, const char *v, int col)
 		       (strlen(requirements[k].name) != n || strncmp(s, requirements[k].name, n)))
 			k++;
 		if (k == NS_ARRAY_SIZE(requirements))
-			return fail(p, col + (int)(s - v),
-				    "requires: unknown requirement '%.*s' (known: root, loop, userns, open_tree, move_mount, fsmount, mount_setattr, statmount, listmount, move_mount_beneath, move_mount_set_group)",
-				    (int)n, s);
+			return unknown_requirement(p, col + (int)(s - v), s, n);
 		p->sc->requires |= requirements[k].bit;
 		s += n;
 		s += strspn(s, " \t");
@@ -202,17 +224,31 @@ static int dir_kernel(struct parser *p, const char *v, int col)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	enum ns_devices_mode mode;
+} device_modes[] = {
+	{ "tmpfs", NS_DEVICES_TMPFS },
+	{ "loop", NS_DEVICES_LOOP },
+	{ "any", NS_DEVICES_DEFAULT },
+};
+
 static int dir_devices(struct parser *p, const char *v, int col)
 {
-	if (!strcmp(v, "tmpfs"))
-		p->sc->devices = NS_DEVICES_TMPFS;
-	else if (!strcmp(v, "loop"))
-		p->sc->devices = NS_DEVICES_LOOP;
-	else if (!strcmp(v, "any"))
-		p->sc->devices = NS_DEVICES_DEFAULT;
-	else
-		return fail(p, col, "devices: expected tmpfs, loop or any, got '%s'", v);
-	return 0;
+	struct ns_buf known = NS_BUF_INIT;
+	int r;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(device_modes); i++) {
+		if (!strcmp(v, device_modes[i].name)) {
+			p->sc->devices = device_modes[i].mode;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < NS_ARRAY_SIZE(device_modes); i++)
+		add_listed(&known, device_modes[i].name, i, NS_ARRAY_SIZE(device_modes), " or ");
+	r = fail(p, col, "devices: expected %s, got '%s'", ns_buf_str(&known), v);
+	ns_buf_free(&known);
+	return r;
 }
 
 static int dir_title(struct parser *p, const char *v, int col)
@@ -247,6 +283,19 @@ static int known_directive(const char *key, size_t keylen)
 	return -1;
 }
 
+static int unknown_directive(struct parser *p, const char *key, size_t keylen)
+{
+	struct ns_buf known = NS_BUF_INIT;
+	int r;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
+		add_listed(&known, directives[i].name, i, NS_ARRAY_SIZE(directives), ", ");
+	r = fail(p, 1, "unknown directive '%.*s' (known: %s)", (int)keylen, key,
+		 ns_buf_str(&known));
+	ns_buf_free(&known);
+	return r;
+}
+
 static int parse_directive(struct parser *p, const char *line, size_t keylen,
 			   const char *val)
 {
@@ -256,8 +305,7 @@ static int parse_directive(struct parser *p, const char *line, size_t keylen,
 	int r;
 
 	if (i < 0)
-		return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title, xfail)",
-			    (int)keylen, line);
+		return unknown_directive(p, line, keylen);
 	if (p->seen[i] && !directives[i].repeatable)
 		return fail(p, 1, "directive '%.*s' given twice", (int)keylen, line);
 	p->seen[i] = true;
