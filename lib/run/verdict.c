@@ -41,6 +41,14 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      struct ns_verdict *v)
 {
 	struct ns_matcher *m = ns_matcher_new();
+
+	ns_judge_with(sc, run, m, v);
+	ns_matcher_free(m);
+}
+
+void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
+		   struct ns_matcher *m, struct ns_verdict *v)
+{
 	size_t missing = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -64,7 +72,6 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 		}
 		ns_buf_free(&diff);
 	}
-	ns_matcher_free(m);
 	if (run->aborted)
 		v->reason = xstrdup(run->aborted);
 	else if (missing)

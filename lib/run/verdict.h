@@ -23,8 +23,15 @@ struct ns_verdict {
 	size_t failed;  /* steps that ran and did not match */
 };
 
+struct ns_matcher;
+
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      struct ns_verdict *v);
+/* ns_judge on the caller's matcher m, new from ns_matcher_new(): the
+ * steps are matched on it in order, and afterwards it still holds the
+ * renaming the matching steps fixed (ns_matcher_renaming), for --update. */
+void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
+		   struct ns_matcher *m, struct ns_verdict *v);
 void ns_verdict_skip(struct ns_verdict *v, char *reason);
 void ns_verdict_free(struct ns_verdict *v);
 const char *ns_status_name(enum ns_status s);
