@@ -149,3 +149,30 @@ void ns_mi_free(struct ns_mi_line *l)
 	free(l->buf); /* tags live in the same block */
 	memset(l, 0, sizeof(*l));
 }
+
+void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out)
+{
+	/* no printf: a failing step renames every line of its diff */
+	ns_buf_addu(out, l->id);
+	ns_buf_addc(out, ' ');
+	ns_buf_addu(out, l->parent);
+	ns_buf_addc(out, ' ');
+	ns_buf_addu(out, l->major);
+	ns_buf_addc(out, ':');
+	ns_buf_addu(out, l->minor);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l->root);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l->mountpoint);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l->opts);
+	for (size_t i = 0; i < l->ntags; i++) {
+		ns_buf_addc(out, ' ');
+		ns_buf_adds(out, l->tags[i].name);
+		if (!l->tags[i].numbered)
+			continue;
+		ns_buf_addc(out, ':');
+		ns_buf_addu(out, l->tags[i].group);
+	}
+	ns_buf_adds(out, l->rest);
+}

@@ -117,25 +117,21 @@ static struct ns_key name_of(struct updater *u, enum ns_renaming_kind kind,
 static void put_line(struct updater *u, const char *line)
 {
 	struct ns_mi_line l;
-	struct ns_key parent, id, dev, g;
+	struct ns_key dev;
 
 	if (!ns_mi_parse(line, &l)) {
 		ns_buf_adds(&u->out, line);
 		return;
 	}
-	parent = name_of(u, NS_RENAMING_ID, key1(l.parent));
-	id = name_of(u, NS_RENAMING_ID, key1(l.id));
+	l.parent = name_of(u, NS_RENAMING_ID, key1(l.parent)).x;
+	l.id = name_of(u, NS_RENAMING_ID, key1(l.id)).x;
 	dev = name_of(u, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
-	ns_buf_addf(&u->out, "%lu %lu %lu:%lu %s %s %s", id.x, parent.x, dev.x, dev.y,
-		    l.root, l.mountpoint, l.opts);
-	for (size_t t = 0; t < l.ntags; t++) {
-		ns_buf_addf(&u->out, " %s", l.tags[t].name);
-		if (!l.tags[t].numbered)
-			continue;
-		g = name_of(u, NS_RENAMING_GROUP, key1(l.tags[t].group));
-		ns_buf_addf(&u->out, ":%lu", g.x);
-	}
-	ns_buf_adds(&u->out, l.rest);
+	l.major = dev.x;
+	l.minor = dev.y;
+	for (size_t t = 0; t < l.ntags; t++)
+		if (l.tags[t].numbered)
+			l.tags[t].group = name_of(u, NS_RENAMING_GROUP, key1(l.tags[t].group)).x;
+	ns_mi_format(&l, &u->out);
 	ns_mi_free(&l);
 }
 
