@@ -42,24 +42,6 @@ static struct ns_key expected_name(const struct ns_matcher *m,
 	return e ? *e : k;
 }
 
-/* The optional fields of l, their numbers renamed. */
-static void rename_tags(const struct ns_matcher *m, const struct ns_mi_line *l,
-			struct ns_buf *out)
-{
-	struct ns_key k;
-
-	for (size_t i = 0; i < l->ntags; i++) {
-		ns_buf_addc(out, ' ');
-		ns_buf_adds(out, l->tags[i].name);
-		if (!l->tags[i].numbered)
-			continue;
-		k = expected_name(m, NS_RENAMING_GROUP,
-				  (struct ns_key){ l->tags[i].group, 0 });
-		ns_buf_addc(out, ':');
-		ns_buf_addu(out, k.x);
-	}
-}
-
 void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 		       struct ns_buf *out)
 {
@@ -70,25 +52,16 @@ void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 		ns_buf_adds(out, line);
 		return;
 	}
-	/* no printf: a failing step renames every line of its diff */
-	k = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.id, 0 });
-	ns_buf_addu(out, k.x);
-	ns_buf_addc(out, ' ');
-	k = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.parent, 0 });
-	ns_buf_addu(out, k.x);
-	ns_buf_addc(out, ' ');
+	l.id = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.id, 0 }).x;
+	l.parent = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.parent, 0 }).x;
 	k = expected_name(m, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
-	ns_buf_addu(out, k.x);
-	ns_buf_addc(out, ':');
-	ns_buf_addu(out, k.y);
-	ns_buf_addc(out, ' ');
-	ns_buf_adds(out, l.root);
-	ns_buf_addc(out, ' ');
-	ns_buf_adds(out, l.mountpoint);
-	ns_buf_addc(out, ' ');
-	ns_buf_adds(out, l.opts);
-	rename_tags(m, &l, out);
-	ns_buf_adds(out, l.rest);
+	l.major = k.x;
+	l.minor = k.y;
+	for (size_t i = 0; i < l.ntags; i++)
+		if (l.tags[i].numbered)
+			l.tags[i].group = expected_name(m, NS_RENAMING_GROUP,
+							(struct ns_key){ l.tags[i].group, 0 }).x;
+	ns_mi_format(&l, out);
 	ns_mi_free(&l);
 }
 

@@ -11,6 +11,9 @@
 
 #include "base/util.h"
 
+/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS: the fields every line has. */
+#define NFIXED 6
+
 /* A decimal as the kernel prints it: digits, no sign, no leading zero. */
 static bool parse_num(const char *s, unsigned long *out)
 {
@@ -66,8 +69,8 @@ static bool parse_tag(char *t, struct ns_mi_tag *tag)
 	return true;
 }
 
-/* ID PARENT MAJ:MIN ROOT MOUNTPOINT OPTS, fields already cut. */
-static bool parse_fixed(char *const f[6], struct ns_mi_line *out)
+/* The NFIXED fields, already cut. */
+static bool parse_fixed(char *const f[NFIXED], struct ns_mi_line *out)
 {
 	char *colon = strchr(f[2], ':');
 
@@ -105,14 +108,14 @@ static bool parse_optional(const char *line, size_t len, char *p,
 }
 
 /* One allocation holds the line cut into fields, the rest, and room for
- * as many tags as there are fields past the sixth. */
+ * as many tags as there are fields past the fixed ones. */
 static void alloc_copy(const char *line, size_t len, size_t nspaces,
 		       struct ns_mi_line *out)
 {
 	size_t align = _Alignof(struct ns_mi_tag);
 	size_t text = (2 * len + 2 + align - 1) / align * align;
 
-	out->buf = xmalloc(text + (nspaces - 5) * sizeof(*out->tags) + 1);
+	out->buf = xmalloc(text + (nspaces + 1 - NFIXED) * sizeof(*out->tags) + 1);
 	out->tags = (struct ns_mi_tag *)(void *)(out->buf + text);
 	memcpy(out->buf, line, len + 1);
 }
@@ -120,16 +123,16 @@ static void alloc_copy(const char *line, size_t len, size_t nspaces,
 bool ns_mi_parse(const char *line, struct ns_mi_line *out)
 {
 	size_t len = strlen(line), nspaces = 0;
-	char *f[6], *p;
+	char *f[NFIXED], *p;
 
 	memset(out, 0, sizeof(*out));
 	for (const char *c = line; *c; c++)
 		nspaces += *c == ' ';
-	if (nspaces < 5)
-		return false; /* fewer than six fields */
+	if (nspaces + 1 < NFIXED)
+		return false; /* fewer fields than every line has */
 	alloc_copy(line, len, nspaces, out);
 	p = out->buf;
-	for (size_t i = 0; i < 6; i++) {
+	for (size_t i = 0; i < NFIXED; i++) {
 		f[i] = cut_field(&p);
 		if (!*f[i])
 			goto fail;
@@ -145,4 +148,31 @@ void ns_mi_free(struct ns_mi_line *l)
 {
 	free(l->buf); /* tags live in the same block */
 	memset(l, 0, sizeof(*l));
+}
+
+void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out)
+{
+	/* no printf: a failing step renames every line of its diff */
+	ns_buf_addu(out, l->id);
+	ns_buf_addc(out, ' ');
+	ns_buf_addu(out, l->parent);
+	ns_buf_addc(out, ' ');
+	ns_buf_addu(out, l->major);
+	ns_buf_addc(out, ':');
+	ns_buf_addu(out, l->minor);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l->root);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l->mountpoint);
+	ns_buf_addc(out, ' ');
+	ns_buf_adds(out, l->opts);
+	for (size_t i = 0; i < l->ntags; i++) {
+		ns_buf_addc(out, ' ');
+		ns_buf_adds(out, l->tags[i].name);
+		if (!l->tags[i].numbered)
+			continue;
+		ns_buf_addc(out, ':');
+		ns_buf_addu(out, l->tags[i].group);
+	}
+	ns_buf_adds(out, l->rest);
 }

@@ -25,8 +25,14 @@ struct ns_mi_line {
 	char *rest;          /* " - FSTYPE SOURCE OPTS" and anything after, or "" */
 };
 
+struct ns_buf;
+
 /* Parse one line as a mountinfo record; false when it is not one. */
 bool ns_mi_parse(const char *line, struct ns_mi_line *out);
 void ns_mi_free(struct ns_mi_line *l);
+
+/* Append l as a line again: the parsed line itself, or with the numbers a
+ * caller has since changed in l (the matcher's and --update's renamings). */
+void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out);
 
 #endif

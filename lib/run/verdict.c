@@ -39,6 +39,14 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      const char *release, struct ns_verdict *v)
 {
 	struct ns_matcher *m = ns_matcher_new();
+
+	ns_judge_with(sc, run, release, m, v);
+	ns_matcher_free(m);
+}
+
+void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
+		   const char *release, struct ns_matcher *m, struct ns_verdict *v)
+{
 	size_t missing = 0;
 
 	memset(v, 0, sizeof(*v));
@@ -62,7 +70,6 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 		}
 		ns_buf_free(&diff);
 	}
-	ns_matcher_free(m);
 	if (run->aborted)
 		v->reason = xstrdup(run->aborted);
 	else if (missing)

@@ -23,11 +23,18 @@ struct ns_verdict {
 	size_t failed;  /* steps that ran and did not match */
 };
 
+struct ns_matcher;
+
 /* Match every step that ran against its expected output. A scenario with
  * an xfail range that holds for release (the backend's kernel release;
  * NULL for none) turns FAIL into XFAIL and PASS into XPASS. */
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      const char *release, struct ns_verdict *v);
+/* ns_judge on the caller's matcher m, new from ns_matcher_new(): the
+ * steps are matched on it in order, and afterwards it still holds the
+ * renaming the matching steps fixed (ns_matcher_renaming), for --update. */
+void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
+		   const char *release, struct ns_matcher *m, struct ns_verdict *v);
 void ns_verdict_skip(struct ns_verdict *v, char *reason);
 void ns_verdict_free(struct ns_verdict *v);
 const char *ns_status_name(enum ns_status s);

@@ -14,6 +14,27 @@
 
 #define NS_MAX_LINE (1u << 20)
 
+struct parser;
+
+/* The directives of the header, each read by its dir_ function below.
+ * The table comes first so that the parser can count them. */
+typedef int directive_fn(struct parser *p, const char *v, int col);
+static directive_fn dir_root, dir_requires, dir_kernel, dir_devices, dir_title,
+	dir_xfail;
+
+static const struct {
+	const char *name;
+	directive_fn *fn;
+	bool repeatable;       /* may be given more than once */
+} directives[] = {
+	{ "root", dir_root, false },
+	{ "requires", dir_requires, false },
+	{ "kernel", dir_kernel, false },
+	{ "devices", dir_devices, false },
+	{ "title", dir_title, false },
+	{ "xfail", dir_xfail, true },
+};
+
 struct parser {
 	struct ns_scenario *sc;
 	const char *path;
@@ -22,7 +43,7 @@ struct parser {
 	bool header_open;      /* still in the leading block of directives */
 	struct ns_step *open;  /* the step whose output lines may follow */
 	struct ns_diag *diag;
-	bool seen[8];          /* which directives were given */
+	bool seen[NS_ARRAY_SIZE(directives)]; /* which directives were given */
 };
 
 static int fail(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
@@ -37,6 +58,17 @@ static int fail(struct parser *p, int col, const char *fmt, ...)
 	va_end(ap);
 	p->diag->msg = ns_buf_detach(&b);
 	return -1;
+}
+
+/* Add the i-th of n names to a list in a message: "a, b, c", or with
+ * last " or ", "a, b or c". Messages list a table this way, so that a
+ * new entry shows in them. */
+static void add_listed(struct ns_buf *b, const char *name, size_t i, size_t n,
+		       const char *last)
+{
+	if (i)
+		ns_buf_adds(b, i + 1 == n ? last : ", ");
+	ns_buf_adds(b, name);
 }
 
 static void add_raw(struct parser *p, enum ns_line_kind kind, const char *text,
@@ -95,6 +127,19 @@ static const struct {
 	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
 };
 
+static int unknown_requirement(struct parser *p, int col, const char *s, size_t n)
+{
+	struct ns_buf known = NS_BUF_INIT;
+	int r;
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(requirements); k++)
+		add_listed(&known, requirements[k].name, k, NS_ARRAY_SIZE(requirements), ", ");
+	r = fail(p, col, "requires: unknown requirement '%.*s' (known: %s)", (int)n, s,
+		 ns_buf_str(&known));
+	ns_buf_free(&known);
+	return r;
+}
+
 static int dir_requires(struct parser *p, const char *v, int col)
 {
 	const char *s = v;
@@ -106,9 +151,7 @@ static int dir_requires(struct parser *p, const char *v, int col)
 		       (strlen(requirements[k].name) != n || strncmp(s, requirements[k].name, n)))
 			k++;
 		if (k == NS_ARRAY_SIZE(requirements))
-			return fail(p, col + (int)(s - v),
-				    "requires: unknown requirement '%.*s' (known: root, loop, userns, open_tree, move_mount, fsmount, mount_setattr, statmount, listmount, move_mount_beneath, move_mount_set_group)",
-				    (int)n, s);
+			return unknown_requirement(p, col + (int)(s - v), s, n);
 		p->sc->requires |= requirements[k].bit;
 		s += n;
 		s += strspn(s, " \t");
@@ -182,17 +225,31 @@ static int dir_kernel(struct parser *p, const char *v, int col)
 	return 0;
 }
 
+static const struct {
+	const char *name;
+	enum ns_devices_mode mode;
+} device_modes[] = {
+	{ "tmpfs", NS_DEVICES_TMPFS },
+	{ "loop", NS_DEVICES_LOOP },
+	{ "any", NS_DEVICES_DEFAULT },
+};
+
 static int dir_devices(struct parser *p, const char *v, int col)
 {
-	if (!strcmp(v, "tmpfs"))
-		p->sc->devices = NS_DEVICES_TMPFS;
-	else if (!strcmp(v, "loop"))
-		p->sc->devices = NS_DEVICES_LOOP;
-	else if (!strcmp(v, "any"))
-		p->sc->devices = NS_DEVICES_DEFAULT;
-	else
-		return fail(p, col, "devices: expected tmpfs, loop or any, got '%s'", v);
-	return 0;
+	struct ns_buf known = NS_BUF_INIT;
+	int r;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(device_modes); i++) {
+		if (!strcmp(v, device_modes[i].name)) {
+			p->sc->devices = device_modes[i].mode;
+			return 0;
+		}
+	}
+	for (size_t i = 0; i < NS_ARRAY_SIZE(device_modes); i++)
+		add_listed(&known, device_modes[i].name, i, NS_ARRAY_SIZE(device_modes), " or ");
+	r = fail(p, col, "devices: expected %s, got '%s'", ns_buf_str(&known), v);
+	ns_buf_free(&known);
+	return r;
 }
 
 static int dir_title(struct parser *p, const char *v, int col)
@@ -201,24 +258,6 @@ static int dir_title(struct parser *p, const char *v, int col)
 	free(p->sc->title);
 	p->sc->title = xstrdup(v);
 	return 0;
-}
-
-static const struct {
-	const char *key;
-	int (*fn)(struct parser *p, const char *v, int col);
-} directives[] = {
-	{ "root", dir_root },
-	{ "requires", dir_requires },
-	{ "kernel", dir_kernel },
-	{ "devices", dir_devices },
-	{ "title", dir_title },
-	{ "xfail", dir_xfail },
-};
-
-/* Directives that may be given more than once. */
-static bool repeatable(const char *key)
-{
-	return !strcmp(key, "xfail");
 }
 
 /* "key: value" with a lowercase key; anything else is not a directive. */
@@ -239,10 +278,23 @@ static bool split_directive(const char *line, size_t *keylen, const char **val)
 static int known_directive(const char *key, size_t keylen)
 {
 	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
-		if (strlen(directives[i].key) == keylen &&
-		    !strncmp(directives[i].key, key, keylen))
+		if (strlen(directives[i].name) == keylen &&
+		    !strncmp(directives[i].name, key, keylen))
 			return (int)i;
 	return -1;
+}
+
+static int unknown_directive(struct parser *p, const char *key, size_t keylen)
+{
+	struct ns_buf known = NS_BUF_INIT;
+	int r;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
+		add_listed(&known, directives[i].name, i, NS_ARRAY_SIZE(directives), ", ");
+	r = fail(p, 1, "unknown directive '%.*s' (known: %s)", (int)keylen, key,
+		 ns_buf_str(&known));
+	ns_buf_free(&known);
+	return r;
 }
 
 static int parse_directive(struct parser *p, const char *line, size_t keylen,
@@ -254,9 +306,8 @@ static int parse_directive(struct parser *p, const char *line, size_t keylen,
 	int r;
 
 	if (i < 0)
-		return fail(p, 1, "unknown directive '%.*s' (known: root, requires, kernel, devices, title, xfail)",
-			    (int)keylen, line);
-	if (p->seen[i] && !repeatable(directives[i].key))
+		return unknown_directive(p, line, keylen);
+	if (p->seen[i] && !directives[i].repeatable)
 		return fail(p, 1, "directive '%.*s' given twice", (int)keylen, line);
 	p->seen[i] = true;
 	v = xstrdup(val);

@@ -1,10 +1,11 @@
 /* update.c - see update.h.
  *
- * One pass of the matcher over the run, made exactly as ns_judge makes
- * it, tells which steps still match and which kernel numbers their blocks
- * already name. Those blocks stay; every other block that ran becomes
- * what the kernel printed, its numbers written in the names the kept
- * blocks fixed, or else in fresh canonical ones. */
+ * The run is judged by ns_judge_with on a matcher kept afterwards: the
+ * verdict tells which steps still match, and the matcher's renaming which
+ * kernel numbers their blocks already name. Those blocks stay; every
+ * other block that ran becomes what the kernel printed, its numbers
+ * written in the names the kept blocks fixed, or else in fresh canonical
+ * ones. */
 #include "update/update.h"
 
 #include <string.h>
@@ -24,8 +25,8 @@ struct fresh {
 struct updater {
 	const struct ns_scenario *sc;
 	const struct ns_run *run;
-	struct ns_matcher *m;
-	bool *rewrite;           /* per step: replace its block */
+	struct ns_matcher *m;    /* the judge's, with its renaming */
+	struct ns_verdict v;     /* the run judged: which steps match */
 	struct fresh fresh[NS_RENAMING_NKINDS];
 	struct ns_buf out;
 	char *error;
@@ -46,6 +47,12 @@ static struct ns_key key1(unsigned long x)
 	return (struct ns_key){ x, 0 };
 }
 
+/* Whether step i's block is replaced: it ran and did not match. */
+static bool rewrites(const struct updater *u, size_t i)
+{
+	return u->v.steps[i].ran && !u->v.steps[i].ok;
+}
+
 /* ---- names ------------------------------------------------------------- */
 
 static void use_name(struct updater *u, enum ns_renaming_kind kind, struct ns_key name)
@@ -59,7 +66,7 @@ static void reserve_kept_names(struct updater *u)
 	for (size_t i = 0; i < u->sc->nsteps; i++) {
 		const struct ns_step *st = &u->sc->steps[i];
 
-		for (size_t k = 0; !u->rewrite[i] && k < st->nexpect; k++) {
+		for (size_t k = 0; !rewrites(u, i) && k < st->nexpect; k++) {
 			struct ns_mi_line l;
 
 			if (!ns_mi_parse(st->expect[k].text, &l))
@@ -110,48 +117,25 @@ static struct ns_key name_of(struct updater *u, enum ns_renaming_kind kind,
 static void put_line(struct updater *u, const char *line)
 {
 	struct ns_mi_line l;
-	struct ns_key parent, id, dev, g;
+	struct ns_key dev;
 
 	if (!ns_mi_parse(line, &l)) {
 		ns_buf_adds(&u->out, line);
 		return;
 	}
-	parent = name_of(u, NS_RENAMING_ID, key1(l.parent));
-	id = name_of(u, NS_RENAMING_ID, key1(l.id));
+	l.parent = name_of(u, NS_RENAMING_ID, key1(l.parent)).x;
+	l.id = name_of(u, NS_RENAMING_ID, key1(l.id)).x;
 	dev = name_of(u, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
-	ns_buf_addf(&u->out, "%lu %lu %lu:%lu %s %s %s", id.x, parent.x, dev.x, dev.y,
-		    l.root, l.mountpoint, l.opts);
-	for (size_t t = 0; t < l.ntags; t++) {
-		ns_buf_addf(&u->out, " %s", l.tags[t].name);
-		if (!l.tags[t].numbered)
-			continue;
-		g = name_of(u, NS_RENAMING_GROUP, key1(l.tags[t].group));
-		ns_buf_addf(&u->out, ":%lu", g.x);
-	}
-	ns_buf_adds(&u->out, l.rest);
+	l.major = dev.x;
+	l.minor = dev.y;
+	for (size_t t = 0; t < l.ntags; t++)
+		if (l.tags[t].numbered)
+			l.tags[t].group = name_of(u, NS_RENAMING_GROUP, key1(l.tags[t].group)).x;
+	ns_mi_format(&l, &u->out);
 	ns_mi_free(&l);
 }
 
 /* ---- blocks ------------------------------------------------------------ */
-
-/* Which steps to rewrite: those that ran and do not match, judged in
- * order on one matcher, as ns_judge does. */
-static void judge_steps(struct updater *u)
-{
-	const struct ns_scenario *sc = u->sc;
-
-	u->m = ns_matcher_new();
-	u->rewrite = xcalloc(sc->nsteps + 1, sizeof(*u->rewrite));
-	for (size_t i = 0; i < sc->nsteps; i++) {
-		const struct ns_step *st = &sc->steps[i];
-		const struct ns_obs *o = i < u->run->n ? &u->run->obs[i] : NULL;
-
-		if (!o || !o->ran)
-			continue;
-		u->rewrite[i] = !ns_matcher_step(u->m, st->expect, st->nexpect, st->unordered,
-						 o->out.output ? o->out.output : "", NULL);
-	}
-}
 
 /* Write step i's new block below its command line (raw line r). */
 static int put_block(struct updater *u, size_t r)
@@ -190,9 +174,9 @@ static int render(struct updater *u, bool final_newline, size_t *rewritten)
 
 	for (size_t r = 0; r < sc->nraw; r++) {
 		const struct ns_raw_line *l = &sc->raw[r];
-		bool new_block = l->kind == NS_LINE_COMMAND && u->rewrite[l->step];
+		bool new_block = l->kind == NS_LINE_COMMAND && rewrites(u, l->step);
 
-		if (l->kind == NS_LINE_EXPECT && u->rewrite[l->step])
+		if (l->kind == NS_LINE_EXPECT && rewrites(u, l->step))
 			continue;
 		ns_buf_addf(&u->out, "%s\n", l->text);
 		if (new_block) {
@@ -221,7 +205,7 @@ void ns_update_original(const struct ns_scenario *sc, bool final_newline,
 static void updater_free(struct updater *u)
 {
 	ns_matcher_free(u->m);
-	free(u->rewrite);
+	ns_verdict_free(&u->v);
 	for (size_t k = 0; k < NS_RENAMING_NKINDS; k++) {
 		ns_keymap_free(&u->fresh[k].used);
 		ns_keymap_free(&u->fresh[k].given);
@@ -239,7 +223,8 @@ int ns_update_rewrite(const struct ns_scenario *sc, const struct ns_run *run,
 	u.fresh[NS_RENAMING_ID].next = key1(NS_UPDATE_FIRST_ID);
 	u.fresh[NS_RENAMING_DEV].next = (struct ns_key){ NS_UPDATE_DEV_MAJOR, 1 };
 	u.fresh[NS_RENAMING_GROUP].next = key1(NS_UPDATE_FIRST_GROUP);
-	judge_steps(&u);
+	u.m = ns_matcher_new();
+	ns_judge_with(sc, run, NULL, u.m, &u.v);
 	reserve_kept_names(&u);
 	r = render(&u, final_newline, &out->rewritten);
 	if (r == 0) {

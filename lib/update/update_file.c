@@ -166,14 +166,21 @@ enum ns_update_outcome ns_update_apply(const struct ns_result *r, char **why,
 
 /* ---- a list of scenarios ----------------------------------------------- */
 
+/* What each outcome is called on its line. */
+static const char *const outcome_word[] = {
+	[NS_UPDATE_UNCHANGED] = "unchanged",
+	[NS_UPDATE_WRITTEN] = "updated",
+	[NS_UPDATE_SKIPPED] = "skipped",
+	[NS_UPDATE_FAILED] = "failed",
+};
+
 struct update_run {
 	FILE *out;
-	size_t count[4];      /* by outcome */
+	size_t count[NS_ARRAY_SIZE(outcome_word)]; /* by outcome */
 };
 
 static void on_result(void *p, size_t index, const struct ns_result *r)
 {
-	static const char *const word[] = { "unchanged", "updated", "skipped", "failed" };
 	struct update_run *ur = p;
 	size_t blocks;
 	char *why = NULL;
@@ -181,7 +188,7 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 
 	(void)index;
 	ur->count[how]++;
-	fprintf(ur->out, "%-9s  %s", word[how], r->sc->path);
+	fprintf(ur->out, "%-9s  %s", outcome_word[how], r->sc->path);
 	if (how == NS_UPDATE_WRITTEN)
 		fprintf(ur->out, " (%zu block%s rewritten)", blocks, blocks == 1 ? "" : "s");
 	else if (why)
@@ -198,8 +205,10 @@ size_t ns_update_all(struct ns_scenario *const *sc, size_t n,
 	struct ns_runner_hooks hooks = { &ur, NULL, on_result };
 
 	ns_runner_run(sc, n, o, &hooks);
-	fprintf(out, "%zu updated, %zu unchanged, %zu skipped, %zu failed\n",
-		ur.count[NS_UPDATE_WRITTEN], ur.count[NS_UPDATE_UNCHANGED],
-		ur.count[NS_UPDATE_SKIPPED], ur.count[NS_UPDATE_FAILED]);
+	fprintf(out, "%zu %s, %zu %s, %zu %s, %zu %s\n",
+		ur.count[NS_UPDATE_WRITTEN], outcome_word[NS_UPDATE_WRITTEN],
+		ur.count[NS_UPDATE_UNCHANGED], outcome_word[NS_UPDATE_UNCHANGED],
+		ur.count[NS_UPDATE_SKIPPED], outcome_word[NS_UPDATE_SKIPPED],
+		ur.count[NS_UPDATE_FAILED], outcome_word[NS_UPDATE_FAILED]);
 	return ur.count[NS_UPDATE_FAILED];
 }
