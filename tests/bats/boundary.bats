@@ -144,12 +144,12 @@ C
 }
 
 @test "boundary: an exception line allows one identifier in one file" {
-	plant harness/privilege.c <<'C'
+	plant harness/prepare.c <<'C'
 int planted(void);
 int planted(void) { return capset(NULL, NULL); }
 C
 	mkdir -p "$TREE/tests"
-	sed 's|^# (none: .*|harness/privilege.c:capset  # test|' "$CHECK" \
+	sed 's|^# (none: .*|harness/prepare.c:capset  # test|' "$CHECK" \
 		>"$TREE/tests/boundary-check"
 	chmod +x "$TREE/tests/boundary-check"
 	run "$TREE/tests/boundary-check"
@@ -157,7 +157,7 @@ C
 	assert_equal "$output" "$BASE_OUTPUT"
 	run "$CHECK" "$TREE"
 	assert_failure 1
-	assert_line "harness/privilege.c:$((LINE + 1)):capset() (in planted)"
+	assert_line "harness/prepare.c:$((LINE + 1)):capset() (in planted)"
 }
 
 @test "boundary: usage errors exit 2" {
