@@ -4,7 +4,7 @@
  *     <testsuites ...>
  *       <testsuite name="nstest" tests= failures= errors="0" skipped= time=
  *                  timestamp= hostname=>
- *         <properties> kernel release, stand-in mode, nstest version
+ *         <properties> kernel release, stand-in mode, backend, nstest version
  *         <testcase classname="nstest.FOLDER" name="NAME" file="FILE" time=>
  *           <failure message= type=>the failing steps and their diffs</failure>
  *           <skipped message="reason"/>
@@ -166,6 +166,7 @@ static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 	ns_buf_adds(&b, ">\n    <properties>\n");
 	property(&b, "kernel", c->kernel);
 	property(&b, "devices", c->devices);
+	property(&b, "backend", c->backend);
 	if (c->version)
 		property(&b, "nstest", c->version);
 	ns_buf_adds(&b, "    </properties>\n");

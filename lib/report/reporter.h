@@ -57,6 +57,7 @@ struct ns_report_ctx {
 	bool progress;             /* human: "[n/N] name" while running */
 	const char *kernel;        /* uname -r */
 	const char *devices;       /* the run's --devices */
+	const char *backend;       /* what ran the scenarios: "kernel" */
 	const char *hostname;
 	const char *version;       /* nstest's version, or NULL */
 	struct ns_report_state state; /* the reporter's own */

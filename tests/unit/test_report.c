@@ -109,7 +109,7 @@ static char *render(const char *name, const struct fixture *f)
 	const struct ns_reporter *rep = ns_reporter_find(name);
 	struct ns_tally t = { 0 };
 	struct ns_report_ctx c = { .total = 1, .kernel = "6.1.0-<rc>", .devices = "tmpfs",
-				   .hostname = "h&h", .version = "0.1.0" };
+				   .backend = "kernel", .hostname = "h&h", .version = "0.1.0" };
 	char *text = NULL;
 	size_t len = 0;
 
@@ -173,7 +173,8 @@ static void report_call(const struct ns_reporter *rep, struct ns_report_ctx *c, 
 static void report_open(struct ns_report_ctx *c, char **text, size_t *len)
 {
 	*c = (struct ns_report_ctx){ .total = 1, .progress = true, .kernel = "6.1.0-<rc>",
-				     .devices = "tmpfs", .hostname = "h&h", .version = "0.1.0" };
+				     .devices = "tmpfs", .backend = "kernel", .hostname = "h&h",
+				     .version = "0.1.0" };
 	*text = NULL;
 	c->out = open_memstream(text, len);
 }
@@ -230,6 +231,8 @@ static void test_reports(void)
 	ok(strstr(s, "\"path\":\"dir.x/t#1.scn\",\"name\":\"t#1\",\"status\":\"fail\",\"reason\":null,\"seconds\":0.250") != NULL,
 	   "json: path, name, status");
 	ok(strstr(s, "\"summary\":{\"passed\":0,\"failed\":1,") != NULL, "json: summary");
+	ok(strstr(s, "\"devices\":\"tmpfs\",\"backend\":\"kernel\",\"scenarios\":[") != NULL,
+	   "json: the backend at the top");
 	free(s);
 
 	s = render("junit", &f);
@@ -239,6 +242,7 @@ static void test_reports(void)
 	ok(strstr(s, "classname=\"nstest.dir_x\" name=\"t#1\"") != NULL, "junit: class from the folder");
 	ok(strstr(s, "hostname=\"h&amp;h\"") != NULL, "junit: hostname escaped");
 	ok(strstr(s, "value=\"6.1.0-&lt;rc&gt;\"") != NULL, "junit: kernel property escaped");
+	ok(strstr(s, "<property name=\"backend\" value=\"kernel\"/>") != NULL, "junit: backend property");
 	free(s);
 
 	s = render("tap", &f);
