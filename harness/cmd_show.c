@@ -97,9 +97,10 @@ int cmd_show(int argc, char **argv)
 		ns_scenario_free(sc);
 		return EXIT_USAGE;
 	}
-	about = xasprintf("Linux %s, %s stand-ins%s", uname(&u) == 0 ? u.release : "unknown",
+	about = xasprintf("Linux %s, %s stand-ins, %s backend%s",
+			  uname(&u) == 0 ? u.release : "unknown",
 			  ns_require_mode(sc, &ro.run) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
-			  ro.run.userns ? ", rootless" : "");
+			  ro.backend->name, ro.run.userns ? ", rootless" : "");
 	st.about = about;
 	ns_runner_run(&sc, 1, &ro, &hooks);
 	free(about);
