@@ -237,6 +237,7 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 		return EXIT_USAGE;
 	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail };
 	init_report(&st, cli, n, hostname, sizeof(hostname));
+	st.ctx.backend = ro.backend->name;
 	st.sc = sc;
 	if (cli->output && open_output(&st, cli->output) < 0)
 		return EXIT_USAGE;

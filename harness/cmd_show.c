@@ -103,9 +103,9 @@ int cmd_show(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	release = ro.backend->release();
-	about = xasprintf("Linux %s, %s stand-ins%s", release ? release : "unknown",
+	about = xasprintf("Linux %s, %s stand-ins, %s backend%s", release ? release : "unknown",
 			  ns_require_mode(sc, &ro.run, ro.backend) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
-			  ro.run.userns ? ", rootless" : "");
+			  ro.backend->name, ro.run.userns ? ", rootless" : "");
 	st.about = about;
 	ns_runner_run(&sc, 1, &ro, &hooks);
 	free(about);

@@ -16,15 +16,6 @@
 #define BOLD   "\033[1m"
 #define RESET  "\033[m"
 
-/* The progress line: which scenario it names, and whether it is on the
- * screen now (the cursor then sits at its end). */
-static struct {
-	bool shown;
-	bool any;
-	size_t index;
-	const char *path;
-} progress;
-
 static const char *status_color(enum ns_status s)
 {
 	static const char *const colors[] = { GREEN, RED, YELLOW, YELLOW, RED };
@@ -49,24 +40,25 @@ static size_t term_columns(FILE *f)
 }
 
 /* Take the progress line off the screen before anything else is printed. */
-static void progress_erase(const struct ns_report_ctx *c)
+static void progress_erase(struct ns_report_ctx *c)
 {
-	if (!progress.shown)
+	if (!c->state.human.shown)
 		return;
 	fputs("\r\033[K", c->out);
-	progress.shown = false;
+	c->state.human.shown = false;
 }
 
 /* "[n/N] FILE", cut to the terminal's width so that it never wraps (a
  * wrapped line could not be erased). */
-static void progress_draw(const struct ns_report_ctx *c)
+static void progress_draw(struct ns_report_ctx *c)
 {
+	struct ns_human_state *p = &c->state.human;
 	char head[64];
 	size_t cols = term_columns(c->out), used, chars = 0;
-	const char *s = progress.path ? progress.path : "";
+	const char *s = p->path ? p->path : "";
 
 	progress_erase(c);
-	snprintf(head, sizeof(head), "[%zu/%zu]%s", progress.index + 1, c->total, *s ? " " : "");
+	snprintf(head, sizeof(head), "[%zu/%zu]%s", p->index + 1, c->total, *s ? " " : "");
 	used = strlen(head);
 	fputs(head, c->out);
 	while (*s && (!cols || used + chars + 1 < cols)) {
@@ -76,24 +68,25 @@ static void progress_draw(const struct ns_report_ctx *c)
 		s += n ? n : 1;
 		chars++;
 	}
-	progress.shown = true;
+	p->shown = true;
 	fflush(c->out);
 }
 
-static void human_begin(const struct ns_report_ctx *c)
+static void human_begin(struct ns_report_ctx *c)
 {
-	(void)c;
-	memset(&progress, 0, sizeof(progress));
+	memset(&c->state.human, 0, sizeof(c->state.human));
 }
 
-static void human_started(const struct ns_report_ctx *c, size_t index,
+static void human_started(struct ns_report_ctx *c, size_t index,
 			  const struct ns_scenario *sc)
 {
+	struct ns_human_state *p = &c->state.human;
+
 	if (!c->progress)
 		return;
-	progress.any = true;
-	progress.index = index;
-	progress.path = sc ? sc->path : NULL;
+	p->any = true;
+	p->index = index;
+	p->path = sc ? sc->path : NULL;
 	progress_draw(c);
 }
 
@@ -202,7 +195,7 @@ static void result_line(const struct ns_report_ctx *c, const struct ns_result *r
 	fputc('\n', f);
 }
 
-static void human_scenario(const struct ns_report_ctx *c, size_t index,
+static void human_scenario(struct ns_report_ctx *c, size_t index,
 			   const struct ns_result *r)
 {
 	FILE *f = c->out;
@@ -218,12 +211,12 @@ static void human_scenario(const struct ns_report_ctx *c, size_t index,
 	if (c->verbose)
 		fputc('\n', f);
 	/* A later scenario is still running: bring its line back. */
-	if (c->progress && progress.any && progress.index > index)
+	if (c->progress && c->state.human.any && c->state.human.index > index)
 		progress_draw(c);
 	fflush(f);
 }
 
-static void human_end(const struct ns_report_ctx *c, const struct ns_tally *t)
+static void human_end(struct ns_report_ctx *c, const struct ns_tally *t)
 {
 	progress_erase(c);
 	ns_tally_print(c->out, t);

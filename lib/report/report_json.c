@@ -1,6 +1,7 @@
 /* report_json.c - the whole run as one JSON document:
  *
- *     {"nstest":VERSION,"kernel":RELEASE,"devices":"tmpfs","scenarios":[
+ *     {"nstest":VERSION,"kernel":RELEASE,"devices":"tmpfs","backend":"kernel",
+ *     "scenarios":[
  *     {"path":..,"name":..,"status":"fail","reason":..,"seconds":0.125,
  *      "kernel":..,"devices":..,"steps":[{"line":3,"terminal":"sh1",
  *      "command":..,"ran":true,"ok":false,"error":null,"output":..,
@@ -17,8 +18,6 @@
 
 #include "report/report_text.h"
 
-static size_t written;
-
 static void key(struct ns_buf *b, const char *name, bool first)
 {
 	ns_buf_addf(b, "%s\"%s\":", first ? "" : ",", name);
@@ -30,15 +29,16 @@ static void key_str(struct ns_buf *b, const char *name, const char *value)
 	ns_json_string(b, value);
 }
 
-static void json_begin(const struct ns_report_ctx *c)
+static void json_begin(struct ns_report_ctx *c)
 {
 	struct ns_buf b = NS_BUF_INIT;
 
-	written = 0;
+	c->state.json.written = 0;
 	ns_buf_adds(&b, "{\"nstest\":");
 	ns_json_string(&b, c->version);
 	key_str(&b, "kernel", c->kernel);
 	key_str(&b, "devices", c->devices);
+	key_str(&b, "backend", c->backend);
 	ns_buf_adds(&b, ",\"scenarios\":[\n");
 	fputs(ns_buf_str(&b), c->out);
 	fflush(c->out);
@@ -76,7 +76,7 @@ static void step(struct ns_buf *b, const struct ns_result *r, size_t i)
 	ns_buf_addc(b, '}');
 }
 
-static void json_scenario(const struct ns_report_ctx *c, size_t index,
+static void json_scenario(struct ns_report_ctx *c, size_t index,
 			  const struct ns_result *r)
 {
 	struct ns_buf b = NS_BUF_INIT;
@@ -88,7 +88,7 @@ static void json_scenario(const struct ns_report_ctx *c, size_t index,
 	for (; name[k] && k + 1 < sizeof(status); k++)
 		status[k] = (char)tolower((unsigned char)name[k]);
 	status[k] = '\0';
-	ns_buf_adds(&b, written ? ",\n{" : "{");
+	ns_buf_adds(&b, c->state.json.written ? ",\n{" : "{");
 	key(&b, "path", true);
 	ns_json_string(&b, r->sc->path);
 	key_str(&b, "name", r->sc->name);
@@ -104,13 +104,13 @@ static void json_scenario(const struct ns_report_ctx *c, size_t index,
 	fputs(ns_buf_str(&b), c->out);
 	fflush(c->out);
 	ns_buf_free(&b);
-	written++;
+	c->state.json.written++;
 }
 
-static void json_end(const struct ns_report_ctx *c, const struct ns_tally *t)
+static void json_end(struct ns_report_ctx *c, const struct ns_tally *t)
 {
 	fprintf(c->out, "%s],\n\"summary\":{\"passed\":%u,\"failed\":%u,\"skipped\":%u,"
-		"\"xfailed\":%u,\"xpassed\":%u}}\n", written ? "\n" : "",
+		"\"xfailed\":%u,\"xpassed\":%u}}\n", c->state.json.written ? "\n" : "",
 		t->passed, t->failed, t->skipped, t->xfailed, t->xpassed);
 	fflush(c->out);
 }

@@ -4,7 +4,7 @@
  *     <testsuites ...>
  *       <testsuite name="nstest" tests= failures= errors="0" skipped= time=
  *                  timestamp= hostname=>
- *         <properties> kernel release, stand-in mode, nstest version
+ *         <properties> kernel release, stand-in mode, backend, nstest version
  *         <testcase classname="nstest.FOLDER" name="NAME" file="FILE" time=>
  *           <failure message= type=>the failing steps and their diffs</failure>
  *           <skipped message="reason"/>
@@ -20,12 +20,6 @@
 
 #include "report/report_text.h"
 
-static struct {
-	struct ns_buf cases;
-	struct timespec start;
-	char timestamp[32];
-} suite;
-
 static void attr(struct ns_buf *b, const char *name, const char *value)
 {
 	ns_buf_addf(b, " %s=\"", name);
@@ -33,16 +27,16 @@ static void attr(struct ns_buf *b, const char *name, const char *value)
 	ns_buf_addc(b, '"');
 }
 
-static void junit_begin(const struct ns_report_ctx *c)
+static void junit_begin(struct ns_report_ctx *c)
 {
+	struct ns_junit_state *suite = &c->state.junit;
 	time_t now = time(NULL);
 	struct tm tm;
 
-	(void)c;
-	ns_buf_free(&suite.cases);
-	clock_gettime(CLOCK_MONOTONIC, &suite.start);
+	suite->cases = (struct ns_buf)NS_BUF_INIT;
+	clock_gettime(CLOCK_MONOTONIC, &suite->start);
 	/* UTC, without a zone: the form of Ant's and Jenkins' schema. */
-	strftime(suite.timestamp, sizeof(suite.timestamp), "%Y-%m-%dT%H:%M:%S",
+	strftime(suite->timestamp, sizeof(suite->timestamp), "%Y-%m-%dT%H:%M:%S",
 		 gmtime_r(&now, &tm));
 }
 
@@ -118,13 +112,12 @@ static void outcome(struct ns_buf *b, const struct ns_result *r)
 	ns_buf_free(&diff);
 }
 
-static void junit_scenario(const struct ns_report_ctx *c, size_t index,
+static void junit_scenario(struct ns_report_ctx *c, size_t index,
 			   const struct ns_result *r)
 {
-	struct ns_buf *b = &suite.cases;
+	struct ns_buf *b = &c->state.junit.cases;
 	bool empty = r->v->status == NS_PASS;
 
-	(void)c;
 	(void)index;
 	ns_buf_adds(b, "    <testcase");
 	add_classname(b, r->sc->path);
@@ -138,13 +131,13 @@ static void junit_scenario(const struct ns_report_ctx *c, size_t index,
 }
 
 /* The run's wall time: with -j it is less than the sum of the cases. */
-static double wall_seconds(void)
+static double wall_seconds(const struct timespec *start)
 {
 	struct timespec now;
 
 	clock_gettime(CLOCK_MONOTONIC, &now);
-	return (double)(now.tv_sec - suite.start.tv_sec) +
-	       (double)(now.tv_nsec - suite.start.tv_nsec) / 1e9;
+	return (double)(now.tv_sec - start->tv_sec) +
+	       (double)(now.tv_nsec - start->tv_nsec) / 1e9;
 }
 
 static void property(struct ns_buf *b, const char *name, const char *value)
@@ -155,32 +148,34 @@ static void property(struct ns_buf *b, const char *name, const char *value)
 	ns_buf_adds(b, "/>\n");
 }
 
-static void junit_end(const struct ns_report_ctx *c, const struct ns_tally *t)
+static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 {
+	struct ns_junit_state *suite = &c->state.junit;
 	struct ns_buf b = NS_BUF_INIT;
 	unsigned tests = t->passed + t->failed + t->skipped + t->xfailed + t->xpassed;
 	unsigned failures = t->failed + t->xpassed, skipped = t->skipped + t->xfailed;
-	double seconds = wall_seconds();
+	double seconds = wall_seconds(&suite->start);
 
 	ns_buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	ns_buf_addf(&b, "<testsuites name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"0\""
 		    " skipped=\"%u\" time=\"%.3f\">\n", tests, failures, skipped, seconds);
 	ns_buf_addf(&b, "  <testsuite name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"0\""
 		    " skipped=\"%u\" time=\"%.3f\" timestamp=\"%s\"", tests, failures, skipped,
-		    seconds, suite.timestamp);
+		    seconds, suite->timestamp);
 	attr(&b, "hostname", c->hostname ? c->hostname : "localhost");
 	ns_buf_adds(&b, ">\n    <properties>\n");
 	property(&b, "kernel", c->kernel);
 	property(&b, "devices", c->devices);
+	property(&b, "backend", c->backend);
 	if (c->version)
 		property(&b, "nstest", c->version);
 	ns_buf_adds(&b, "    </properties>\n");
-	ns_buf_adds(&b, ns_buf_str(&suite.cases));
+	ns_buf_adds(&b, ns_buf_str(&suite->cases));
 	ns_buf_adds(&b, "  </testsuite>\n</testsuites>\n");
 	fputs(ns_buf_str(&b), c->out);
 	fflush(c->out);
 	ns_buf_free(&b);
-	ns_buf_free(&suite.cases);
+	ns_buf_free(&suite->cases);
 }
 
 const struct ns_reporter ns_reporter_junit = {

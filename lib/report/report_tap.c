@@ -31,8 +31,6 @@
 
 #include "report/report_text.h"
 
-static size_t reported;
-
 /* The description: '#' and '\' escaped as TAP 14 says, so that a file
  * name cannot start a directive; line breaks become blanks. */
 static void print_description(FILE *f, const char *s)
@@ -76,9 +74,9 @@ static int tap_version(void)
 	return end != version && v < 3.48 ? 13 : 14;
 }
 
-static void tap_begin(const struct ns_report_ctx *c)
+static void tap_begin(struct ns_report_ctx *c)
 {
-	reported = 0;
+	c->state.tap.reported = 0;
 	fprintf(c->out, "TAP version %d\n1..%zu\n", tap_version(), c->total);
 	fflush(c->out);
 }
@@ -100,7 +98,7 @@ static void print_diagnostics(FILE *f, const struct ns_result *r)
 	ns_buf_free(&text);
 }
 
-static void tap_scenario(const struct ns_report_ctx *c, size_t index,
+static void tap_scenario(struct ns_report_ctx *c, size_t index,
 			 const struct ns_result *r)
 {
 	FILE *f = c->out;
@@ -118,11 +116,13 @@ static void tap_scenario(const struct ns_report_ctx *c, size_t index,
 	}
 	fputc('\n', f);
 	fflush(f);
-	reported++;
+	c->state.tap.reported++;
 }
 
-static void tap_end(const struct ns_report_ctx *c, const struct ns_tally *t)
+static void tap_end(struct ns_report_ctx *c, const struct ns_tally *t)
 {
+	size_t reported = c->state.tap.reported;
+
 	fputs("# ", c->out);
 	ns_tally_print(c->out, t);
 	if (reported < c->total)

@@ -8,7 +8,9 @@
 
 #include <stdbool.h>
 #include <stdio.h>
+#include <time.h>
 
+#include "base/util.h"
 #include "run/backend.h"
 #include "run/verdict.h"
 
@@ -26,6 +28,27 @@ struct ns_result {
 	const char *devices;       /* "tmpfs" or "loop" as it ran */
 };
 
+/* What each format keeps between its calls. begin sets its own part. */
+struct ns_report_state {
+	struct ns_human_state {    /* the progress line "[n/N] FILE" */
+		bool shown;        /* on the screen now, the cursor at its end */
+		bool any;          /* drawn at least once */
+		size_t index;      /* the scenario it names */
+		const char *path;
+	} human;
+	struct ns_tap_state {
+		size_t reported;   /* test lines written */
+	} tap;
+	struct ns_junit_state {
+		struct ns_buf cases; /* the <testcase> elements so far */
+		struct timespec start;
+		char timestamp[32];
+	} junit;
+	struct ns_json_state {
+		size_t written;    /* scenario objects written */
+	} json;
+};
+
 struct ns_report_ctx {
 	FILE *out;
 	size_t total;              /* scenarios in the run */
@@ -34,19 +57,23 @@ struct ns_report_ctx {
 	bool progress;             /* human: "[n/N] name" while running */
 	const char *kernel;        /* uname -r */
 	const char *devices;       /* the run's --devices */
+	const char *backend;       /* what ran the scenarios: "kernel" */
 	const char *hostname;
 	const char *version;       /* nstest's version, or NULL */
+	struct ns_report_state state; /* the reporter's own */
 };
 
 struct ns_reporter {
 	const char *name;
-	void (*begin)(const struct ns_report_ctx *c);
+	/* Called first; sets up c->state for the others. */
+	void (*begin)(struct ns_report_ctx *c);
 	/* A scenario is starting (index is 0-based); may be NULL. */
-	void (*started)(const struct ns_report_ctx *c, size_t index,
+	void (*started)(struct ns_report_ctx *c, size_t index,
 			const struct ns_scenario *sc);
-	void (*scenario)(const struct ns_report_ctx *c, size_t index,
+	void (*scenario)(struct ns_report_ctx *c, size_t index,
 			 const struct ns_result *r);
-	void (*end)(const struct ns_report_ctx *c, const struct ns_tally *t);
+	/* Called last; frees what begin set up. */
+	void (*end)(struct ns_report_ctx *c, const struct ns_tally *t);
 };
 
 extern const struct ns_reporter ns_reporter_human;

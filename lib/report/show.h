@@ -17,7 +17,7 @@
  * "PASS  FILE", "FAIL  FILE (N of M steps differ ...)", "SKIP  FILE
  * (reason)"; a skipped scenario prints only that line. about, when not
  * NULL, is added to the result line, e.g. "Linux 6.8.0, tmpfs
- * stand-ins". */
+ * stand-ins, kernel backend". */
 void ns_show(FILE *f, const struct ns_result *r, const char *about);
 
 #endif

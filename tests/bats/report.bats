@@ -292,7 +292,7 @@ not ok 2 - $xp
 
 # ---- JUnit ------------------------------------------------------------------
 
-@test "junit: a passing run: suite counts, properties, one testcase per scenario" {
+@test "junit: a passing run: suite counts, properties (backend too), one testcase per scenario" {
 	p=$(pass_scn)
 	s=$(skip_scn)
 	run --separate-stderr "$NSTEST" run --format junit "$p" "$s"
@@ -306,6 +306,7 @@ not ok 2 - $xp
     <properties>
       <property name=\"kernel\" value=\"$KERNEL\"/>
       <property name=\"devices\" value=\"tmpfs\"/>
+      <property name=\"backend\" value=\"kernel\"/>
     </properties>
     <testcase classname=\"nstest.scn\" name=\"pass\" file=\"$p\" time=\"T\"/>
     <testcase classname=\"nstest.scn\" name=\"future\" file=\"$s\" time=\"T\">
@@ -326,6 +327,7 @@ not ok 2 - $xp
     <properties>
       <property name=\"kernel\" value=\"$KERNEL\"/>
       <property name=\"devices\" value=\"tmpfs\"/>
+      <property name=\"backend\" value=\"kernel\"/>
     </properties>
     <testcase classname=\"nstest.scn\" name=\"fail\" file=\"$f\" time=\"T\">
       <failure message=\"1 step did not match\" type=\"mismatch\">$f:3: # ls /a
@@ -377,6 +379,7 @@ SCN
 	assert_equal "$(xp 'string(//testcase[@name="d-markup"]/@classname)')" nstest.sub
 	assert_equal "$(xp 'string(//property[@name="kernel"]/@value)')" "$KERNEL"
 	assert_equal "$(xp 'string(//property[@name="devices"]/@value)')" tmpfs
+	assert_equal "$(xp 'string(//property[@name="backend"]/@value)')" kernel
 	run xp 'string(//testcase[@name="d-markup"]/failure)'
 	assert_line "    -<&>\"'"
 }
@@ -482,7 +485,7 @@ print('checked')" "$1"
 	assert_output checked
 }
 
-@test "json: a passing run is one JSON document with kernel, steps and summary" {
+@test "json: a passing run is one JSON document with kernel, backend, steps and summary" {
 	need_python3
 	p=$(pass_scn)
 	s=$(skip_scn)
@@ -494,6 +497,7 @@ import os
 k, p, s = os.environ['KERNEL'], os.environ['P'], os.environ['S']
 assert doc['kernel'] == k, doc['kernel']
 assert doc['devices'] == 'tmpfs'
+assert doc['backend'] == 'kernel', doc.get('backend')
 assert doc['nstest'] is None or isinstance(doc['nstest'], str)
 assert [x['path'] for x in doc['scenarios']] == [p, s]
 a, b = doc['scenarios']

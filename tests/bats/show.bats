@@ -8,8 +8,9 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-# The result line ends with "; Linux RELEASE, MODE stand-ins)".
-about_re='Linux [^ ,]+, tmpfs stand-ins'
+# The result line ends with "; Linux RELEASE, MODE stand-ins, BACKEND
+# backend)".
+about_re='Linux [^ ,]+, tmpfs stand-ins, kernel backend'
 
 @test "show: prose, directives and commands as they are, output under each command" {
 	scn=$(write_scn pass <<'SCN'
@@ -210,7 +211,7 @@ SCN
 		--inh-caps=-all "$NSTEST" show "$NSTEST_ROOT/scenarios/article/01-shared-private.scn"
 	assert_success
 	assert_equal "$stderr" "nstest: not running as root: sandboxes run in a user namespace (rootless mode; loop devices are not available)"
-	assert_line --index -1 --regexp "^PASS  .*/01-shared-private\.scn \(Linux [^ ,]+, tmpfs stand-ins, rootless\)$"
+	assert_line --index -1 --regexp "^PASS  .*/01-shared-private\.scn \(Linux [^ ,]+, tmpfs stand-ins, kernel backend, rootless\)$"
 	refute_output --partial "!!"
 }
 
@@ -219,5 +220,5 @@ SCN
 	run --separate-stderr "$NSTEST" show --userns "$scn"
 	assert_success
 	assert_equal "$stderr" ""
-	assert_line --index -1 --regexp "^PASS  $scn \(Linux [^ ,]+, tmpfs stand-ins, rootless\)$"
+	assert_line --index -1 --regexp "^PASS  $scn \(Linux [^ ,]+, tmpfs stand-ins, kernel backend, rootless\)$"
 }

@@ -109,7 +109,7 @@ static char *render(const char *name, const struct fixture *f)
 	const struct ns_reporter *rep = ns_reporter_find(name);
 	struct ns_tally t = { 0 };
 	struct ns_report_ctx c = { .total = 1, .kernel = "6.1.0-<rc>", .devices = "tmpfs",
-				   .hostname = "h&h", .version = "0.1.0" };
+				   .backend = "kernel", .hostname = "h&h", .version = "0.1.0" };
 	char *text = NULL;
 	size_t len = 0;
 
@@ -121,6 +121,97 @@ static char *render(const char *name, const struct fixture *f)
 	rep->end(&c, &t);
 	fclose(c.out);
 	return text;
+}
+
+/* s with the values of JUnit's time="" and timestamp="" emptied: they
+ * differ from one rendering to the next. */
+static char *without_times(const char *s)
+{
+	char *out = xstrdup(s), *w = out;
+
+	while (*s) {
+		bool timed = !strncmp(s, " time=\"", 7) || !strncmp(s, " timestamp=\"", 12);
+		const char *quote = timed ? strchr(s, '"') : NULL;
+
+		if (!quote) {
+			*w++ = *s++;
+			continue;
+		}
+		memcpy(w, s, (size_t)(quote + 1 - s));
+		w += quote + 1 - s;
+		s = strchrnul(quote + 1, '"');
+	}
+	*w = '\0';
+	return out;
+}
+
+/* The calls of a one-scenario run, in order: begin, started, scenario,
+ * end. */
+static void report_call(const struct ns_reporter *rep, struct ns_report_ctx *c, int call,
+			const struct fixture *f)
+{
+	struct ns_tally t = { 0 };
+
+	switch (call) {
+	case 0:
+		rep->begin(c);
+		break;
+	case 1:
+		if (rep->started)
+			rep->started(c, 0, f->sc);
+		break;
+	case 2:
+		rep->scenario(c, 0, &f->r);
+		break;
+	case 3:
+		ns_tally_add(&t, f->v.status);
+		rep->end(c, &t);
+		break;
+	}
+}
+
+static void report_open(struct ns_report_ctx *c, char **text, size_t *len)
+{
+	*c = (struct ns_report_ctx){ .total = 1, .progress = true, .kernel = "6.1.0-<rc>",
+				     .devices = "tmpfs", .backend = "kernel", .hostname = "h&h",
+				     .version = "0.1.0" };
+	*text = NULL;
+	c->out = open_memstream(text, len);
+}
+
+/* Two reports of one format written at once, as two runs in one process
+ * would, the second begun before the first ends: each keeps its own
+ * counts, cases and progress line in its context, so each reads as it
+ * does alone. */
+static void test_two_at_once(const char *name, const struct fixture *f)
+{
+	static const int order[][2] = { { 0, 0 }, { 0, 1 }, { 0, 2 }, { 1, 0 },
+					 { 1, 1 }, { 0, 3 }, { 1, 2 }, { 1, 3 } };
+	const struct ns_reporter *rep = ns_reporter_find(name);
+	struct ns_report_ctx c[2], one;
+	char *text[2], *alone, *want;
+	size_t len[2], n;
+
+	report_open(&one, &alone, &n);
+	for (int call = 0; call < 4; call++)
+		report_call(rep, &one, call, f);
+	fclose(one.out);
+	want = without_times(alone);
+	for (int k = 0; k < 2; k++)
+		report_open(&c[k], &text[k], &len[k]);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(order); i++)
+		report_call(rep, &c[order[i][0]], order[i][1], f);
+	for (int k = 0; k < 2; k++) {
+		char *got;
+
+		fclose(c[k].out);
+		got = without_times(text[k]);
+		is_str(got, want, "%s: report %d of two at once reads as it does alone", name, k + 1);
+		free(got);
+		free(text[k]);
+	}
+	free(want);
+	free(alone);
 }
 
 static void test_reports(void)
@@ -140,6 +231,8 @@ static void test_reports(void)
 	ok(strstr(s, "\"path\":\"dir.x/t#1.scn\",\"name\":\"t#1\",\"status\":\"fail\",\"reason\":null,\"seconds\":0.250") != NULL,
 	   "json: path, name, status");
 	ok(strstr(s, "\"summary\":{\"passed\":0,\"failed\":1,") != NULL, "json: summary");
+	ok(strstr(s, "\"devices\":\"tmpfs\",\"backend\":\"kernel\",\"scenarios\":[") != NULL,
+	   "json: the backend at the top");
 	free(s);
 
 	s = render("junit", &f);
@@ -149,12 +242,18 @@ static void test_reports(void)
 	ok(strstr(s, "classname=\"nstest.dir_x\" name=\"t#1\"") != NULL, "junit: class from the folder");
 	ok(strstr(s, "hostname=\"h&amp;h\"") != NULL, "junit: hostname escaped");
 	ok(strstr(s, "value=\"6.1.0-&lt;rc&gt;\"") != NULL, "junit: kernel property escaped");
+	ok(strstr(s, "<property name=\"backend\" value=\"kernel\"/>") != NULL, "junit: backend property");
 	free(s);
 
 	s = render("tap", &f);
 	ok(strstr(s, "\nnot ok 1 - dir.x/t\\#1.scn\n") != NULL, "tap: '#' in a description escaped");
 	ok(strstr(s, "\n#     +bell\x07 bad\xFF\n") != NULL, "tap: diagnostics as '#' lines");
 	free(s);
+
+	test_two_at_once("human", &f);
+	test_two_at_once("json", &f);
+	test_two_at_once("junit", &f);
+	test_two_at_once("tap", &f);
 	fixture_free(&f);
 }
 
