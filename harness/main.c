@@ -1,13 +1,14 @@
-/* main.c - nstest: replay mount-namespace transcripts on the real kernel */
+/* main.c - nstest: replay mount-namespace transcripts on a backend (the
+ * running kernel by default) */
 #include "harness.h"
 
 #include <stdarg.h>
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: nstest run [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH...\n"
+	"usage: nstest run [--backend NAME] [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH...\n"
 	"       nstest run --update [--devices=tmpfs|loop] PATH...\n"
-	"       nstest show [--devices=tmpfs|loop] [--timeout SECONDS] FILE\n"
+	"       nstest show [--backend NAME] [--devices=tmpfs|loop] [--timeout SECONDS] FILE\n"
 	"       nstest lint PATH...\n"
 	"       nstest --help | --version\n"
 	"\n"

@@ -14,10 +14,14 @@
 const struct ns_backend *choose_backend(const char *name)
 {
 	const struct ns_backend *be = ns_backend_find(name ? name : DEFAULT_BACKEND);
+	struct ns_buf known = NS_BUF_INIT;
 
-	if (!be)
-		usage_error("--backend must be kernel, not '%s'", name);
-	return be;
+	if (be)
+		return be;
+	ns_backend_names(&known);
+	usage_error("unknown backend '%s' (known: %s)", name, ns_buf_str(&known));
+	ns_buf_free(&known);
+	return NULL;
 }
 
 int opt_devices(const char *v, struct ns_run_opts *o)

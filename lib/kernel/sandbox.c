@@ -17,7 +17,8 @@
 #include "kernel/mountapi.h"
 #include "mounts/snapshot.h"
 
-static int die(struct ns_buf *err, const char *what)
+/* Say what failed and why, with a hint for the usual causes; returns -1. */
+static int setup_error(struct ns_buf *err, const char *what)
 {
 	int e = errno;
 
@@ -36,7 +37,7 @@ static int open_proc(struct ns_buf *err)
 	int fd = open("/proc", O_PATH | O_DIRECTORY | O_CLOEXEC);
 
 	if (fd < 0)
-		return die(err, "open /proc");
+		return setup_error(err, "open /proc");
 	if (fstatfs(fd, &sf) < 0 || sf.f_type != PROC_SUPER_MAGIC) {
 		close(fd);
 		ns_buf_adds(err, "/proc is not a procfs mount");
@@ -64,11 +65,11 @@ static const char *staging_dir(void)
 static int pivot_here(struct ns_buf *err)
 {
 	if (syscall(SYS_pivot_root, ".", ".") < 0)
-		return die(err, "pivot_root");
+		return setup_error(err, "pivot_root");
 	if (umount2(".", MNT_DETACH) < 0)
-		return die(err, "detaching the old root");
+		return setup_error(err, "detaching the old root");
 	if (chdir("/") < 0)
-		return die(err, "chdir /");
+		return setup_error(err, "chdir /");
 	return 0;
 }
 
@@ -83,9 +84,9 @@ static int enter_root(struct ns_sandbox *sb, struct ns_buf *err)
 	}
 	/* The root stand-in is device 0 of the scenario. */
 	if (ns_devices_mount(sb->devs, 0, dir, 0, &sys) < 0)
-		return die(err, "mounting the root stand-in");
+		return setup_error(err, "mounting the root stand-in");
 	if (chdir(dir) < 0)
-		return die(err, "chdir to the root stand-in");
+		return setup_error(err, "chdir to the root stand-in");
 	return pivot_here(err);
 }
 
@@ -98,7 +99,7 @@ static int check_one_mount(const struct ns_sandbox *sb, struct ns_buf *err)
 
 	if (r < 0) {
 		errno = -r;
-		return die(err, "reading the sandbox's mountinfo");
+		return setup_error(err, "reading the sandbox's mountinfo");
 	}
 	n = ns_snapshot_count(s);
 	ns_snapshot_free(s);
@@ -129,16 +130,16 @@ static int enter_userns(struct ns_buf *err)
 	gid_t gid = getegid();
 
 	if (unshare(CLONE_NEWUSER) < 0)
-		return die(err, "unshare(CLONE_NEWUSER)");
+		return setup_error(err, "unshare(CLONE_NEWUSER)");
 	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)uid);
 	if (write_file("/proc/self/uid_map", map) < 0)
-		return die(err, "writing /proc/self/uid_map");
+		return setup_error(err, "writing /proc/self/uid_map");
 	/* an unprivileged gid_map needs setgroups disabled first */
 	if (write_file("/proc/self/setgroups", "deny") < 0 && errno != ENOENT)
-		return die(err, "writing /proc/self/setgroups");
+		return setup_error(err, "writing /proc/self/setgroups");
 	snprintf(map, sizeof(map), "0 %u 1\n", (unsigned)gid);
 	if (write_file("/proc/self/gid_map", map) < 0)
-		return die(err, "writing /proc/self/gid_map");
+		return setup_error(err, "writing /proc/self/gid_map");
 	return 0;
 }
 
@@ -148,9 +149,9 @@ static int enter_userns(struct ns_buf *err)
 static int private_namespace(struct ns_buf *err)
 {
 	if (unshare(CLONE_NEWNS) < 0)
-		return die(err, "unshare(CLONE_NEWNS)");
+		return setup_error(err, "unshare(CLONE_NEWNS)");
 	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0)
-		return die(err, "making / rprivate");
+		return setup_error(err, "making / rprivate");
 	return 0;
 }
 
@@ -167,9 +168,9 @@ static int tiny_root(struct ns_buf *err)
 		return -1;
 	}
 	if (mount("nstest-base", dir, "tmpfs", MS_NOSUID | MS_NODEV | MS_NOEXEC, "mode=0755") < 0)
-		return die(err, "mounting the worker's root");
+		return setup_error(err, "mounting the worker's root");
 	if (chdir(dir) < 0 || mkdir("tmp", 0700) < 0)
-		return die(err, "making the worker's root");
+		return setup_error(err, "making the worker's root");
 	return pivot_here(err);
 }
 
@@ -198,7 +199,7 @@ int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
 	 * so the sandbox never has to mount a /proc of its own. */
 	sb->procfd = fcntl(procfd, F_DUPFD_CLOEXEC, 0);
 	if (sb->procfd < 0)
-		return die(err, "dup of the procfs handle");
+		return setup_error(err, "dup of the procfs handle");
 	/* only a one-way scenario's terminals can enter a user namespace */
 	sb->devs = ns_devices_new(sc->devnames, sc->ndevnames, mode, sb->procfd,
 				  sc->one_way, sc->remounts, err);

@@ -72,9 +72,15 @@ static void progress_draw(struct ns_report_ctx *c)
 	fflush(c->out);
 }
 
+/* The head line says what ran: backend, kernel and stand-ins. */
 static void human_begin(struct ns_report_ctx *c)
 {
+	struct ns_buf head = NS_BUF_INIT;
+
 	memset(&c->state.human, 0, sizeof(c->state.human));
+	ns_report_header(&head, c);
+	fprintf(c->out, "%s\n", ns_buf_str(&head));
+	ns_buf_free(&head);
 }
 
 static void human_started(struct ns_report_ctx *c, size_t index,

@@ -76,8 +76,13 @@ static int tap_version(void)
 
 static void tap_begin(struct ns_report_ctx *c)
 {
+	struct ns_buf head = NS_BUF_INIT;
+
 	c->state.tap.reported = 0;
-	fprintf(c->out, "TAP version %d\n1..%zu\n", tap_version(), c->total);
+	ns_report_header(&head, c);
+	fprintf(c->out, "TAP version %d\n1..%zu\n# %s\n", tap_version(), c->total,
+		ns_buf_str(&head));
+	ns_buf_free(&head);
 	fflush(c->out);
 }
 

@@ -151,3 +151,13 @@ void ns_report_syscall(struct ns_buf *out, const struct ns_step_out *o)
 	if (o->err == ENOSPC && strstr(o->syscall, "mount"))
 		ns_buf_adds(out, " (the mount table is full: see /proc/sys/fs/mount-max)");
 }
+
+void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c)
+{
+	ns_buf_adds(out, "nstest");
+	if (c->version)
+		ns_buf_addf(out, " %s", c->version);
+	ns_buf_addf(out, ": %s backend, Linux %s, %s stand-ins",
+		    c->backend ? c->backend : "kernel", c->kernel ? c->kernel : "unknown",
+		    c->devices ? c->devices : "tmpfs");
+}

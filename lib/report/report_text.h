@@ -25,6 +25,11 @@ void ns_report_syscall(struct ns_buf *out, const struct ns_step_out *o);
  * a broken run) or "N step(s) did not match". */
 char *ns_report_fail_summary(const struct ns_result *r);
 
+/* What ran, for the head of a report: "nstest VERSION: BACKEND backend,
+ * Linux RELEASE, DEVICES stand-ins" (no version part when the context
+ * has none). No newline. */
+void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c);
+
 /* Length of the well-formed UTF-8 character at s (1 to 4) with its code
  * point in *cp, or 0 when s does not start one (stray, overlong,
  * surrogate or truncated bytes). */

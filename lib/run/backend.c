@@ -14,3 +14,9 @@ const struct ns_backend *ns_backend_find(const char *name)
 			return backends[i];
 	return NULL;
 }
+
+void ns_backend_names(struct ns_buf *out)
+{
+	for (size_t i = 0; i < NS_ARRAY_SIZE(backends); i++)
+		ns_buf_addf(out, "%s%s", i ? ", " : "", backends[i]->name);
+}

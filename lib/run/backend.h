@@ -62,5 +62,7 @@ extern const struct ns_backend ns_backend_kernel;
 
 /* The backend called name, or NULL. */
 const struct ns_backend *ns_backend_find(const char *name);
+/* Append the names of every backend, ", " between them. */
+void ns_backend_names(struct ns_buf *out);
 
 #endif

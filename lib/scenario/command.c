@@ -19,6 +19,16 @@ static const struct {
 	{ ns_cmd_filter, &ns_cmd_filter_count },
 };
 
+const struct ns_cmd_def *ns_cmd_at(size_t i)
+{
+	for (size_t m = 0; m < NS_ARRAY_SIZE(modules); m++) {
+		if (i < *modules[m].count)
+			return &modules[m].defs[i];
+		i -= *modules[m].count;
+	}
+	return NULL;
+}
+
 const struct ns_cmd_def *ns_cmd_find(const char *name)
 {
 	for (size_t m = 0; m < NS_ARRAY_SIZE(modules); m++)

@@ -64,6 +64,9 @@ struct ns_cmd_def {
 
 /* Look a command up by name; NULL if there is none. */
 const struct ns_cmd_def *ns_cmd_find(const char *name);
+/* The i-th command of the whole table (filters included), or NULL past
+ * the end: for walking every command. */
+const struct ns_cmd_def *ns_cmd_at(size_t i);
 
 /* For parsers: fill *e and return -1. */
 int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)

@@ -25,7 +25,8 @@ SCN
 	run --separate-stderr "$NSTEST" run "$scn"
 	assert_success
 	assert_equal "$stderr" ""
-	assert_output "PASS  $scn
+	assert_output "$HEAD
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 
@@ -40,7 +41,8 @@ SCN
 	run --separate-stderr "$NSTEST" run "$scn"
 	assert_failure 1
 	assert_equal "$stderr" ""
-	assert_output "$scn:3: # ls /a
+	assert_output "$HEAD
+$scn:3: # ls /a
     --- expected
     +++ actual
     @@ -1,1 +1,1 @@
@@ -65,7 +67,8 @@ SCN
 	)
 	run "$NSTEST" run "$scn"
 	assert_failure 1
-	assert_output "$scn:5: sh1# mount | awk '{print \$1, \$2, \$3}'
+	assert_output "$HEAD
+$scn:5: sh1# mount | awk '{print \$1, \$2, \$3}'
     --- expected
     +++ actual
     @@ -1,4 +1,4 @@
@@ -94,7 +97,8 @@ SCN
 SCN
 	run "$NSTEST" run "$SCN_DIR/tree"
 	assert_failure 1
-	assert_line --index 0 "PASS  $SCN_DIR/tree/a-pass.scn"
+	assert_line --index 0 "$HEAD"
+	assert_line --index 1 "PASS  $SCN_DIR/tree/a-pass.scn"
 	assert_line "FAIL  $SCN_DIR/tree/b-fail.scn"
 	assert_line --index -2 "PASS  $SCN_DIR/tree/sub/c-pass.scn"
 	assert_line --index -1 "2 passed, 1 failed, 0 skipped"
@@ -289,7 +293,7 @@ SCN
 @test "cli: --help prints the usage on stdout and exits 0" {
 	run --separate-stderr "$NSTEST" --help
 	assert_success
-	assert_line --index 0 --partial "usage: nstest run [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH..."
+	assert_line --index 0 --partial "usage: nstest run [--backend NAME] [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH..."
 	assert_line --partial "nstest lint PATH..."
 	assert_equal "$stderr" ""
 }
@@ -317,6 +321,27 @@ SCN
 	assert_failure 2
 	[[ $stderr == "nstest: error: --devices must be tmpfs or loop, not 'floppy'"$'\n'"usage: nstest run "* ]] ||
 		fail "unexpected stderr: $stderr"
+}
+
+@test "cli: --backend kernel is the default; an unknown backend is a usage error" {
+	scn=$(write_scn pass <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run --backend kernel "$scn"
+	assert_success
+	assert_line --index 0 "$HEAD"
+	run --separate-stderr "$NSTEST" run --backend=kernel --format json "$scn"
+	assert_success
+	[[ $output == *'"backend":"kernel"'* ]] || fail "no backend in the JSON: $output"
+	run --separate-stderr "$NSTEST" run --backend model "$scn"
+	assert_failure 2
+	assert_output ""
+	[[ $stderr == "nstest: error: unknown backend 'model' (known: kernel)"$'\n'"usage: nstest run "* ]] ||
+		fail "unexpected stderr: $stderr"
+	run --separate-stderr "$NSTEST" show --backend model "$scn"
+	assert_failure 2
+	[[ $stderr == "nstest: error: unknown backend 'model' (known: kernel)"* ]] || fail "show: $stderr"
 }
 
 @test "cli: a bad --timeout value gives the usage and exits 2" {
@@ -377,7 +402,8 @@ SCN
 	# have ended by itself and the scenario would pass instead
 	run --separate-stderr "$NSTEST" run --timeout 1 "$hang" "$ok"
 	assert_failure 1
-	assert_output "FAIL  $hang (timeout after 1 s)
+	assert_output "$HEAD
+FAIL  $hang (timeout after 1 s)
 PASS  $ok
 1 passed, 1 failed, 0 skipped"
 	# every process of the hung scenario is gone (terminals carry its path)
@@ -410,7 +436,8 @@ SCN
 	)
 	run "$NSTEST" run "$scn"
 	assert_success
-	assert_output "PASS  $scn
+	assert_output "$HEAD
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 
@@ -422,7 +449,8 @@ SCN
 	)
 	run "$NSTEST" run "$scn"
 	assert_failure 1
-	assert_output "$scn:1: # mkdir /x
+	assert_output "$HEAD
+$scn:1: # mkdir /x
     --- expected
     +++ actual
     @@ -1,1 +0,0 @@
@@ -439,7 +467,8 @@ SCN
 	)
 	run "$NSTEST" run "$scn"
 	assert_failure 1
-	assert_output "$scn:2: # mkdir /x
+	assert_output "$HEAD
+$scn:2: # mkdir /x
     system call failed: mkdir: EEXIST
     --- expected
     +++ actual
@@ -485,7 +514,8 @@ SCN
 	)
 	run "$NSTEST" run "$scn"
 	assert_success
-	assert_output "PASS  $scn
+	assert_output "$HEAD
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 
@@ -533,7 +563,8 @@ SCN
 		"179 77 8:22 / /mntS/a rw,relatime shared:2")
 	run "$NSTEST" run "$scn"
 	assert_success
-	assert_output "PASS  $scn
+	assert_output "$HEAD
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 
@@ -635,7 +666,8 @@ SCN
 	scn=$(unordered unordered "[unordered]" "/dev/sdb2 on /b" "/dev/sda1 on /" "/dev/sdb1 on /a")
 	run "$NSTEST" run "$scn"
 	assert_success
-	assert_output "PASS  $scn
+	assert_output "$HEAD
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 
@@ -681,7 +713,8 @@ SCN
 	)
 	run "$NSTEST" run --devices=loop "$scn"
 	assert_success
-	assert_output "PASS  $scn
+	assert_output "$(nstest_head loop)
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 

@@ -51,7 +51,8 @@ run_escape() {
 		"$NSTEST_ROOT/tests/escape/$1.scn" >"$scn"
 	run nstest_marked run --devices="$2" "$scn"
 	assert_success
-	assert_output "PASS  $scn
+	assert_output "$(nstest_head "$2")
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 	assert_host_unchanged
 	assert_canary_unchanged

@@ -39,6 +39,14 @@ nstest_setup() {
 	SCN_DIR=$BATS_TEST_TMPDIR/scn
 	mkdir -p "$SCN_DIR"
 	[[ -x $NSTEST ]] || fail "$NSTEST is missing: run 'make nstest' first"
+	HEAD=$(nstest_head)
+}
+
+# nstest_head [DEVICES]: the line a report starts with, naming what ran:
+# the kernel backend on this kernel, with tmpfs (or DEVICES) stand-ins.
+nstest_head() {
+	printf '%s: kernel backend, Linux %s, %s stand-ins' \
+		"$("$NSTEST" --version)" "$(uname -r)" "${1:-tmpfs}"
 }
 
 setup() {

@@ -117,7 +117,8 @@ need_python3() {
 	f=$(fail_scn)
 	run "$NSTEST" run "$p" "$f"
 	assert_failure 1
-	assert_output "PASS  $p
+	assert_output "$HEAD
+PASS  $p
 $(fail_text "$f")
 1 passed, 1 failed, 0 skipped"
 }
@@ -132,7 +133,8 @@ $(fail_text "$f")
 	# Every progress line is erased by "\r ESC[K" before the next output,
 	# and then the report reads exactly as it does on a file.
 	strip_progress
-	assert_output "PASS  $p
+	assert_output "$HEAD
+PASS  $p
 $(fail_text "$f")
 1 passed, 1 failed, 0 skipped"
 }
@@ -145,7 +147,8 @@ $(fail_text "$f")
 	assert_failure 1
 	strip_progress
 	e=$'\e'
-	assert_output "${e}[32mPASS ${e}[m $p
+	assert_output "$HEAD
+${e}[32mPASS ${e}[m $p
 $f:3: # ls /a
     ${e}[1m--- expected${e}[m
     ${e}[1m+++ actual${e}[m
@@ -187,6 +190,7 @@ ${e}[33mSKIP ${e}[m $s ($SKIP_REASON)
 	assert_equal "$stderr" ""
 	assert_output "TAP version 14
 1..2
+# $HEAD
 ok 1 - $p
 ok 2 - $s # SKIP $SKIP_REASON
 # 1 passed, 0 failed, 1 skipped"
@@ -199,6 +203,7 @@ ok 2 - $s # SKIP $SKIP_REASON
 	assert_failure 1
 	assert_output "TAP version 14
 1..2
+# $HEAD
 # $f:3: # ls /a
 #     --- expected
 #     +++ actual
@@ -217,6 +222,7 @@ ok 2 - $p
 	assert_failure 1
 	assert_output "TAP version 14
 1..2
+# $HEAD
 # $x:3: # ls /
 #     --- expected
 #     +++ actual
@@ -232,7 +238,7 @@ not ok 2 - $xp
 	p=$(pass_scn 'odd#name')
 	run "$NSTEST" run --format tap "$p"
 	assert_success
-	assert_line --index 2 "ok 1 - ${p//#/\\#}"
+	assert_line --index 3 "ok 1 - ${p//#/\\#}"
 }
 
 @test "tap: -x cuts the run short with 'Bail out!', as the plan promised more" {

@@ -97,7 +97,8 @@ SCN
 	assert_success
 	[[ $output == *"[1/1] $p"* ]] || fail "no progress on the terminal: $output"
 	run cat "$BATS_TEST_TMPDIR/r.txt"
-	assert_output "PASS  $p
+	assert_output "$HEAD
+PASS  $p
 1 passed, 0 failed, 0 skipped"
 }
 

@@ -76,7 +76,8 @@ More prose.
 
 	run "$NSTEST" run "$scn"
 	assert_success
-	assert_output "PASS  $scn
+	assert_output "$HEAD
+PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 

@@ -248,6 +248,13 @@ static void test_reports(void)
 	s = render("tap", &f);
 	ok(strstr(s, "\nnot ok 1 - dir.x/t\\#1.scn\n") != NULL, "tap: '#' in a description escaped");
 	ok(strstr(s, "\n#     +bell\x07 bad\xFF\n") != NULL, "tap: diagnostics as '#' lines");
+	ok(strstr(s, "\n1..1\n# nstest 0.1.0: kernel backend, Linux 6.1.0-<rc>, tmpfs stand-ins\n") != NULL,
+	   "tap: what ran, as a comment after the plan");
+	free(s);
+
+	s = render("human", &f);
+	ok(!strncmp(s, "nstest 0.1.0: kernel backend, Linux 6.1.0-<rc>, tmpfs stand-ins\n", 64),
+	   "human: the head line names backend, kernel and stand-ins");
 	free(s);
 
 	test_two_at_once("human", &f);

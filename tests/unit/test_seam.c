@@ -1,0 +1,61 @@
+/* test_seam.c - the command table and the backends fit together: every
+ * command has an id, every id but the filters' has a kernel executor,
+ * and the backends answer every question the engine asks of them. */
+#include <string.h>
+
+#include "kernel/exec.h"
+#include "run/backend.h"
+#include "scenario/command.h"
+#include "tap.h"
+
+static void test_table(void)
+{
+	unsigned seen[NS_CMD__COUNT] = { 0 };
+	const struct ns_cmd_def *d;
+	size_t n = 0;
+
+	for (size_t i = 0; (d = ns_cmd_at(i)); i++, n++) {
+		bool id_ok = d->id < NS_CMD__COUNT;
+
+		ok(id_ok && d->parse, "%s: an id and a parser", d->name);
+		if (!id_ok)
+			continue;
+		seen[d->id]++;
+		ok(d->filter == (d->id == NS_CMD_FILTER),
+		   "%s: a filter exactly when its id is the filters'", d->name);
+		if (!d->filter)
+			ok(ns_kernel_exec[d->id] != NULL, "%s: the kernel carries it out", d->name);
+		ok(ns_cmd_find(d->name) == d, "%s: found by its name", d->name);
+	}
+	/* every id once, but the filters' id, which grep, sed, awk and wc share */
+	ok(n == NS_CMD__COUNT - 1 + 4, "the table walks over every command (%zu)", n);
+	for (int id = 0; id < NS_CMD__COUNT; id++) {
+		if (id == NS_CMD_FILTER)
+			ok(seen[id] == 4, "four filters share the filters' id");
+		else
+			ok(seen[id] == 1, "id %d belongs to exactly one command", id);
+	}
+	ok(ns_kernel_exec[NS_CMD_FILTER] == NULL, "no backend executes a filter");
+}
+
+static void test_backends(void)
+{
+	const struct ns_backend *k = ns_backend_find("kernel");
+
+	ok(k == &ns_backend_kernel, "'kernel' finds the kernel backend");
+	ok(ns_backend_find("model") == NULL, "an unknown backend is NULL");
+	if (!k)
+		return;
+	ok(k->release && k->privilege_problem && k->userns_allowed && k->loop_devices &&
+	   k->tmpfs_remounts && k->has_feature, "the kernel backend answers every host question");
+	ok(k->worker_init && k->play, "... and plays scenarios");
+	ok(k->release() && strchr(k->release(), '.'), "its release is a kernel version: %s",
+	   k->release() ? k->release() : "(null)");
+}
+
+int main(void)
+{
+	test_table();
+	test_backends();
+	return tap_done();
+}
