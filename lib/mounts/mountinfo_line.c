@@ -150,16 +150,22 @@ void ns_mi_free(struct ns_mi_line *l)
 	memset(l, 0, sizeof(*l));
 }
 
+void ns_mi_add_numbers(struct ns_buf *out, unsigned long id, unsigned long parent,
+		       unsigned long major, unsigned long minor)
+{
+	ns_buf_addu(out, id);
+	ns_buf_addc(out, ' ');
+	ns_buf_addu(out, parent);
+	ns_buf_addc(out, ' ');
+	ns_buf_addu(out, major);
+	ns_buf_addc(out, ':');
+	ns_buf_addu(out, minor);
+}
+
 void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out)
 {
 	/* no printf: a failing step renames every line of its diff */
-	ns_buf_addu(out, l->id);
-	ns_buf_addc(out, ' ');
-	ns_buf_addu(out, l->parent);
-	ns_buf_addc(out, ' ');
-	ns_buf_addu(out, l->major);
-	ns_buf_addc(out, ':');
-	ns_buf_addu(out, l->minor);
+	ns_mi_add_numbers(out, l->id, l->parent, l->major, l->minor);
 	ns_buf_addc(out, ' ');
 	ns_buf_adds(out, l->root);
 	ns_buf_addc(out, ' ');

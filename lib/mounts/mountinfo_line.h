@@ -35,4 +35,9 @@ void ns_mi_free(struct ns_mi_line *l);
  * caller has since changed in l (the matcher's and --update's renamings). */
 void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out);
 
+/* The numbers a mountinfo line starts with, "ID PARENT MAJ:MIN", without
+ * printf (hot in renders and diffs); no trailing blank. */
+void ns_mi_add_numbers(struct ns_buf *out, unsigned long id, unsigned long parent,
+		       unsigned long major, unsigned long minor);
+
 #endif

@@ -14,6 +14,8 @@
  */
 #include "mounts/snapshot.h"
 
+#include "mounts/mountinfo_line.h"
+
 #include <errno.h>
 #include <fcntl.h>
 #include <libmount.h>
@@ -299,13 +301,7 @@ const struct ns_mount_entry *ns_snapshot_entries(const struct ns_snapshot *s)
 
 static void render_mountinfo_line(const struct ns_mount_entry *e, struct ns_buf *b)
 {
-	ns_buf_addu(b, e->id);
-	ns_buf_addc(b, ' ');
-	ns_buf_addu(b, e->parent);
-	ns_buf_addc(b, ' ');
-	ns_buf_addu(b, e->major);
-	ns_buf_addc(b, ':');
-	ns_buf_addu(b, e->minor);
+	ns_mi_add_numbers(b, e->id, e->parent, e->major, e->minor);
 	ns_buf_addc(b, ' ');
 	add_escaped(b, e->root, PATH_SPECIALS);
 	ns_buf_addc(b, ' ');

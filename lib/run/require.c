@@ -34,25 +34,11 @@ enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
 	return NS_DEVICES_TMPFS;
 }
 
-static const struct {
-	unsigned bit;
-	const char *name;
-} features[] = {
-	{ NS_FEAT_OPEN_TREE, "open_tree" },
-	{ NS_FEAT_MOVE_MOUNT, "move_mount" },
-	{ NS_FEAT_FSMOUNT, "fsmount" },
-	{ NS_FEAT_MOUNT_SETATTR, "mount_setattr" },
-	{ NS_FEAT_STATMOUNT, "statmount" },
-	{ NS_FEAT_LISTMOUNT, "listmount" },
-	{ NS_FEAT_MOVE_MOUNT_BENEATH, "move_mount_beneath" },
-	{ NS_FEAT_MOVE_MOUNT_SET_GROUP, "move_mount_set_group" },
-};
-
 static char *missing_feature(unsigned req, const struct ns_backend *be)
 {
-	for (size_t i = 0; i < NS_ARRAY_SIZE(features); i++)
-		if (req & features[i].bit && !be->has_feature(features[i].bit))
-			return xasprintf("this kernel lacks %s", features[i].name);
+	for (unsigned bit = NS_FEAT_FIRST; bit && bit <= NS_FEAT_LAST; bit <<= 1)
+		if (req & bit && !be->has_feature(bit))
+			return xasprintf("this kernel lacks %s", ns_requirement_name(bit));
 	return NULL;
 }
 

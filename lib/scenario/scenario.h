@@ -77,6 +77,11 @@ enum ns_devices_mode {
 #define NS_FEAT_LISTMOUNT            (1u << 13)
 #define NS_FEAT_MOVE_MOUNT_BENEATH   (1u << 14)
 #define NS_FEAT_MOVE_MOUNT_SET_GROUP (1u << 15)
+#define NS_FEAT_FIRST NS_FEAT_OPEN_TREE
+#define NS_FEAT_LAST  NS_FEAT_MOVE_MOUNT_SET_GROUP
+
+/* The name `requires:` gives a NS_REQ_* or NS_FEAT_* bit, or NULL. */
+const char *ns_requirement_name(unsigned bit);
 
 /* `xfail: RANGE: REASON`: a known kernel deviation. */
 struct ns_version_cmp {

@@ -127,6 +127,14 @@ static const struct {
 	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
 };
 
+const char *ns_requirement_name(unsigned bit)
+{
+	for (size_t k = 0; k < NS_ARRAY_SIZE(requirements); k++)
+		if (requirements[k].bit == bit)
+			return requirements[k].name;
+	return NULL;
+}
+
 static int unknown_requirement(struct parser *p, int col, const char *s, size_t n)
 {
 	struct ns_buf known = NS_BUF_INIT;
