@@ -142,7 +142,9 @@ fail:
 	return -1;
 }
 
-static void forget(struct ns_local *l, size_t i)
+/* A terminal ends: close its saved levels, handles and place, and take it
+ * off the list (the last one moves into its slot). */
+static void close_terminal(struct ns_local *l, size_t i)
 {
 	struct ns_local_term *lt = &l->v[i];
 
@@ -174,7 +176,7 @@ int ns_local_step(struct ns_local *l, uint32_t i, struct ns_step_out *out,
 		return pop(t, err);
 	/* the terminal's first shell ended: the process goes home, so that
 	 * nothing of the terminal holds its namespace any more */
-	forget(l, k);
+	close_terminal(l, k);
 	l->active = SIZE_MAX;
 	if (ns_place_enter(&l->home, &what) < 0) {
 		ns_buf_addf(err, "cannot leave a closed terminal: %s: %s", what, strerror(errno));
@@ -186,7 +188,7 @@ int ns_local_step(struct ns_local *l, uint32_t i, struct ns_step_out *out,
 void ns_local_free(struct ns_local *l)
 {
 	while (l->n)
-		forget(l, l->n - 1);
+		close_terminal(l, l->n - 1);
 	free(l->v);
 	ns_place_close(&l->home);
 }

@@ -203,7 +203,7 @@ SCN
 @test "show: --help lists show" {
 	run "$NSTEST" --help
 	assert_success
-	assert_line "       nstest show [--devices=tmpfs|loop] [--timeout SECONDS] FILE"
+	assert_line "       nstest show [--backend NAME] [--devices=tmpfs|loop] [--timeout SECONDS] FILE"
 }
 
 @test "show: rootless, an unprivileged reader sees the article with their numbers" {
