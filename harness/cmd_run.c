@@ -20,6 +20,29 @@
 #define DEFAULT_TIMEOUT 60
 #define MAX_JOBS 256
 
+static const char run_help[] =
+	"usage: nstest run [OPTION...] PATH...\n"
+	"Run scenario files (a folder is searched for *.scn, sorted); options may\n"
+	"come before or after the paths, and -- ends them.\n"
+	"\n"
+	"  --backend NAME         what carries the scenarios out (default: kernel)\n"
+	"  --devices=tmpfs|loop   the stand-in devices behind /dev/NAME (default: tmpfs)\n"
+	"  --userns               build each sandbox in a new user namespace (rootless mode)\n"
+	"  -t, --timeout SECONDS  watchdog per scenario, 0 for none (default: 60)\n"
+	"  -j, --jobs N           scenarios at once, 1 to 256 (default: 1)\n"
+	"  -x, --exitfirst        start no scenario after the first failure\n"
+	"      --keep-going       the opposite of -x (the default)\n"
+	"  --filter PATTERN       only scenarios whose path or file name matches the glob\n"
+	"                         PATTERN; without * ? or [, those that contain it\n"
+	"  --list                 print the scenario files that would run, run nothing\n"
+	"  --format FORMAT        human (default), tap, junit or json\n"
+	"  --output FILE          write the report to FILE (progress stays on the terminal)\n"
+	"  -v, --verbose          human format: the whole transcript, not only failures\n"
+	"  --update               rewrite the expected output this kernel does not match\n"
+	"  --bisect               for git bisect run: exit 0 good, 1 bad, 125 cannot judge,\n"
+	"                         128 (stop the bisect) for a bad option or scenario file\n"
+	"  -h, --help             this help\n";
+
 struct run_cli {
 	const char *backend_name;  /* --backend NAME, or NULL */
 	const struct ns_backend *backend;
@@ -28,7 +51,8 @@ struct run_cli {
 	bool list;
 	bool stop_on_fail;
 	bool update;
-	bool bisect;               /* exit 0, 1 or 125 and nothing else */
+	bool bisect;               /* exit 0, 1, 125 or 128 and nothing else */
+	bool help;                 /* --help: printed, nothing else to do */
 	unsigned jobs;
 	const char *filter;
 	const char *output;        /* --output FILE */
@@ -36,7 +60,7 @@ struct run_cli {
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
-       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND };
+       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_HELP = 'h' };
 
 static int parse_option(int c, struct run_cli *cli)
 {
@@ -107,6 +131,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "bisect", no_argument, NULL, OPT_BISECT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
 	int c;
@@ -117,7 +142,8 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 	cli->reporter = &ns_reporter_human;
 	optind = 1;
 	opterr = 0; /* one message of our own, naming the option */
-	while ((c = getopt_long(argc, argv, "+:vt:j:x", longopts, NULL)) != -1) {
+	/* GNU order: options may follow the paths, -- ends them */
+	while ((c = getopt_long(argc, argv, ":vt:j:xh", longopts, NULL)) != -1) {
 		if (c == ':') {
 			usage_error("run: option '%s' needs a value", argv[optind - 1]);
 			return -1;
@@ -125,6 +151,11 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		if (c == '?') {
 			usage_error("run: unknown option '%s'", argv[optind - 1]);
 			return -1;
+		}
+		if (c == OPT_HELP) {
+			fputs(run_help, stdout);
+			cli->help = true;
+			return 0;
 		}
 		if (parse_option(c, cli) < 0)
 			return -1;
@@ -137,20 +168,36 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 	return cli->backend ? 0 : -1;
 }
 
-/* --filter GLOB: keep the scenarios whose path, or name, matches. */
-static void apply_filter(struct ns_lines *files, const char *glob)
+/* --filter PATTERN: does the scenario at path match? A glob matches the
+ * path or the file name; a pattern without glob characters matches where
+ * the path contains it. */
+static bool filter_matches(const char *pattern, const char *path)
 {
-	size_t k = 0;
+	const char *base = strrchr(path, '/');
+
+	base = base ? base + 1 : path;
+	if (!strpbrk(pattern, "*?["))
+		return strstr(path, pattern) != NULL;
+	return !fnmatch(pattern, path, 0) || !fnmatch(pattern, base, 0);
+}
+
+/* Keep the scenarios that match; 0, or -1 after saying that none did. */
+static int apply_filter(struct ns_lines *files, const char *pattern)
+{
+	size_t k = 0, all = files->n;
 
 	for (size_t i = 0; i < files->n; i++) {
-		const char *base = strrchr(files->v[i], '/');
-		base = base ? base + 1 : files->v[i];
-		if (!fnmatch(glob, files->v[i], 0) || !fnmatch(glob, base, 0))
+		if (filter_matches(pattern, files->v[i]))
 			files->v[k++] = files->v[i];
 		else
 			free(files->v[i]);
 	}
 	files->n = k;
+	if (k || !all)
+		return 0;
+	fprintf(stderr, "nstest: error: --filter '%s' matches none of the %zu scenario file(s) found\n",
+		pattern, all);
+	return -1;
 }
 
 struct run_state {
@@ -238,6 +285,7 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail };
 	init_report(&st, cli, n, hostname, sizeof(hostname));
 	st.ctx.backend = ro.backend->name;
+	st.ctx.rootless = ro.run.userns;
 	st.sc = sc;
 	if (cli->output && open_output(&st, cli->output) < 0)
 		return EXIT_USAGE;
@@ -268,7 +316,9 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;
 }
 
-static int run_main(int argc, char **argv)
+/* *input_error is set when the command line or a scenario file is at
+ * fault (not the machine): --bisect must then stop, not skip. */
+static int run_main(int argc, char **argv, bool *input_error)
 {
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_scenario **sc = NULL;
@@ -276,17 +326,18 @@ static int run_main(int argc, char **argv)
 	int status;
 
 	memset(&cli, 0, sizeof(cli));
+	*input_error = true;
 	if (parse_args(argc, argv, &cli) < 0)
 		return EXIT_USAGE;
-	if (collect_scenarios(argv + optind, argc - optind, &files) < 0) {
+	if (cli.help)
+		return EXIT_PASS;
+	if (collect_scenarios(argv + optind, argc - optind, &files) < 0 ||
+	    (cli.filter && apply_filter(&files, cli.filter) < 0)) {
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
-	if (cli.filter)
-		apply_filter(&files, cli.filter);
 	if (!files.n) {
-		usage_error(cli.filter ? "no scenario matches --filter '%s'" : "no scenario files (*.scn) found",
-			    cli.filter);
+		usage_error("no scenario files (*.scn) found");
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
@@ -295,6 +346,7 @@ static int run_main(int argc, char **argv)
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
+	*input_error = false;
 	if (cli.list) {
 		for (size_t i = 0; i < files.n; i++)
 			printf("%s\n", files.v[i]);
@@ -308,21 +360,25 @@ static int run_main(int argc, char **argv)
 	return status;
 }
 
-/* --bisect: git bisect run takes 0 as good, 1 as bad and 125 as "cannot
- * test this commit"; anything else (2 included) would mislead or abort
- * it, so every status that is not a verdict on the kernel becomes 125. */
-static int bisect_status(int status)
+/* --bisect: git bisect run takes 0 as good, 1 as bad, 125 as "cannot test
+ * this commit" and anything above 127 as "stop bisecting". A status that
+ * is not a verdict on the kernel becomes 125 when the machine is why (no
+ * privileges, a feature missing), and 128 when the bisect's own command
+ * line or scenario is broken: skipping every commit would hide that. */
+static int bisect_status(int status, bool input_error)
 {
-	return status == EXIT_PASS || status == EXIT_FAILED ? status : EXIT_BISECT_SKIP;
+	if (status == EXIT_PASS || status == EXIT_FAILED)
+		return status;
+	return input_error ? EXIT_BISECT_STOP : EXIT_BISECT_SKIP;
 }
 
 int cmd_run(int argc, char **argv)
 {
-	bool bisect = false;
+	bool bisect = false, input_error;
 	int status;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		bisect |= !strcmp(argv[i], "--bisect");
-	status = run_main(argc, argv);
-	return bisect ? bisect_status(status) : status;
+	status = run_main(argc, argv, &input_error);
+	return bisect ? bisect_status(status, input_error) : status;
 }

@@ -13,11 +13,23 @@
 
 #define DEFAULT_TIMEOUT 60
 
+static const char show_help[] =
+	"usage: nstest show [OPTION...] FILE\n"
+	"Run one scenario and print it as it reads, with this kernel's output\n"
+	"under each command and the differences marked.\n"
+	"\n"
+	"  --backend NAME         what carries the scenario out (default: kernel)\n"
+	"  --devices=tmpfs|loop   the stand-in devices behind /dev/NAME (default: tmpfs)\n"
+	"  --userns               build the sandbox in a new user namespace (rootless mode)\n"
+	"  -t, --timeout SECONDS  watchdog, 0 for none (default: 60)\n"
+	"  -h, --help             this help\n";
+
 struct show_state {
 	const char *about;
 	enum ns_status status;
 };
 
+/* 0, 1 after printing the help, or -1 after a usage message. */
 static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 {
 	static const struct option longopts[] = {
@@ -25,6 +37,7 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "userns", no_argument, NULL, 'u' },
 		{ "backend", required_argument, NULL, 'b' },
+		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct ns_run_opts *o = &ro->run;
@@ -35,8 +48,11 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 	o->timeout_s = DEFAULT_TIMEOUT;
 	optind = 1;
 	opterr = 0;
-	while ((c = getopt_long(argc, argv, "+:t:", longopts, NULL)) != -1) {
-		if (c == 'd') {
+	while ((c = getopt_long(argc, argv, ":t:h", longopts, NULL)) != -1) {
+		if (c == 'h') {
+			fputs(show_help, stdout);
+			return 1;
+		} else if (c == 'd') {
 			if (opt_devices(optarg, o) < 0)
 				return -1;
 		} else if (c == 't') {
@@ -80,8 +96,14 @@ int cmd_show(int argc, char **argv)
 	const char *release;
 	char *about;
 
-	if (parse_args(argc, argv, &ro) < 0)
+	switch (parse_args(argc, argv, &ro)) {
+	case 1:
+		return EXIT_PASS;
+	case 0:
+		break;
+	default:
 		return EXIT_USAGE;
+	}
 	if (collect_scenarios(argv + optind, 1, &files) < 0) {
 		ns_lines_free(&files);
 		return EXIT_USAGE;

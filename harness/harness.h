@@ -12,6 +12,7 @@
 #define EXIT_FAILED 1
 #define EXIT_USAGE 2
 #define EXIT_BISECT_SKIP 125
+#define EXIT_BISECT_STOP 128
 
 int cmd_run(int argc, char **argv);
 int cmd_lint(int argc, char **argv);   /* cmd_lint.c */

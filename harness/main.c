@@ -6,18 +6,19 @@
 #include <string.h>
 
 static const char usage_text[] =
-	"usage: nstest run [--backend NAME] [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH...\n"
-	"       nstest run --update [--devices=tmpfs|loop] PATH...\n"
-	"       nstest show [--backend NAME] [--devices=tmpfs|loop] [--timeout SECONDS] FILE\n"
+	"usage: nstest run [OPTION...] PATH...\n"
+	"       nstest run --update [OPTION...] PATH...\n"
+	"       nstest show [OPTION...] FILE\n"
 	"       nstest lint PATH...\n"
 	"       nstest --help | --version\n"
 	"\n"
 	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
-	"         --update: rewrite the expected output that this kernel does not match\n"
 	"  show   run one scenario and print it with this kernel's output under each command\n"
 	"  lint   parse scenario files and report errors; runs nothing\n"
 	"\n"
-	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage or parse error.\n"
+	"nstest COMMAND --help lists the options of each command.\n"
+	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage or parse error\n"
+	"(125: --bisect could not judge this kernel; 128: --bisect given a file that does not parse).\n"
 	"See nstest(1) and nstest-scenario(5).\n";
 
 void usage_error(const char *fmt, ...)

@@ -1,6 +1,7 @@
 /* report_json.c - the whole run as one JSON document:
  *
  *     {"nstest":VERSION,"kernel":RELEASE,"devices":"tmpfs","backend":"kernel",
+ *      "rootless":false,
  *     "scenarios":[
  *     {"path":..,"name":..,"status":"fail","reason":..,"seconds":0.125,
  *      "kernel":..,"devices":..,"steps":[{"line":3,"terminal":"sh1",
@@ -39,6 +40,7 @@ static void json_begin(struct ns_report_ctx *c)
 	key_str(&b, "kernel", c->kernel);
 	key_str(&b, "devices", c->devices);
 	key_str(&b, "backend", c->backend);
+	ns_buf_addf(&b, ",\"rootless\":%s", c->rootless ? "true" : "false");
 	ns_buf_adds(&b, ",\"scenarios\":[\n");
 	fputs(ns_buf_str(&b), c->out);
 	fflush(c->out);

@@ -4,7 +4,8 @@
  *     <testsuites ...>
  *       <testsuite name="nstest" tests= failures= errors="0" skipped= time=
  *                  timestamp= hostname=>
- *         <properties> kernel release, stand-in mode, backend, nstest version
+ *         <properties> kernel release, stand-in mode, backend, rootless,
+ *                      nstest version
  *         <testcase classname="nstest.FOLDER" name="NAME" file="FILE" time=>
  *           <failure message= type=>the failing steps and their diffs</failure>
  *           <skipped message="reason"/>
@@ -167,6 +168,7 @@ static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 	property(&b, "kernel", c->kernel);
 	property(&b, "devices", c->devices);
 	property(&b, "backend", c->backend);
+	property(&b, "rootless", c->rootless ? "true" : "false");
 	if (c->version)
 		property(&b, "nstest", c->version);
 	ns_buf_adds(&b, "    </properties>\n");

@@ -157,7 +157,7 @@ void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c)
 	ns_buf_adds(out, "nstest");
 	if (c->version)
 		ns_buf_addf(out, " %s", c->version);
-	ns_buf_addf(out, ": %s backend, Linux %s, %s stand-ins",
+	ns_buf_addf(out, ": %s backend, Linux %s, %s stand-ins%s",
 		    c->backend ? c->backend : "kernel", c->kernel ? c->kernel : "unknown",
-		    c->devices ? c->devices : "tmpfs");
+		    c->devices ? c->devices : "tmpfs", c->rootless ? ", rootless" : "");
 }

@@ -26,8 +26,8 @@ void ns_report_syscall(struct ns_buf *out, const struct ns_step_out *o);
 char *ns_report_fail_summary(const struct ns_result *r);
 
 /* What ran, for the head of a report: "nstest VERSION: BACKEND backend,
- * Linux RELEASE, DEVICES stand-ins" (no version part when the context
- * has none). No newline. */
+ * Linux RELEASE, DEVICES stand-ins[, rootless]" (no version part when the
+ * context has none). No newline. */
 void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c);
 
 /* Length of the well-formed UTF-8 character at s (1 to 4) with its code

@@ -58,6 +58,7 @@ struct ns_report_ctx {
 	const char *kernel;        /* uname -r */
 	const char *devices;       /* the run's --devices */
 	const char *backend;       /* what ran the scenarios: "kernel" */
+	bool rootless;             /* sandboxes in a user namespace of their own */
 	const char *hostname;
 	const char *version;       /* nstest's version, or NULL */
 	struct ns_report_state state; /* the reporter's own */

@@ -293,9 +293,78 @@ SCN
 @test "cli: --help prints the usage on stdout and exits 0" {
 	run --separate-stderr "$NSTEST" --help
 	assert_success
-	assert_line --index 0 --partial "usage: nstest run [--backend NAME] [--devices=tmpfs|loop] [-v|--verbose] [--timeout SECONDS] PATH..."
+	assert_line --index 0 "usage: nstest run [OPTION...] PATH..."
+	assert_line --partial "nstest show [OPTION...] FILE"
 	assert_line --partial "nstest lint PATH..."
+	assert_line --partial "nstest COMMAND --help"
 	assert_equal "$stderr" ""
+}
+
+# Every long option the source of a command knows must be in its --help.
+help_lists_every_option() { # COMMAND SOURCE
+	local opt
+	run --separate-stderr "$NSTEST" "$1" --help
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line --index 0 --partial "usage: nstest $1 "
+	for opt in $(grep -o '{ "[a-z-]*", [a-z_]*_argument' "$NSTEST_ROOT/harness/$2" | cut -d'"' -f2); do
+		[[ $output == *"--$opt"* ]] || fail "nstest $1 --help does not list --$opt"
+	done
+}
+
+@test "cli: run --help, show --help and lint --help list every option" {
+	help_lists_every_option run cmd_run.c
+	[[ $output == *"-j, --jobs N"* && $output == *"-x, --exitfirst"* ]] || fail "short options: $output"
+	help_lists_every_option show cmd_show.c
+	run "$NSTEST" lint --help
+	assert_success
+	assert_line --index 0 "usage: nstest lint PATH..."
+	run "$NSTEST" lint -h
+	assert_success
+}
+
+@test "cli: options may follow the paths; -- ends them" {
+	scn=$(write_scn pass <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$scn" --format tap -j 2
+	assert_success
+	assert_line --index 0 "TAP version 13"
+	mkdir -p "$SCN_DIR/--list"
+	cp "$scn" "$SCN_DIR/--list/x.scn"
+	cd "$SCN_DIR"
+	run --separate-stderr "$NSTEST" run -- --list
+	assert_success
+	assert_line "PASS  --list/x.scn"
+}
+
+@test "cli: --filter without glob characters matches a part of the path" {
+	write_scn tree/shared-one >/dev/null <<'SCN'
+    # mkdir /a
+SCN
+	write_scn tree/slave-two >/dev/null <<'SCN'
+    # mkdir /b
+SCN
+	run "$NSTEST" run --list "$SCN_DIR/tree" --filter slave
+	assert_success
+	assert_output "$SCN_DIR/tree/slave-two.scn"
+	run "$NSTEST" run --list --filter 'shared-*' "$SCN_DIR/tree"
+	assert_success
+	assert_output "$SCN_DIR/tree/shared-one.scn"
+	run "$NSTEST" run --list --filter '*/tree/s*' "$SCN_DIR/tree"
+	assert_success
+	assert_line --index 1 "$SCN_DIR/tree/slave-two.scn"
+}
+
+@test "cli: a --filter that matches nothing says so plainly, exit 2" {
+	write_scn tree/a >/dev/null <<'SCN'
+    # mkdir /a
+SCN
+	run --separate-stderr "$NSTEST" run --filter nothing "$SCN_DIR/tree"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "nstest: error: --filter 'nothing' matches none of the 1 scenario file(s) found"
 }
 
 @test "cli: --version prints the version and exits 0" {
@@ -342,6 +411,22 @@ SCN
 	run --separate-stderr "$NSTEST" show --backend model "$scn"
 	assert_failure 2
 	[[ $stderr == "nstest: error: unknown backend 'model' (known: kernel)"* ]] || fail "show: $stderr"
+}
+
+@test "cli: a rootless run says so in the head line, the JSON and the JUnit report" {
+	scn=$(write_scn pass <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run "$NSTEST" run --userns "$scn"
+	assert_success
+	assert_line --index 0 "$HEAD, rootless"
+	run "$NSTEST" run --userns --format json "$scn"
+	[[ $output == *'"backend":"kernel","rootless":true,'* ]] || fail "json: $output"
+	run "$NSTEST" run --format json "$scn"
+	[[ $output == *'"backend":"kernel","rootless":false,'* ]] || fail "json: $output"
+	run "$NSTEST" run --userns --format junit "$scn"
+	assert_line '      <property name="rootless" value="true"/>'
 }
 
 @test "cli: a bad --timeout value gives the usage and exits 2" {

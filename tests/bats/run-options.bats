@@ -63,12 +63,14 @@ SCN
 	assert_failure 1
 }
 
-@test "bisect: a parse error or a bad option is 125, never 2" {
+@test "bisect: a parse error or a bad option is 128, which stops git bisect run" {
 	printf '    # frobnicate\n' > "$SCN_DIR/bad.scn"
 	run "$NSTEST" run --bisect "$SCN_DIR/bad.scn"
-	assert_failure 125
+	assert_failure 128
 	run "$NSTEST" run --bisect --no-such-option "$(pass_scn)"
-	assert_failure 125
+	assert_failure 128
+	run "$NSTEST" run --bisect --filter nothing "$(pass_scn)"
+	assert_failure 128
 }
 
 @test "bisect: missing privileges with no user namespaces is 125" {

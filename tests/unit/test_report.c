@@ -231,7 +231,7 @@ static void test_reports(void)
 	ok(strstr(s, "\"path\":\"dir.x/t#1.scn\",\"name\":\"t#1\",\"status\":\"fail\",\"reason\":null,\"seconds\":0.250") != NULL,
 	   "json: path, name, status");
 	ok(strstr(s, "\"summary\":{\"passed\":0,\"failed\":1,") != NULL, "json: summary");
-	ok(strstr(s, "\"devices\":\"tmpfs\",\"backend\":\"kernel\",\"scenarios\":[") != NULL,
+	ok(strstr(s, "\"devices\":\"tmpfs\",\"backend\":\"kernel\",\"rootless\":false,\"scenarios\":[") != NULL,
 	   "json: the backend at the top");
 	free(s);
 

@@ -114,15 +114,15 @@ SCN
 	[[ $stderr == *"skip: this kernel cannot be judged"* ]] || fail "stderr: $stderr"
 }
 
-@test "bisect: usage errors and unparsable scenarios are 125 too, before any build" {
+@test "bisect: usage errors and unparsable scenarios are 128 (stop the bisection), before any build" {
 	fake_tree
 	run "$CI_DIR/bisect-step"
-	assert_failure 125
+	assert_failure 128
 	run "$CI_DIR/bisect-step" --no-such-option check.scn
-	assert_failure 125
+	assert_failure 128
 	printf '    # frobnicate /x\n' >bad.scn
 	run --separate-stderr "$CI_DIR/bisect-step" bad.scn
-	assert_failure 125
+	assert_failure 128
 	[[ $stderr == *"do not parse"* ]] || fail "stderr: $stderr"
 	[[ ! -e arch/x86/boot/bzImage ]] || fail "built although nothing could be judged"
 }
