@@ -62,6 +62,16 @@ struct run_cli {
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
        OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_HELP = 'h' };
 
+static int unknown_format(const char *name)
+{
+	struct ns_buf known = NS_BUF_INIT;
+
+	ns_reporter_names(&known);
+	usage_error("unknown --format '%s' (known: %s)", name, ns_buf_str(&known));
+	ns_buf_free(&known);
+	return -1;
+}
+
 static int parse_option(int c, struct run_cli *cli)
 {
 	switch (c) {
@@ -108,8 +118,7 @@ static int parse_option(int c, struct run_cli *cli)
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
 			return 0;
-		usage_error("--format must be human, tap, junit or json, not '%s'", optarg);
-		return -1;
+		return unknown_format(optarg);
 	}
 	return -1;
 }

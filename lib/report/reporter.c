@@ -19,6 +19,12 @@ const struct ns_reporter *ns_reporter_find(const char *name)
 	return NULL;
 }
 
+void ns_reporter_names(struct ns_buf *out)
+{
+	for (size_t i = 0; i < NS_ARRAY_SIZE(reporters); i++)
+		ns_buf_addf(out, "%s%s", i ? ", " : "", reporters[i]->name);
+}
+
 void ns_tally_add(struct ns_tally *t, enum ns_status s)
 {
 	unsigned *slot[] = { &t->passed, &t->failed, &t->skipped, &t->xfailed, &t->xpassed };

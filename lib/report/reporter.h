@@ -84,6 +84,8 @@ extern const struct ns_reporter ns_reporter_json;
 
 /* The reporter called name, or NULL. */
 const struct ns_reporter *ns_reporter_find(const char *name);
+/* Append the name of every format, ", " between them. */
+void ns_reporter_names(struct ns_buf *out);
 
 void ns_tally_add(struct ns_tally *t, enum ns_status s);
 /* "N passed, N failed, N skipped" alone on its line (", N xfailed, N

@@ -429,6 +429,14 @@ SCN
 	assert_line '      <property name="rootless" value="true"/>'
 }
 
+@test "cli: an unknown --format names the known ones from the reporter table, exit 2" {
+	run --separate-stderr "$NSTEST" run --format xml /nonexistent.scn
+	assert_failure 2
+	assert_output ""
+	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json)"$'\n'"usage: nstest run "* ]] ||
+		fail "unexpected stderr: $stderr"
+}
+
 @test "cli: a bad --timeout value gives the usage and exits 2" {
 	run --separate-stderr "$NSTEST" run --timeout -1 /nonexistent.scn
 	assert_failure 2
