@@ -268,21 +268,31 @@ static void add_columns(struct render *r)
 	}
 }
 
+/* The C.UTF-8 locale, loaded once and kept for the process (a cache of
+ * an answer that cannot change; see docs/architecture.md). */
+static locale_t utf8_locale;
+
+void ns_findmnt_prepare(void)
+{
+	if (!utf8_locale)
+		utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
 /* Print in a UTF-8 locale, as findmnt does in one: the tree's line
  * characters and the cells' widths depend on it, and this thread alone
  * switches (the process's locale stays as it is). */
 static void print_table(struct render *r, struct ns_buf *out)
 {
-	locale_t utf8 = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
-	locale_t old = utf8 ? uselocale(utf8) : (locale_t)0;
+	locale_t old = (locale_t)0;
 	char *text = NULL;
 
+	ns_findmnt_prepare();
+	if (utf8_locale)
+		old = uselocale(utf8_locale);
 	if (scols_print_table_to_string(r->tb, &text) < 0)
 		die_nomem();
-	if (utf8) {
+	if (utf8_locale)
 		uselocale(old);
-		freelocale(utf8);
-	}
 	ns_buf_adds(out, text);
 	/* findmnt's output ends with a newline; the string form has none */
 	if (*text && text[strlen(text) - 1] != '\n')
