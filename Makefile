@@ -23,8 +23,8 @@ DESTDIR   ?=
 CC        ?= cc
 PKG_CONFIG ?= pkg-config
 CFLAGS    ?= -O2 -g
-DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags mount libcap 2>/dev/null)
-DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs mount libcap 2>/dev/null)
+DEPS_CFLAGS := $(shell $(PKG_CONFIG) --cflags mount libcap smartcols 2>/dev/null)
+DEPS_LIBS   := $(shell $(PKG_CONFIG) --libs mount libcap smartcols 2>/dev/null)
 
 ALL_CFLAGS = -std=gnu11 -Wall -Wextra -D_GNU_SOURCE -Ilib $(DEPS_CFLAGS) \
 	-DNS_DATADIR='"$(DATADIR)"' -MMD -MP

@@ -107,6 +107,44 @@ struct ns_mount_setattr_args {
 	const char *target;         /* a path or @NAME */
 };
 
+/* findmnt [-l|-r|-J] [-n] [-R] [-o LIST] [-T PATH | -M PATH | PATH]:
+ * the columns findmnt(8) knows that a scenario can use, in its order. */
+enum ns_findmnt_col {
+	NS_FINDMNT_TARGET,
+	NS_FINDMNT_SOURCE,
+	NS_FINDMNT_FSTYPE,
+	NS_FINDMNT_OPTIONS,
+	NS_FINDMNT_VFS_OPTIONS,
+	NS_FINDMNT_FS_OPTIONS,
+	NS_FINDMNT_PROPAGATION,
+	NS_FINDMNT_ID,
+	NS_FINDMNT_PARENT,
+	NS_FINDMNT_MAJMIN,
+	NS_FINDMNT_FSROOT,
+	NS_FINDMNT__NCOLS
+};
+
+/* Which mounts: all of them, or those a path or source selects. */
+enum ns_findmnt_select {
+	NS_FINDMNT_ALL,             /* no argument */
+	NS_FINDMNT_SPEC,            /* a bare argument: a source, else a target */
+	NS_FINDMNT_TARGET_PATH,     /* -T: a mount point, else the mount holding it */
+	NS_FINDMNT_MOUNTPOINT,      /* -M: exactly a mount point */
+};
+
+#define NS_FINDMNT_MAX_COLS 64
+
+struct ns_findmnt_args {
+	bool list, raw, json, noheadings, submounts;
+	enum ns_findmnt_col cols[NS_FINDMNT_MAX_COLS]; /* as -o listed them */
+	size_t ncols;
+	enum ns_findmnt_select select;
+	const char *path;           /* for every select but ALL */
+};
+
+/* A column's name as findmnt prints it in its heading ("MAJ:MIN"). */
+const char *ns_findmnt_col_name(enum ns_findmnt_col c);
+
 /* The longest @NAME handle, '@' and NUL included. */
 #define NS_HANDLE_NAME_MAX 32
 

@@ -234,6 +234,11 @@ static void fill_entries(struct ns_snapshot *s)
 		e->fs_options = mnt_fs_get_fs_options(fs);
 		e->mount_source = mount8_source(fs);
 		e->mount_options = mnt_fs_get_options(fs); /* VFS and FS merged */
+		e->srcpath = mnt_fs_get_srcpath(fs);
+		if (!e->srcpath)
+			e->srcpath = mnt_fs_get_source(fs);
+		if (mnt_fs_get_propagation(fs, &e->propagation) < 0)
+			e->propagation = 0;
 	}
 }
 

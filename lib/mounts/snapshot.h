@@ -28,6 +28,10 @@ struct ns_mount_entry {
 	/* what mount(8) shows, filled by the parse (from_entries ignores them) */
 	const char *mount_source;   /* the source, or "none" */
 	const char *mount_options;  /* VFS and FS options merged */
+	/* what findmnt(8) shows, filled by the parse as well */
+	const char *srcpath;        /* libmount's source (no "none" for empty) */
+	unsigned long propagation;  /* MS_SHARED, MS_SLAVE, MS_UNBINDABLE from
+				     * the optional fields; 0 is private */
 };
 
 /* Parse mountinfo text as the kernel printed it. Returns 0 or -errno. */

@@ -32,6 +32,7 @@ enum ns_cmd_id {
 	NS_CMD_MOVE_MOUNT,
 	NS_CMD_MOUNT_SETATTR,
 	NS_CMD_LISTMOUNT,
+	NS_CMD_FINDMNT,
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
@@ -83,6 +84,8 @@ extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_se
 extern const size_t ns_cmd_newapi_count;
 extern const struct ns_cmd_def ns_cmd_listmount[]; /* listmount --check */
 extern const size_t ns_cmd_listmount_count;
+extern const struct ns_cmd_def ns_cmd_findmnt[]; /* findmnt */
+extern const size_t ns_cmd_findmnt_count;
 extern const struct ns_cmd_def ns_cmd_caps[];   /* capsh */
 extern const size_t ns_cmd_caps_count;
 extern const struct ns_cmd_def ns_cmd_time[];   /* sleep */

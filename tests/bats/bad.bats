@@ -61,6 +61,11 @@ lint_bad() {
 @test "bad: a non-filter after a pipe" { lint_bad pipe-into-command; }
 @test "bad: mount of a disallowed filesystem type" { lint_bad disallowed-fstype; }
 @test "bad: unshare without -m" { lint_bad unshare-without-m; }
+@test "bad: findmnt with a column findmnt does not have" { lint_bad findmnt-unknown-column; }
+@test "bad: findmnt -l with -r" { lint_bad findmnt-list-and-raw; }
+@test "bad: findmnt -T with a bare target too" { lint_bad findmnt-target-and-operand; }
+@test "bad: findmnt -o without its list" { lint_bad findmnt-missing-columns; }
+@test "bad: findmnt with an option nstest does not support" { lint_bad findmnt-unknown-option; }
 
 @test "bad: every catalogue entry has its .scn, its .err and a test here" {
 	local f name missing=()

@@ -132,9 +132,9 @@ static void test_entries_by_hand(void)
 	struct ns_mount_entry e[2];
 
 	e[0] = (struct ns_mount_entry){ 61, 1, 8, 2, "/", "/", "rw,relatime", "shared:1",
-					"ext4", "/dev/sda1", "rw", NULL, NULL };
+					"ext4", "/dev/sda1", "rw", NULL, NULL, NULL, 0 };
 	e[1] = (struct ns_mount_entry){ 77, 61, 8, 17, "/", "/mnt S", "ro,nosuid", "",
-					"tmpfs", "", "rw,size=8k", NULL, NULL };
+					"tmpfs", "", "rw,size=8k", NULL, NULL, NULL, 0 };
 	ok(ns_snapshot_from_entries(e, 2, &t) == 0 && ns_snapshot_count(t) == 2,
 	   "entries by hand make a snapshot of two mounts");
 	if (!t)

@@ -1,0 +1,227 @@
+/* findmnt.c - findmnt(8), parsing side: the forms a session uses to look
+ * at a mount table (nstest-scenario(5), findmnt). Options may come
+ * anywhere on the line and short ones may be grouped (-no LIST), as
+ * util-linux's getopt allows; errors read as findmnt words them. */
+#include "scenario/command.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "commands/args.h"
+
+static const char *const col_names[NS_FINDMNT__NCOLS] = {
+	[NS_FINDMNT_TARGET] = "TARGET",
+	[NS_FINDMNT_SOURCE] = "SOURCE",
+	[NS_FINDMNT_FSTYPE] = "FSTYPE",
+	[NS_FINDMNT_OPTIONS] = "OPTIONS",
+	[NS_FINDMNT_VFS_OPTIONS] = "VFS-OPTIONS",
+	[NS_FINDMNT_FS_OPTIONS] = "FS-OPTIONS",
+	[NS_FINDMNT_PROPAGATION] = "PROPAGATION",
+	[NS_FINDMNT_ID] = "ID",
+	[NS_FINDMNT_PARENT] = "PARENT",
+	[NS_FINDMNT_MAJMIN] = "MAJ:MIN",
+	[NS_FINDMNT_FSROOT] = "FSROOT",
+};
+
+/* findmnt's columns when -o gives none (or "+LIST" adds to them). */
+static const enum ns_findmnt_col default_cols[] = {
+	NS_FINDMNT_TARGET, NS_FINDMNT_SOURCE, NS_FINDMNT_FSTYPE, NS_FINDMNT_OPTIONS,
+};
+
+const char *ns_findmnt_col_name(enum ns_findmnt_col c)
+{
+	return c < NS_FINDMNT__NCOLS ? col_names[c] : "?";
+}
+
+static void add_col(struct ns_findmnt_args *a, enum ns_findmnt_col c)
+{
+	a->cols[a->ncols++] = c;
+}
+
+/* -o LIST: names separated by commas, in any case, as findmnt reads them;
+ * a leading '+' adds them to the default columns. */
+static int parse_cols(struct ns_findmnt_args *a, const char *list, size_t word,
+		      struct ns_parse_err *e)
+{
+	const char *p = list;
+
+	a->ncols = 0;
+	if (*p == '+') {
+		for (size_t i = 0; i < NS_ARRAY_SIZE(default_cols); i++)
+			add_col(a, default_cols[i]);
+		p++;
+	}
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		size_t c;
+
+		for (c = 0; c < NS_FINDMNT__NCOLS; c++)
+			if (strlen(col_names[c]) == len && !strncasecmp(p, col_names[c], len))
+				break;
+		if (c == NS_FINDMNT__NCOLS)
+			return ns_parse_fail(e, word, "findmnt: unknown column: %.*s",
+					     (int)len, p);
+		if (a->ncols == NS_FINDMNT_MAX_COLS)
+			return ns_parse_fail(e, word, "findmnt: too many columns");
+		add_col(a, (enum ns_findmnt_col)c);
+		p += len;
+		p += *p == ',';
+	}
+	return 0;
+}
+
+/* An option that takes a value: -o, -T and -M. */
+static int set_value(struct ns_findmnt_args *a, char opt, const char *val,
+		     size_t word, struct ns_parse_err *e)
+{
+	enum ns_findmnt_select sel = opt == 'T' ? NS_FINDMNT_TARGET_PATH
+					       : NS_FINDMNT_MOUNTPOINT;
+
+	if (opt == 'o')
+		return parse_cols(a, val, word, e);
+	if (a->select != NS_FINDMNT_ALL && a->select != sel)
+		return ns_parse_fail(e, word,
+				     "findmnt: mutually exclusive arguments: --mountpoint --target");
+	a->select = sel;
+	a->path = val;
+	return 0;
+}
+
+static int set_flag(struct ns_findmnt_args *a, char opt)
+{
+	switch (opt) {
+	case 'l': a->list = true; return 0;
+	case 'r': a->raw = true; return 0;
+	case 'J': a->json = true; return 0;
+	case 'n': a->noheadings = true; return 0;
+	case 'R': a->submounts = true; return 0;
+	default: return -1;
+	}
+}
+
+static const struct {
+	const char *name;
+	char opt;
+} longs[] = {
+	{ "list", 'l' }, { "raw", 'r' }, { "json", 'J' }, { "noheadings", 'n' },
+	{ "submounts", 'R' }, { "output", 'o' }, { "target", 'T' },
+	{ "mountpoint", 'M' },
+};
+
+static bool takes_value(char opt)
+{
+	return opt == 'o' || opt == 'T' || opt == 'M';
+}
+
+/* --NAME or --NAME=VALUE at argv[*i]; *i moves past a separate value. */
+static int parse_long(struct ns_stage *st, size_t *i, struct ns_findmnt_args *a,
+		      struct ns_parse_err *e)
+{
+	const char *w = st->argv[*i] + 2, *eq = strchr(w, '=');
+	size_t len = eq ? (size_t)(eq - w) : strlen(w), word = *i;
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(longs); k++) {
+		char opt = longs[k].opt;
+
+		if (strlen(longs[k].name) != len || strncmp(w, longs[k].name, len))
+			continue;
+		if (!takes_value(opt)) {
+			if (eq)
+				return ns_parse_fail(e, word,
+						     "findmnt: option '--%s' doesn't allow an argument",
+						     longs[k].name);
+			return set_flag(a, opt);
+		}
+		if (eq)
+			return set_value(a, opt, eq + 1, word, e);
+		if (*i + 1 >= st->argc)
+			return ns_parse_fail(e, word,
+					     "findmnt: option '--%s' requires an argument",
+					     longs[k].name);
+		return set_value(a, opt, st->argv[++*i], word, e);
+	}
+	return ns_parse_fail(e, word, "findmnt: unknown option %s", st->argv[word]);
+}
+
+/* -abc at argv[*i]: flags, the last of which may take the rest of the
+ * word or the next word as its value. */
+static int parse_short(struct ns_stage *st, size_t *i, struct ns_findmnt_args *a,
+		       struct ns_parse_err *e)
+{
+	const char *w = st->argv[*i];
+	size_t word = *i;
+
+	for (const char *p = w + 1; *p; p++) {
+		if (!takes_value(*p)) {
+			if (set_flag(a, *p) < 0)
+				return ns_parse_fail(e, word, "findmnt: unknown option -%c", *p);
+			continue;
+		}
+		if (p[1])
+			return set_value(a, *p, p + 1, word, e);
+		if (*i + 1 >= st->argc)
+			return ns_parse_fail(e, word,
+					     "findmnt: option requires an argument -- '%c'", *p);
+		return set_value(a, *p, st->argv[++*i], word, e);
+	}
+	return 0;
+}
+
+static int check(const struct ns_findmnt_args *a, struct ns_parse_err *e)
+{
+	if (a->list && a->raw)
+		return ns_parse_fail(e, 0,
+				     "findmnt: mutually exclusive arguments: --pairs --list --raw --verify");
+	if (a->json && a->raw)
+		return ns_parse_fail(e, 0,
+				     "findmnt: mutually exclusive arguments: --json --pairs --raw --verify");
+	return 0;
+}
+
+static int parse_findmnt(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_findmnt_args *a = xcalloc(1, sizeof(*a));
+	const char *spec = NULL;
+	size_t spec_word = 0;
+	bool operands = false;
+
+	st->args = a;
+	for (size_t i = 1; i < st->argc; i++) {
+		const char *w = st->argv[i];
+		int r = 0;
+
+		if (!operands && !strcmp(w, "--")) {
+			operands = true;
+			continue;
+		}
+		if (operands || w[0] != '-' || !w[1]) {
+			if (spec)
+				return ns_parse_fail(e, i,
+						     "findmnt: only one SOURCE or TARGET operand is supported");
+			spec = w;
+			spec_word = i;
+			continue;
+		}
+		r = w[1] == '-' ? parse_long(st, &i, a, e) : parse_short(st, &i, a, e);
+		if (r < 0)
+			return r;
+	}
+	if (spec && a->select != NS_FINDMNT_ALL)
+		return ns_parse_fail(e, spec_word,
+				     "findmnt: options --target and --source can't be used together with command line element that is not an option");
+	if (spec) {
+		a->select = NS_FINDMNT_SPEC;
+		a->path = spec;
+	}
+	if (!a->ncols)
+		for (size_t i = 0; i < NS_ARRAY_SIZE(default_cols); i++)
+			add_col(a, default_cols[i]);
+	return check(a, e);
+}
+
+const struct ns_cmd_def ns_cmd_findmnt[] = {
+	{ .name = "findmnt", .id = NS_CMD_FINDMNT, .parse = parse_findmnt,
+	  .free_args = free },
+};
+const size_t ns_cmd_findmnt_count = NS_ARRAY_SIZE(ns_cmd_findmnt);
