@@ -7,6 +7,7 @@
 #include "report/show.h"
 
 #include "report/report_text.h"
+#include "run/ulmsg.h"
 
 #include <string.h>
 
@@ -41,12 +42,16 @@ static void show_step(FILE *f, const struct ns_result *r, size_t i, size_t raw)
 	const struct ns_scenario *sc = r->sc;
 	const struct ns_step_verdict *sv = &r->v->steps[i];
 	const struct ns_obs *o = &r->run->obs[i];
+	char *out;
 
 	if (!sv->ran) {
 		fprintf(f, MARK_NOT_RUN "(%s)\n", not_run_reason(r, i));
 		return;
 	}
-	put_lines(f, ns_scenario_block_indent(sc, raw), o->out.output);
+	/* the error line in the form the file uses (run/ulmsg.h) */
+	out = ns_ulmsg_output(sc, &sc->steps[i], o->out.err, o->out.output);
+	put_lines(f, ns_scenario_block_indent(sc, raw), out);
+	free(out);
 	if (sv->ok)
 		return;
 	fprintf(f, MARK_DIFF "%s:%d: this kernel differs from the transcript\n", sc->path,

@@ -5,6 +5,7 @@
 
 #include "match/match.h"
 #include "run/require.h"
+#include "run/ulmsg.h"
 
 const char *ns_status_name(enum ns_status s)
 {
@@ -35,6 +36,24 @@ static void apply_xfail(const struct ns_scenario *sc, const char *release,
 	}
 }
 
+/* A failed step whose block ends with util-linux's message for this
+ * errno and command line is matched with nstest's error line in its
+ * place (run/ulmsg.h); every other block as it is written. */
+static bool judge_step(struct ns_matcher *m, const struct ns_step *st,
+		       const struct ns_step_out *out, struct ns_buf *diff)
+{
+	size_t n = 0;
+	struct ns_expect *alt = ns_ulmsg_translate(st, out->err, &n);
+	bool ok;
+
+	if (!alt)
+		return ns_matcher_step(m, st->expect, st->nexpect, st->unordered,
+				       out->output, diff);
+	ok = ns_matcher_step(m, alt, n, st->unordered, out->output, diff);
+	ns_ulmsg_free_block(alt, n);
+	return ok;
+}
+
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      const char *release, struct ns_verdict *v)
 {
@@ -62,8 +81,7 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 			missing++;
 			continue;
 		}
-		v->steps[i].ok = ns_matcher_step(m, st->expect, st->nexpect,
-						 st->unordered, o->out.output, &diff);
+		v->steps[i].ok = judge_step(m, st, &o->out, &diff);
 		if (!v->steps[i].ok) {
 			v->failed++;
 			v->steps[i].diff = ns_buf_detach(&diff);

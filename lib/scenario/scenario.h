@@ -64,6 +64,14 @@ enum ns_devices_mode {
 	NS_DEVICES_LOOP,
 };
 
+/* `errors:`: the form show and --update write a failing command's error
+ * line in (nstest-scenario(5), ERRORS OF COMMANDS). */
+enum ns_errors_form {
+	NS_ERRORS_ANY = 0,      /* no directive: the form the file's lines use */
+	NS_ERRORS_NSTEST,
+	NS_ERRORS_UTIL_LINUX,
+};
+
 /* `requires:` flags: privileges and devices ... */
 #define NS_REQ_ROOT  (1u << 0)
 #define NS_REQ_LOOP  (1u << 1)
@@ -105,6 +113,7 @@ struct ns_scenario {
 	int kernel_min[3];    /* `kernel: >= X.Y[.Z]`; all zero when absent */
 	enum ns_devices_mode devices; /* `devices:` */
 	char *title;          /* `title:`, or NULL */
+	enum ns_errors_form errors; /* `errors:` */
 	struct ns_xfail *xfails;
 	size_t nxfails;
 

@@ -20,7 +20,7 @@ struct parser;
  * The table comes first so that the parser can count them. */
 typedef int directive_fn(struct parser *p, const char *v, int col);
 static directive_fn dir_root, dir_requires, dir_kernel, dir_devices, dir_title,
-	dir_xfail;
+	dir_xfail, dir_errors;
 
 static const struct {
 	const char *name;
@@ -33,6 +33,7 @@ static const struct {
 	{ "devices", dir_devices, false },
 	{ "title", dir_title, false },
 	{ "xfail", dir_xfail, true },
+	{ "errors", dir_errors, false },
 };
 
 struct parser {
@@ -265,6 +266,19 @@ static int dir_title(struct parser *p, const char *v, int col)
 	(void)col;
 	free(p->sc->title);
 	p->sc->title = xstrdup(v);
+	return 0;
+}
+
+/* `errors: nstest|util-linux`: the form show and --update write error
+ * lines in (run/ulmsg.h). */
+static int dir_errors(struct parser *p, const char *v, int col)
+{
+	if (!strcmp(v, "nstest"))
+		p->sc->errors = NS_ERRORS_NSTEST;
+	else if (!strcmp(v, "util-linux"))
+		p->sc->errors = NS_ERRORS_UTIL_LINUX;
+	else
+		return fail(p, col, "errors: expected nstest or util-linux, got '%s'", v);
 	return 0;
 }
 

@@ -12,6 +12,7 @@
 
 #include "match/match.h"
 #include "match/renaming.h"
+#include "run/ulmsg.h"
 #include "run/verdict.h"
 
 /* Fresh names of one kind: which names the file's kept blocks use, which
@@ -145,10 +146,13 @@ static int put_block(struct updater *u, size_t r)
 	const struct ns_step *st = &sc->steps[i];
 	const char *old = ns_scenario_first_expect(sc, r);
 	const char *indent = ns_scenario_block_indent(sc, r);
-	const char *text = u->run->obs[i].out.output ? u->run->obs[i].out.output : "";
+	const struct ns_step_out *o = &u->run->obs[i].out;
+	/* the error line in the form the file uses (run/ulmsg.h) */
+	char *text = ns_ulmsg_output(sc, st, o->err, o->output);
 	struct ns_lines lines = NS_LINES_INIT;
 
 	ns_lines_split(&lines, text, strlen(text));
+	free(text);
 	if (st->unordered)
 		ns_buf_addf(&u->out, "%s\n", old);
 	for (size_t k = 0; k < lines.n; k++) {

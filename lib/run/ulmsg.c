@@ -1,0 +1,457 @@
+/* ulmsg.c - see ulmsg.h.
+ *
+ * The table below is the one place that knows util-linux's words. Each
+ * message is quoted from util-linux's source at the tag named in the
+ * entry (github.com/util-linux/util-linux):
+ *
+ *   UMOUNT  libmount/src/context_umount.c, mnt_context_get_umount_excode(),
+ *           "umount(2) errors" switch; the same text in v2.38.1 and
+ *           every tag up to master (v2.41.x). sys-utils/umount.c
+ *           mk_exit_code() prints warnx("%s: %s.", target, message) and
+ *           no dmesg line.
+ *   MOUNT   libmount/src/context_mount.c, mnt_context_get_mount_excode(),
+ *           "mount(2) errors" switch (v2.38.1, v2.39.x; "Classic mount(2)
+ *           errors" in v2.41 and master). sys-utils/mount.c mk_exit_code()
+ *           prints warnx("%s: %s.", target, message) and, when a system
+ *           call failed, "       dmesg(1) may have more information after
+ *           failed mount system call.".
+ *
+ * The table was checked against Debian 12's mount and umount (util-linux
+ * 2.38.1) by tests/data/ulmsg/record; the 2.39+ lines (the new mount API)
+ * are taken from the source only. Left out: messages of libmount's own
+ * checks made before any system call ("can't find in /etc/fstab", ...),
+ * which an nstest command never fails with, and "bad option; for several
+ * filesystems (e.g. nfs, cifs) ...", printed for network filesystems only. */
+#include "run/ulmsg.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mount.h>
+
+#include "commands/args.h"
+#include "run/pipeline.h"
+#include "scenario/command.h"
+
+#define V238 "libmount/src/context_mount.c v2.38.1-master mnt_context_get_mount_excode()"
+#define U238 "libmount/src/context_umount.c v2.38.1-master mnt_context_get_umount_excode()"
+
+const struct ns_ulmsg ns_ulmsg_table[] = {
+	/* umount(8): every wording is the same from 2.38 on */
+	{ "umount", "invalid block device", ENXIO, 0, NS_ULMSG_ALL, "2.38-", U238 " case ENXIO" },
+	{ "umount", "not mounted", EINVAL, 0, NS_ULMSG_ALL, "2.38-", U238 " case EINVAL" },
+	{ "umount", "can't write superblock", EIO, 0, NS_ULMSG_ALL, "2.38-", U238 " case EIO" },
+	{ "umount", "target is busy", EBUSY, 0, NS_ULMSG_ALL, "2.38-", U238 " case EBUSY" },
+	{ "umount", "no mount point specified", ENOENT, 0, NS_ULMSG_ALL, "2.38-", U238 " case ENOENT" },
+	{ "umount", "must be superuser to unmount", EPERM, 0, NS_ULMSG_ALL, "2.38-", U238 " case EPERM" },
+	{ "umount", "block devices are not permitted on filesystem", EACCES, 0, NS_ULMSG_ALL, "2.38-", U238 " case EACCES" },
+	{ "umount", "umount(2) system call failed: %M", 0, 0, NS_ULMSG_ALL, "2.38-", U238 " default" },
+
+	/* mount(8), in the order util-linux tries them for an errno */
+	{ "mount", "mount point is not a directory", EPERM, 0, 0, "2.38-", V238 " case EPERM (root, target not a directory)" },
+	{ "mount", "permission denied", EPERM, 0, 0, "2.38-", V238 " case EPERM (root)" },
+	{ "mount", "must be superuser to use mount", EPERM, 0, 0, "2.38-", V238 " case EPERM (not root)" },
+	{ "mount", "mount point is busy", EBUSY, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EBUSY, MS_REMOUNT" },
+	{ "mount", "%S already mounted on %P", EBUSY, 0, 0, "2.38-", V238 " case EBUSY (source found in the table)" },
+	{ "mount", "%S already mounted or mount point busy", EBUSY, 0, 0, "2.38-", V238 " case EBUSY" },
+	{ "mount", "mount point does not exist", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (no target)" },
+	{ "mount", "mount point is a symbolic link to nowhere", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (dangling target)" },
+	{ "mount", "special device %S does not exist", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (no source)" },
+	{ "mount", "mount point is not a directory", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (target)" },
+	{ "mount", "special device %S does not exist (a path prefix is not a directory)", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (source)" },
+	{ "mount", "mount point not mounted or bad option", EINVAL, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EINVAL, MS_REMOUNT" },
+	/* libmount applies --make-* after the mount (MNT_ERR_APPLYFLAGS) */
+	{ "mount", "not mount point or bad option", EINVAL, NS_ULMSG_PROP | NS_ULMSG_BIND | NS_ULMSG_NEW, NS_ULMSG_PROP, "2.38-", V238 " case EINVAL, -MNT_ERR_APPLYFLAGS" },
+	{ "mount", "bad option; moving a mount residing under a shared mount is unsupported", EINVAL, NS_ULMSG_MOVE, 0, "2.38-", V238 " case EINVAL, MS_MOVE under a shared mount" },
+	{ "mount", "wrong fs type, bad option, bad superblock on %S, missing codepage or helper program, or other error", EINVAL, 0, NS_ULMSG_NEW | NS_ULMSG_BIND, "2.38-", V238 " case EINVAL (otherwise)" },
+	{ "mount", "mount table full", EMFILE, 0, NS_ULMSG_ALL, "2.38-", V238 " case EMFILE" },
+	{ "mount", "can't read superblock on %S", EIO, 0, NS_ULMSG_ALL, "2.38-", V238 " case EIO" },
+	{ "mount", "unknown filesystem type '%F'", ENODEV, 0, 0, "2.38-", V238 " case ENODEV (-t given)" },
+	{ "mount", "unknown filesystem type", ENODEV, 0, 0, "2.38-", V238 " case ENODEV" },
+	{ "mount", "%S is not a block device, and stat(2) fails?", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (stat fails)" },
+	{ "mount", "the kernel does not recognize %S as a block device; maybe \"modprobe driver\" is necessary", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (block device)" },
+	{ "mount", "%S is not a block device; try \"-o loop\"", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (regular file)" },
+	{ "mount", "%S is not a block device", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK" },
+	{ "mount", "%S is not a valid block device", ENXIO, 0, NS_ULMSG_ALL, "2.38-", V238 " case ENXIO" },
+	{ "mount", "cannot mount %S read-only", EACCES, NS_ULMSG_RDONLY, NS_ULMSG_RDONLY, "2.38-", V238 " case EACCES, MS_RDONLY" },
+	{ "mount", "cannot mount %S read-only", EROFS, NS_ULMSG_RDONLY, NS_ULMSG_RDONLY, "2.38-", V238 " case EROFS, MS_RDONLY" },
+	{ "mount", "%S is write-protected but explicit read-write mode requested", EACCES, 0, 0, "2.38-", V238 " case EACCES, -o rw" },
+	{ "mount", "%S is write-protected but explicit read-write mode requested", EROFS, 0, 0, "2.38-", V238 " case EROFS, -o rw" },
+	{ "mount", "cannot remount %S read-write, is write-protected", EACCES, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EACCES, MS_REMOUNT" },
+	{ "mount", "cannot remount %S read-write, is write-protected", EROFS, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EROFS, MS_REMOUNT" },
+	{ "mount", "bind %S failed", EACCES, NS_ULMSG_BIND, 0, "2.38-", V238 " case EACCES, MS_BIND" },
+	{ "mount", "bind %S failed", EROFS, NS_ULMSG_BIND, 0, "2.38-", V238 " case EROFS, MS_BIND" },
+	{ "mount", "no medium found on %S", ENOMEDIUM, 0, NS_ULMSG_ALL, "2.38-", V238 " case ENOMEDIUM" },
+	{ "mount", "cannot mount; probably corrupted filesystem on %S", EBADMSG, 0, 0, "2.38-", V238 " case EBADMSG" },
+	/* any other errno, and the fall-backs of ENOENT, ENOTDIR, EACCES, EROFS */
+	{ "mount", "mount(2) system call failed: %M", 0, 0, NS_ULMSG_ALL, "2.38-2.39",
+	  "libmount/src/context_mount.c v2.38.1, v2.39.4 mnt_context_get_mount_excode() default" },
+	{ "mount", "%C system call failed: %M", 0, 0, 0, "2.40",
+	  "libmount/src/context_mount.c v2.40.4 mnt_context_get_mount_excode() generic_error" },
+	/* the kernel's message from the filesystem context (fsconfig(2)):
+	 * fs_parser's "Unknown parameter" and "Bad value for", given with EINVAL */
+	{ "mount", "%C system call failed: %K", EINVAL, 0, 0, "2.40",
+	  "libmount/src/context_mount.c v2.40.4 mnt_context_get_mount_excode(), cxt->syscall_errmsg (hook_mount.c)" },
+	{ "mount", "%C() failed: %M", 0, 0, 0, "2.41-",
+	  "libmount/src/context_mount.c v2.41 mnt_context_get_mount_excode() generic_error" },
+	{ "mount", "%C() failed: %K", EINVAL, 0, 0, "2.41-",
+	  "libmount/src/context_mount.c v2.41 mnt_context_get_mount_excode(), mnt_context_get_nmesgs(cxt, 'e')" },
+};
+const size_t ns_ulmsg_count = NS_ARRAY_SIZE(ns_ulmsg_table);
+
+/* The system calls libmount names in its messages: classic mount(2), and
+ * hook_mount.c's set_syscall_status() names from 2.39 on (2.39 also has
+ * the misspelt "move_setattr"). */
+static const char *const syscalls[] = {
+	"mount", "fsopen", "fsconfig", "fsmount", "fspick", "open_tree",
+	"move_mount", "mount_setattr", "move_setattr",
+};
+
+/* ---- the command line --------------------------------------------------- */
+
+struct line_ctx {
+	const char *cmd;          /* mount or umount */
+	unsigned what;            /* NS_ULMSG_* of the command line */
+	const char *const *targets;
+	size_t ntargets;
+	const char *src, *type;
+	int err;
+	bool any;                 /* ns_ulmsg_looks: any value fits */
+};
+
+static bool ctx_init(struct line_ctx *c, const struct ns_stage *st, int err)
+{
+	static const unsigned ops[] = {
+		[NS_MOUNT_LIST] = 0, [NS_MOUNT_NEW] = NS_ULMSG_NEW,
+		[NS_MOUNT_BIND] = NS_ULMSG_BIND, [NS_MOUNT_MOVE] = NS_ULMSG_MOVE,
+		[NS_MOUNT_PROPAGATION] = NS_ULMSG_PROP,
+	};
+
+	memset(c, 0, sizeof(*c));
+	c->err = err;
+	if (!st->def || !st->args)
+		return false;
+	if (st->def->id == NS_CMD_UMOUNT) {
+		const struct ns_umount_args *a = st->args;
+
+		c->cmd = "umount";
+		c->what = NS_ULMSG_UMOUNT;
+		c->targets = a->targets;
+		c->ntargets = a->ntargets;
+		return true;
+	}
+	if (st->def->id == NS_CMD_MOUNT) {
+		const struct ns_mount_args *a = st->args;
+
+		c->cmd = "mount";
+		c->what = ops[a->op];
+		if (a->flags & MS_RDONLY)
+			c->what |= NS_ULMSG_RDONLY;
+		if (a->flags & MS_REMOUNT)
+			c->what |= NS_ULMSG_REMOUNT;
+		c->targets = &a->dst;
+		c->ntargets = a->dst ? 1 : 0;
+		c->src = a->src;
+		c->type = a->type;
+		return c->what != 0;
+	}
+	return false;
+}
+
+/* ---- paths ---------------------------------------------------------------- */
+
+/* path with "//" and "/." components and a trailing "/" removed. */
+static char *lexical(const char *path)
+{
+	char *r = xstrdup(path), *w = r;
+
+	for (const char *p = path; *p;) {
+		if (*p == '/' && (p[1] == '/' || (p[1] == '.' && (p[2] == '/' || !p[2])))) {
+			p += p[1] == '/' ? 1 : 2;
+			continue;
+		}
+		*w++ = *p++;
+	}
+	*w = '\0';
+	if (w - r > 1 && w[-1] == '/')
+		w[-1] = '\0';
+	if (!*r && *path == '/')
+		strcpy(r, "/");
+	return r;
+}
+
+/* The n bytes at s name path of the command line: the same file, up to
+ * libmount's canonical spelling, and for a relative path any directory
+ * the shell may have been in. */
+static bool path_fits(const char *s, size_t n, const char *path)
+{
+	char *norm;
+	size_t k;
+	bool ok;
+
+	if (!path || !n)
+		return false;
+	if (strlen(path) == n && !strncmp(s, path, n))
+		return true;
+	norm = lexical(path);
+	k = strlen(norm);
+	if (*norm == '/')
+		ok = k == n && !strncmp(s, norm, n);
+	else if (!strcmp(norm, ".") || !*norm)
+		ok = *s == '/';
+	else
+		ok = *s == '/' && n > k && s[n - k - 1] == '/' && !strncmp(s + n - k, norm, k);
+	free(norm);
+	return ok;
+}
+
+/* ---- a message against its pattern ------------------------------------------ */
+
+static bool value_fits(char kind, const char *s, size_t n, const struct line_ctx *c)
+{
+	const char *m;
+
+	if (c->any)
+		return true;
+	switch (kind) {
+	case 'T':
+		for (size_t i = 0; i < c->ntargets; i++)
+			if (path_fits(s, n, c->targets[i]))
+				return true;
+		return false;
+	case 'S':
+		return path_fits(s, n, c->src);
+	case 'F':
+		return c->type && strlen(c->type) == n && !strncmp(s, c->type, n);
+	case 'P':
+		return *s == '/';
+	case 'M':
+		m = strerror(c->err);
+		return strlen(m) == n && !strncmp(s, m, n);
+	case 'C':
+		for (size_t i = 0; i < NS_ARRAY_SIZE(syscalls); i++)
+			if (strlen(syscalls[i]) == n && !strncmp(s, syscalls[i], n))
+				return true;
+		return false;
+	case 'K':
+		return true;
+	}
+	return false;
+}
+
+/* s matches pattern p, each %X standing for a non-empty value that fits. */
+static bool fits_at(const char *p, const char *s, const struct line_ctx *c)
+{
+	for (; *p; p++, s++) {
+		if (p[0] == '%' && p[1]) {
+			size_t len = strlen(s);
+
+			for (size_t n = 1; n <= len; n++)
+				if (value_fits(p[1], s, n, c) && fits_at(p + 2, s + n, c))
+					return true;
+			return false;
+		}
+		if (*p != *s)
+			return false;
+	}
+	return !*s;
+}
+
+/* "CMD: %T: MESSAGE." against line. */
+static bool line_fits(const struct ns_ulmsg *e, const char *line,
+		      const struct line_ctx *c)
+{
+	size_t k = strlen(e->cmd);
+	char *pat;
+	bool ok;
+
+	if (strncmp(line, e->cmd, k) || strncmp(line + k, ": ", 2))
+		return false;
+	pat = xasprintf("%%T: %s.", e->pattern);
+	ok = fits_at(pat, line + k + 2, c);
+	free(pat);
+	return ok;
+}
+
+bool ns_ulmsg_is_dmesg(const char *line)
+{
+	return !strcmp(line + strspn(line, " \t"), NS_ULMSG_DMESG);
+}
+
+const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err,
+				    const char *line, bool dmesg)
+{
+	struct line_ctx c;
+
+	if (!err || !ctx_init(&c, st, err))
+		return NULL;
+	/* only mount(8) prints the dmesg line */
+	if (dmesg && strcmp(c.cmd, "mount"))
+		return NULL;
+	for (size_t i = 0; i < ns_ulmsg_count; i++) {
+		const struct ns_ulmsg *e = &ns_ulmsg_table[i];
+
+		if (strcmp(e->cmd, c.cmd) || (e->err && e->err != err) ||
+		    (e->when && !(e->when & c.what)))
+			continue;
+		if (line_fits(e, line, &c))
+			return e;
+	}
+	return NULL;
+}
+
+bool ns_ulmsg_looks(const char *cmd, const char *line)
+{
+	struct line_ctx c = { .any = true };
+
+	for (size_t i = 0; i < ns_ulmsg_count; i++)
+		if (!strcmp(ns_ulmsg_table[i].cmd, cmd) && line_fits(&ns_ulmsg_table[i], line, &c))
+			return true;
+	return false;
+}
+
+/* ---- the verdict's side ---------------------------------------------------- */
+
+struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, size_t *n)
+{
+	size_t ne = st->nexpect, k;
+	bool dmesg;
+	struct ns_expect *copy;
+	struct ns_buf line = NS_BUF_INIT;
+	const struct ns_stage *first;
+
+	if (!err || !ne || !st->pipeline.n)
+		return NULL;
+	first = &st->pipeline.stages[0];
+	dmesg = ns_ulmsg_is_dmesg(st->expect[ne - 1].text);
+	if (dmesg && ne < 2)
+		return NULL;
+	k = ne - 1 - dmesg;
+	if (!ns_ulmsg_fit(first, err, st->expect[k].text, dmesg))
+		return NULL;
+	copy = xcalloc(k + 1, sizeof(*copy));
+	memcpy(copy, st->expect, k * sizeof(*copy));
+	ns_pipeline_error_line(&line, first->argv[0], err);
+	line.data[--line.len] = '\0'; /* the '\n' */
+	copy[k].text = ns_buf_detach(&line);
+	copy[k].line = st->expect[k].line;
+	*n = k + 1;
+	return copy;
+}
+
+void ns_ulmsg_free_block(struct ns_expect *block, size_t n)
+{
+	if (!block)
+		return;
+	free(block[n - 1].text);
+	free(block);
+}
+
+/* ---- show and --update ------------------------------------------------------- */
+
+/* A pattern with its values filled in; false if it has one that is not
+ * fixed by the command line. */
+static bool expand(const char *p, const struct line_ctx *c, struct ns_buf *out)
+{
+	for (; *p; p++) {
+		const char *v = NULL;
+
+		if (*p != '%' || !p[1]) {
+			ns_buf_addc(out, *p);
+			continue;
+		}
+		switch (*++p) {
+		case 'T':
+			v = c->ntargets == 1 ? c->targets[0] : NULL;
+			break;
+		case 'S':
+			v = c->src;
+			break;
+		case 'F':
+			v = c->type;
+			break;
+		case 'M':
+			v = strerror(c->err);
+			break;
+		}
+		if (!v)
+			return false;
+		ns_buf_adds(out, v);
+	}
+	return true;
+}
+
+/* Whether util-linux has a message of its own for err (not only the
+ * generic one). */
+static bool has_own_message(const char *cmd, int err)
+{
+	for (size_t i = 0; i < ns_ulmsg_count; i++)
+		if (ns_ulmsg_table[i].err == err && !strcmp(ns_ulmsg_table[i].cmd, cmd))
+			return true;
+	return false;
+}
+
+bool ns_ulmsg_render(const struct ns_stage *st, int err, struct ns_buf *out)
+{
+	struct line_ctx c;
+	struct ns_buf b = NS_BUF_INIT;
+	bool own;
+
+	if (!err || !ctx_init(&c, st, err) || c.ntargets != 1)
+		return false;
+	own = has_own_message(c.cmd, err);
+	for (size_t i = 0; i < ns_ulmsg_count; i++) {
+		const struct ns_ulmsg *e = &ns_ulmsg_table[i];
+
+		if (strcmp(e->cmd, c.cmd) || e->err != (own ? err : 0) ||
+		    !(e->render & c.what) || (e->when && !(e->when & c.what)))
+			continue;
+		ns_buf_addf(&b, "%s: ", c.cmd);
+		if (!expand("%T: ", &c, &b) || !expand(e->pattern, &c, &b)) {
+			ns_buf_free(&b);
+			return false;
+		}
+		ns_buf_adds(&b, ".\n");
+		if (!strcmp(c.cmd, "mount"))
+			ns_buf_adds(&b, "       " NS_ULMSG_DMESG "\n");
+		ns_buf_add(out, b.data, b.len);
+		ns_buf_free(&b);
+		return true;
+	}
+	return false;
+}
+
+bool ns_ulmsg_file_form(const struct ns_scenario *sc)
+{
+	if (sc->errors != NS_ERRORS_ANY)
+		return sc->errors == NS_ERRORS_UTIL_LINUX;
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		const struct ns_step *st = &sc->steps[i];
+		const char *cmd = st->pipeline.n ? st->pipeline.stages[0].argv[0] : "";
+
+		for (size_t k = 0; k < st->nexpect; k++)
+			if (ns_ulmsg_looks(cmd, st->expect[k].text))
+				return true;
+	}
+	return false;
+}
+
+char *ns_ulmsg_output(const struct ns_scenario *sc, const struct ns_step *st,
+		      int err, const char *output)
+{
+	const char *text = output ? output : "";
+	size_t len = strlen(text), start;
+	struct ns_buf b = NS_BUF_INIT;
+
+	if (!err || !st->pipeline.n || !len || !ns_ulmsg_file_form(sc))
+		return xstrdup(text);
+	/* the error line is the last line */
+	start = len - 1;
+	while (start && text[start - 1] != '\n')
+		start--;
+	ns_buf_add(&b, text, start);
+	if (!ns_ulmsg_render(&st->pipeline.stages[0], err, &b)) {
+		ns_buf_free(&b);
+		return xstrdup(text);
+	}
+	return ns_buf_detach(&b);
+}

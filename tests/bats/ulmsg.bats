@@ -1,0 +1,198 @@
+#!/usr/bin/env bats
+# tests/bats/ulmsg.bats - expected error lines written as util-linux's
+# mount(8) and umount(8) print them (nstest-scenario(5), ERRORS OF
+# COMMANDS). The lines are the ones Debian 12's util-linux 2.38.1 printed
+# for the same failures (tests/data/ulmsg/record made
+# util-linux-2.38.1.txt); tests/data/ulmsg/cases.scn is the same set-up on
+# stand-ins, with a @CASE@ line where each recorded message goes.
+#
+# Runs as root: the scenarios really run.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+DATA=$NSTEST_ROOT/tests/data/ulmsg
+RECORDED=$DATA/util-linux-2.38.1.txt
+
+# fill [CASE SED]: cases.scn with every @CASE@ line replaced by the
+# recorded lines, indented; the lines of CASE first edited by sed script
+# SED. Prints the scenario.
+fill() {
+	# ENVIRON, not -v: awk would read the backslashes of the sed script
+	ONLY=${1:-} SCRIPT=${2:-} awk '
+	BEGIN { only = ENVIRON["ONLY"]; script = ENVIRON["SCRIPT"] }
+	FNR == NR {
+		if (/^#/) next
+		if ($1 == "==") { c = $2; next }
+		line = $0
+		if (c == only && script != "") {
+			cmd = "printf \"%s\\n\" \"" line "\" | sed \"$SCRIPT\""
+			line = ""
+			while ((cmd | getline l) > 0)
+				line = line (line == "" ? "" : "\n    ") l
+			close(cmd)
+		}
+		rec[c] = rec[c] "    " line "\n"
+		next
+	}
+	/^    @[a-z-]+@$/ { k = substr($1, 2, length($1) - 2); printf "%s", rec[k]; next }
+	{ print }
+	' "$RECORDED" "$DATA/cases.scn"
+}
+
+# The cases of the recording, and the errno each stands for.
+cases() {
+	sed -n 's/^== //p' "$RECORDED"
+}
+
+@test "ulmsg: the recording has every case of cases.scn, each a failure" {
+	run ! grep -n '^!!' "$RECORDED"
+	run diff <(cases | cut -d' ' -f1) <(sed -n 's/^    @\([a-z-]*\)@$/\1/p' "$DATA/cases.scn")
+	assert_success
+}
+
+@test "ulmsg: what util-linux 2.38 printed matches, verbatim, in both stand-in modes" {
+	fill >"$SCN_DIR/cases.scn"
+	run "$NSTEST" run "$SCN_DIR/cases.scn"
+	assert_success
+	assert_line "PASS  $SCN_DIR/cases.scn"
+	run "$NSTEST" run --devices=loop "$SCN_DIR/cases.scn"
+	assert_success
+}
+
+@test "ulmsg: each recorded failure has the errno the recording names" {
+	# --update writes a file without util-linux lines in nstest's form:
+	# CMD: ENAME (message), in the order of the cases
+	grep -v '^    @' "$DATA/cases.scn" >"$SCN_DIR/plain.scn"
+	run "$NSTEST" run --update "$SCN_DIR/plain.scn"
+	assert_success
+	run diff <(sed -n 's/^    u\{0,1\}mount: \(E[A-Z]*\) (.*)$/\1/p' "$SCN_DIR/plain.scn") \
+		<(cases | cut -d' ' -f2)
+	assert_success
+}
+
+@test "ulmsg: a message naming another path fails, case by case" {
+	local c
+	for c in $(cases | cut -d' ' -f1); do
+		fill "$c" 's|^\(u\{0,1\}mount\): /[^:]*:|\1: /elsewhere:|' >"$SCN_DIR/$c.scn"
+		grep -q '/elsewhere:' "$SCN_DIR/$c.scn"
+		run "$NSTEST" run "$SCN_DIR/$c.scn"
+		assert_failure 1
+		assert_output --partial "+$(sed -n '/^    @'"$c"'@$/{x;p;q};h' "$DATA/cases.scn" | sed 's/^    # \([a-z]*\).*/\1/'): E"
+	done
+}
+
+@test "ulmsg: a message of the other command fails, case by case" {
+	local c
+	for c in $(cases | cut -d' ' -f1); do
+		fill "$c" 's/^umount:/MOUNT:/; s/^mount:/umount:/; s/^MOUNT:/mount:/' >"$SCN_DIR/$c.scn"
+		run "$NSTEST" run "$SCN_DIR/$c.scn"
+		assert_failure 1
+	done
+}
+
+@test "ulmsg: the source named in a message must be the command's" {
+	fill bind-unbindable 's| on /ub,| on /u,|' >"$SCN_DIR/src.scn"
+	run "$NSTEST" run "$SCN_DIR/src.scn"
+	assert_failure 1
+	assert_output --partial "-mount: /x: wrong fs type, bad option, bad superblock on /u, missing"
+}
+
+@test "ulmsg: another errno's message fails" {
+	# umount /x fails with EINVAL; "target is busy" is EBUSY's
+	fill umount-not-mounted 's/not mounted/target is busy/' >"$SCN_DIR/errno.scn"
+	run "$NSTEST" run "$SCN_DIR/errno.scn"
+	assert_failure 1
+	assert_output --partial "-umount: /x: target is busy."
+	assert_output --partial "+umount: EINVAL (Invalid argument)"
+	# mount --bind /nosrc /x fails with ENOENT, not EINVAL
+	fill bind-no-source 's/special device \/nosrc does not exist/not mount point or bad option/' >"$SCN_DIR/errno2.scn"
+	run "$NSTEST" run "$SCN_DIR/errno2.scn"
+	assert_failure 1
+}
+
+@test "ulmsg: umount(8) prints no dmesg line, so none may follow its message" {
+	fill umount-busy 's/$/\n       dmesg(1) may have more information after failed mount system call./' >"$SCN_DIR/dmesg.scn"
+	grep -q '^           dmesg' "$SCN_DIR/dmesg.scn"
+	run "$NSTEST" run "$SCN_DIR/dmesg.scn"
+	assert_failure 1
+}
+
+@test "ulmsg: mount(8)'s dmesg line may be left out" {
+	fill | grep -v 'dmesg(1)' >"$SCN_DIR/nodmesg.scn"
+	run "$NSTEST" run "$SCN_DIR/nodmesg.scn"
+	assert_success
+}
+
+@test "ulmsg: --update keeps the util-linux lines that match and writes new ones in that form" {
+	fill >"$SCN_DIR/cases.scn"
+	cp "$SCN_DIR/cases.scn" "$SCN_DIR/want.scn"
+	run "$NSTEST" run --update "$SCN_DIR/cases.scn"
+	assert_success
+	assert_line --partial "unchanged"
+	cmp "$SCN_DIR/cases.scn" "$SCN_DIR/want.scn"
+	# an empty block of a failing umount is rewritten in util-linux's words
+	awk '!done && /^    umount: \/x: not mounted\.$/ { done = 1; next } { print }' \
+		"$SCN_DIR/want.scn" >"$SCN_DIR/cases.scn"
+	run ! cmp -s "$SCN_DIR/cases.scn" "$SCN_DIR/want.scn"
+	run "$NSTEST" run --update "$SCN_DIR/cases.scn"
+	assert_success
+	assert_line --partial "(1 block"
+	cmp "$SCN_DIR/cases.scn" "$SCN_DIR/want.scn"
+}
+
+@test "ulmsg: errors: util-linux makes show and --update write util-linux's words" {
+	scn=$(write_scn form <<'SCN'
+errors: util-linux
+
+    # mkdir /a /b
+    # mount /dev/sdb /a
+    # cd /a
+    # umount /a
+    # cd /
+    # mount --bind /a /nope
+    # umount /b
+SCN
+	)
+	run "$NSTEST" show "$scn"
+	assert_line "    umount: /a: target is busy."
+	assert_line "    mount: ENOENT (No such file or directory)"
+	assert_line "    umount: /b: not mounted."
+	run "$NSTEST" run --update "$scn"
+	assert_success
+	run cat "$scn"
+	assert_line "    umount: /a: target is busy."
+	assert_line "    umount: /b: not mounted."
+	run "$NSTEST" run "$scn"
+	assert_success
+}
+
+@test "ulmsg: errors: nstest keeps nstest's form for show and --update" {
+	scn=$(write_scn form <<'SCN'
+errors: nstest
+
+    # mkdir /a
+    # umount /a
+    umount: /a: not mounted.
+    # umount /a
+SCN
+	)
+	run "$NSTEST" show "$scn"
+	assert_line "    umount: EINVAL (Invalid argument)"
+	run "$NSTEST" run --update "$scn"
+	run cat "$scn"
+	assert_line "    umount: /a: not mounted."
+	assert_line "    umount: EINVAL (Invalid argument)"
+}
+
+@test "ulmsg: errors: takes nstest or util-linux" {
+	scn=$(write_scn bad <<'SCN'
+errors: busybox
+
+    # mkdir /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run "$scn"
+	assert_failure
+	assert_equal "$stderr" "$scn:1:9: error: errors: expected nstest or util-linux, got 'busybox'"
+}
