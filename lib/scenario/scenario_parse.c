@@ -374,10 +374,13 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	const char *name = st->argv[0];
 
 	st->def = ns_cmd_find(name);
-	if (!st->def && index == 0)
-		return fail(p, st->col[0], "unknown command '%s'", name);
-	if (!st->def)
-		return fail(p, st->col[0], "unknown filter '%s'", name);
+	if (!st->def) {
+		/* any command may be meant first; after a pipe, only a filter */
+		const char *near = ns_cmd_closest(name, index > 0);
+
+		return fail(p, st->col[0], "unknown %s '%s'%s%s%s", index ? "filter" : "command",
+			    name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
 	if (index == 0 && st->def->filter)
 		return fail(p, st->col[0], "'%s' is a filter: it reads the output of a command through '|'", name);
 	if (index > 0 && !st->def->filter)

@@ -61,6 +61,9 @@ lint_bad() {
 @test "bad: a non-filter after a pipe" { lint_bad pipe-into-command; }
 @test "bad: mount of a disallowed filesystem type" { lint_bad disallowed-fstype; }
 @test "bad: unshare without -m" { lint_bad unshare-without-m; }
+@test "bad: a misspelt command, with the nearest name" { lint_bad did-you-mean-command; }
+@test "bad: a misspelt mount option, with the nearest" { lint_bad did-you-mean-mount-option; }
+@test "bad: a misspelt unshare option, with the nearest" { lint_bad did-you-mean-unshare-option; }
 
 @test "bad: every catalogue entry has its .scn, its .err and a test here" {
 	local f name missing=()

@@ -108,6 +108,22 @@ static void test_errors(void)
 	parse_error("    # umount -f /a\n", "t.scn:1:14: error: umount: unknown option -f", "umount option");
 	parse_error("    # umount -l\n", "t.scn:1:7: error: umount: missing operand", "umount without target");
 	parse_error("    # sleep nan\n", "t.scn:1:13: error: sleep: 'nan' is not a number of seconds from 0 to 86400", "sleep nan");
+	/* did you mean: a command, a filter, options of each command with a table */
+	parse_error("    # mout /x\n", "t.scn:1:7: error: unknown command 'mout' (did you mean 'mount'?)", "misspelt command");
+	parse_error("    # mount | gerp x\n", "t.scn:1:15: error: unknown filter 'gerp' (did you mean 'grep'?)", "misspelt filter");
+	parse_error("    # mount | mkdri x\n", "t.scn:1:15: error: unknown filter 'mkdri'", "only filters after a pipe");
+	parse_error("    # open /a @t\n", "t.scn:1:7: error: unknown command 'open' (did you mean 'open_tree'?)", "a command's prefix");
+	parse_error("    # mount --bnd /a /b\n", "t.scn:1:13: error: mount: unknown option --bnd (did you mean --bind?)", "mount option");
+	parse_error("    # mount -x /a /b\n", "t.scn:1:13: error: mount: unknown option -x", "short mount option: no guess");
+	parse_error("    # umount --lazzy /a\n", "t.scn:1:14: error: umount: unknown option --lazzy (did you mean --lazy?)", "umount option");
+	parse_error("    # unshare --map-root sh\n", "t.scn:1:15: error: unshare: unsupported option --map-root (did you mean --map-root-user?)", "unshare option prefix");
+	parse_error("    # unshare --foo sh\n", "t.scn:1:15: error: unshare: unsupported option --foo (-m, -U, -r and --propagation)", "unshare option: no guess");
+	parse_error("    # open_tree --clon /a @t\n", "t.scn:1:17: error: open_tree: unknown option --clon (did you mean --clone?)", "open_tree option");
+	parse_error("    # open_tree -x /a @t\n", "t.scn:1:17: error: open_tree: unknown option -x (-c, -R)", "open_tree option: no guess");
+	parse_error("    # move_mount --beneth /a /b\n", "t.scn:1:18: error: move_mount: unknown option --beneth (did you mean --beneath?)", "move_mount option");
+	parse_error("    # mount_setattr --recursiv -o ro /a\n", "t.scn:1:21: error: mount_setattr: unknown option --recursiv (did you mean --recursive?)", "mount_setattr option");
+	parse_error("    # mount_setattr /a --propagation\n", "t.scn:1:24: error: mount_setattr: option --propagation needs a value", "mount_setattr option without its value");
+	parse_error("    # ls --all /\n", "t.scn:1:10: error: ls: unknown option --all", "a long option named whole");
 	parse_error("    # mount sdb6 /x\n", "t.scn:1:13: error: mount: 'sdb6' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", "source not a device");
 }
 
