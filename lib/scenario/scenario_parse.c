@@ -1,8 +1,11 @@
 /* scenario_parse.c - read a transcript scenario file into a plan
  * (nstest-scenario(5)).
  *
- * The whole file is checked before anything can run: the first problem is
- * reported as "file:line:col: error: what" and no scenario is returned. */
+ * The whole file is checked before anything can run: each problem is
+ * reported as "file:line:col: error: what" (up to NS_DIAG_MAX of them), and
+ * no scenario is returned if there is any. After an error the parser goes
+ * on with the next line, keeping the block the line was in open, so that
+ * one mistake does not make the lines after it wrong too. */
 #include "scenario/scenario.h"
 
 #include <ctype.h>
@@ -42,22 +45,74 @@ struct parser {
 	bool seen_session;
 	bool header_open;      /* still in the leading block of directives */
 	struct ns_step *open;  /* the step whose output lines may follow */
-	struct ns_diag *diag;
 	bool seen[NS_ARRAY_SIZE(directives)]; /* which directives were given */
+	/* the errors so far: the first NS_DIAG_MAX, in line order, and a count */
+	char *err[NS_DIAG_MAX];
+	int err_line[NS_DIAG_MAX];
+	size_t nerr;
+	bool stop;             /* the file is not text: read no further */
 };
 
 static int fail(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
 static int fail(struct parser *p, int col, const char *fmt, ...)
 {
 	struct ns_buf b = NS_BUF_INIT;
+	size_t n = p->nerr < NS_DIAG_MAX ? p->nerr : NS_DIAG_MAX, at = n;
 	va_list ap;
 
+	p->nerr++;
+	/* errors come in line order, but for the checks made at the end */
+	while (at && p->err_line[at - 1] > p->lineno)
+		at--;
+	if (at == NS_DIAG_MAX)
+		return -1;
 	ns_buf_addf(&b, "%s:%d:%d: error: ", p->path, p->lineno, col);
 	va_start(ap, fmt);
 	ns_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	p->diag->msg = ns_buf_detach(&b);
+	if (n == NS_DIAG_MAX)
+		free(p->err[--n]);
+	memmove(&p->err[at + 1], &p->err[at], (n - at) * sizeof(p->err[0]));
+	memmove(&p->err_line[at + 1], &p->err_line[at], (n - at) * sizeof(p->err_line[0]));
+	p->err[at] = ns_buf_detach(&b);
+	p->err_line[at] = p->lineno;
 	return -1;
+}
+
+/* For an error after which no line can be trusted: the file is not text. */
+static int fail_stop(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
+static int fail_stop(struct parser *p, int col, const char *fmt, ...)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	ns_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	r = fail(p, col, "%s", ns_buf_str(&b));
+	ns_buf_free(&b);
+	p->stop = true;
+	return r;
+}
+
+/* Hand the errors to diag: one line each, then how many more there were. */
+static void report(struct parser *p, struct ns_diag *diag)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	size_t shown = p->nerr < NS_DIAG_MAX ? p->nerr : NS_DIAG_MAX;
+
+	for (size_t i = 0; i < shown; i++) {
+		if (i)
+			ns_buf_addc(&b, '\n');
+		ns_buf_adds(&b, p->err[i]);
+		free(p->err[i]);
+	}
+	if (p->nerr > shown)
+		ns_buf_addf(&b, "\n%s: %zu more errors not shown (at most %d are reported per file)",
+			    p->path, p->nerr - shown, NS_DIAG_MAX);
+	diag->msg = ns_buf_detach(&b);
+	diag->n = p->nerr;
 }
 
 /* Add the i-th of n names to a list in a message: "a, b, c", or with
@@ -508,11 +563,11 @@ static int check_bytes(struct parser *p, const char *line, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 		if (c == '\0')
-			return fail(p, (int)i + 1, "NUL byte in scenario file");
+			return fail_stop(p, (int)i + 1, "NUL byte in scenario file");
 		if (c == '\r' && i + 1 == len)
-			return fail(p, (int)i + 1, "CRLF line ending; scenario files use LF (convert with dos2unix)");
+			return fail_stop(p, (int)i + 1, "CRLF line ending; scenario files use LF (convert with dos2unix)");
 		if (c < 0x20 && c != '\t')
-			return fail(p, (int)i + 1, "control character 0x%02x in scenario file", c);
+			return fail_stop(p, (int)i + 1, "control character 0x%02x in scenario file", c);
 	}
 	return 0;
 }
@@ -573,11 +628,11 @@ static int one_line(struct parser *p, const char *line, size_t len)
 	int indent = 0;
 
 	if (len > NS_MAX_LINE)
-		return fail(p, 1, "line longer than %u bytes", NS_MAX_LINE);
+		return fail_stop(p, 1, "line longer than %u bytes", NS_MAX_LINE);
 	if (check_bytes(p, line, len) < 0)
 		return -1;
 	if (!utf8_ok((const unsigned char *)line, len, &bad))
-		return fail(p, (int)bad + 1, "invalid UTF-8");
+		return fail_stop(p, (int)bad + 1, "invalid UTF-8");
 	if (line[0] == '\t')
 		indent = 1;
 	else if (!strncmp(line, "    ", 4))
@@ -648,33 +703,33 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 				      size_t len, struct ns_diag *diag)
 {
 	struct ns_scenario *sc = xcalloc(1, sizeof(*sc));
-	struct parser p = { .sc = sc, .path = path, .header_open = true,
-			    .diag = diag };
+	struct parser p = { .sc = sc, .path = path, .header_open = true };
 	size_t start = 0;
 
 	diag->msg = NULL;
+	diag->n = 0;
 	sc->path = xstrdup(path);
 	sc->name = base_name(path);
 	sc->root_dev = xstrdup("/dev/sda1");
-	while (start < len) {
+	while (start < len && !p.stop) {
 		const char *nl = memchr(text + start, '\n', len - start);
 		size_t end = nl ? (size_t)(nl - text) : len;
 		char *line = xstrndup(text + start, end - start);
-		int r;
 
 		p.lineno++;
-		r = one_line(&p, line, end - start);
+		one_line(&p, line, end - start);
 		free(line);
-		if (r < 0)
-			goto bad;
 		start = end + 1;
 	}
-	if (sc->nsteps == 0) {
+	if (p.stop)
+		goto bad;
+	/* a file whose commands all had errors is not also "without commands" */
+	if (sc->nsteps == 0 && !p.nerr) {
 		p.lineno = p.lineno ? p.lineno : 1;
 		fail(&p, 1, "no commands: a scenario needs at least one indented '# command' line");
-		goto bad;
 	}
-	if (check_root_nesting(&p) < 0)
+	check_root_nesting(&p);
+	if (p.nerr)
 		goto bad;
 	/* The root stand-in is device 0; the others follow in order of use. */
 	{
@@ -692,6 +747,7 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 	}
 	return sc;
 bad:
+	report(&p, diag);
 	ns_scenario_free(sc);
 	return NULL;
 }
@@ -706,11 +762,13 @@ struct ns_scenario *ns_scenario_load(const char *path, struct ns_diag *diag)
 	if (r < 0) {
 		diag->msg = xasprintf("%s:1:1: error: cannot read: %s", path,
 				      r == -EFBIG ? "larger than 64 MiB" : strerror(-r));
+		diag->n = 1;
 		return NULL;
 	}
 	if (len == 0) {
 		free(text);
 		diag->msg = xasprintf("%s:1:1: error: empty file: a scenario needs at least one command", path);
+		diag->n = 1;
 		return NULL;
 	}
 	sc = ns_scenario_parse(path, text, len, diag);
@@ -767,6 +825,7 @@ void ns_diag_free(struct ns_diag *d)
 {
 	free(d->msg);
 	d->msg = NULL;
+	d->n = 0;
 }
 
 int ns_scenario_devindex(const struct ns_scenario *sc, const char *name)

@@ -2,8 +2,9 @@
 # tests/bats/bad.bats - the catalogue of malformed scenarios in tests/bad/.
 #
 # Each tests/bad/NAME.scn is a scenario nstest must refuse, and NAME.err
-# holds the one line `nstest lint` must print for it, exactly, with the
-# path as tests/bad/NAME.scn (so lint runs from the top of the repo).
+# holds what `nstest lint` must print for it, exactly: one line per error
+# (most entries have one), with the path as tests/bad/NAME.scn (so lint
+# runs from the top of the repo).
 # Inputs that are too big to commit (a 1 MiB line, 100k lines, 64 MiB)
 # are generated here at test time.
 #
@@ -64,6 +65,8 @@ lint_bad() {
 @test "bad: a misspelt command, with the nearest name" { lint_bad did-you-mean-command; }
 @test "bad: a misspelt mount option, with the nearest" { lint_bad did-you-mean-mount-option; }
 @test "bad: a misspelt unshare option, with the nearest" { lint_bad did-you-mean-unshare-option; }
+@test "bad: every error of a file is reported, in line order" { lint_bad multi-error; }
+@test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
 
 @test "bad: every catalogue entry has its .scn, its .err and a test here" {
 	local f name missing=()
@@ -83,15 +86,17 @@ lint_bad() {
 	run --separate-stderr "$NSTEST" lint tests/bad
 	assert_equal "$status" 2
 	assert_equal "$output" ""
-	# every line in the file:line:col form ...
-	run grep -cvE '^tests/bad/[^:]+\.scn:[0-9]+:[0-9]+: error: ' <<<"$stderr"
+	# every line in the file:line:col form, or a count of errors not shown ...
+	run grep -cvE '^tests/bad/[^:]+\.scn(:[0-9]+:[0-9]+: error: |: [0-9]+ more errors not shown )' <<<"$stderr"
 	assert_output 0
-	# ... and each entry's own line among them (known bugs aside)
+	# ... and every line of each entry among them (known bugs aside)
 	for f in tests/bad/*.err; do
 		name=${f##*/}
 		name=${name%.err}
 		[[ -n ${KNOWN_BUG[$name]-} ]] && continue
-		grep -qxF -- "$(<"$f")" <<<"$stderr" || missing+=("$name")
+		while IFS= read -r line; do
+			grep -qxF -- "$line" <<<"$stderr" || missing+=("$name")
+		done <"$f"
 	done
 	assert_equal "${missing[*]}" ""
 }

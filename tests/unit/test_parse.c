@@ -9,7 +9,7 @@
 
 static struct ns_scenario *parse(const char *text, char **err)
 {
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
 
 	*err = d.msg;
@@ -130,12 +130,56 @@ static void test_errors(void)
 static void test_nul(void)
 {
 	static const char text[] = "    # ls\0x\n";
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, sizeof(text) - 1, &d);
 
 	ok(!sc, "NUL byte rejected");
 	is_str(d.msg, "t.scn:1:9: error: NUL byte in scenario file", "NUL message");
 	ns_diag_free(&d);
+}
+
+/* Every error of a file, in line order, up to NS_DIAG_MAX. */
+static void test_several_errors(void)
+{
+	struct ns_diag d = { NULL, 0 };
+	struct ns_buf text = NS_BUF_INIT, want = NS_BUF_INIT;
+	struct ns_scenario *sc;
+
+	parse_error("kernel: 6\n    # frob\n    out\n    # ls | sort\n",
+		    "t.scn:1:9: error: kernel: expected '>= MAJOR.MINOR[.PATCH]', got '6'\n"
+		    "t.scn:2:7: error: unknown command 'frob'\n"
+		    "t.scn:4:12: error: unknown filter 'sort'",
+		    "three errors; the output line stays with its failed command");
+	parse_error("root: /dev/sdb\n    # mkdir /x\n    # frob\n    # mount /dev/sdb/1 /x\n",
+		    "t.scn:1:1: error: root: '/dev/sdb' and /dev/sdb/1 cannot both be devices: one is a folder of the other\n"
+		    "t.scn:3:7: error: unknown command 'frob'",
+		    "the root's check, made at the end, still comes in line order");
+	parse_error("    out\n    # frob\n", "t.scn:1:5: error: output line before any command\n"
+		    "t.scn:2:7: error: unknown command 'frob'", "output first, then a bad command");
+	parse_error("    x\n", "t.scn:1:5: error: output line before any command",
+		    "no second error for a file without a good command");
+	parse_error("    # frob\n    # ls \xff\n    # frob\n",
+		    "t.scn:1:7: error: unknown command 'frob'\nt.scn:2:10: error: invalid UTF-8",
+		    "a file that is not text stops the parse");
+
+	for (int i = 1; i <= NS_DIAG_MAX + 3; i++) {
+		ns_buf_addf(&text, "    # frob%d\n", i);
+		if (i <= NS_DIAG_MAX)
+			ns_buf_addf(&want, "t.scn:%d:7: error: unknown command 'frob%d'\n", i, i);
+	}
+	ns_buf_addf(&want, "t.scn: 3 more errors not shown (at most %d are reported per file)", NS_DIAG_MAX);
+	sc = ns_scenario_parse("t.scn", text.data, text.len, &d);
+	ok(!sc, "capped: rejected");
+	is_str(d.msg, ns_buf_str(&want), "capped: the first %d errors, then a count", NS_DIAG_MAX);
+	ok(d.n == NS_DIAG_MAX + 3, "capped: every error counted (%zu)", d.n);
+	ns_diag_free(&d);
+	ok(d.msg == NULL && d.n == 0, "ns_diag_free empties the diagnostics");
+
+	sc = ns_scenario_parse("t.scn", "    # ls\n", 9, &d);
+	ok(sc && !d.msg && d.n == 0, "a good file: no diagnostics");
+	ns_scenario_free(sc);
+	ns_buf_free(&text);
+	ns_buf_free(&want);
 }
 
 static void test_split(void)
@@ -164,6 +208,7 @@ int main(void)
 	test_transcript();
 	test_errors();
 	test_nul();
+	test_several_errors();
 	test_split();
 	return tap_done();
 }
