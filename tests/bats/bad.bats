@@ -65,6 +65,13 @@ lint_bad() {
 @test "bad: a misspelt command, with the nearest name" { lint_bad did-you-mean-command; }
 @test "bad: a misspelt mount option, with the nearest" { lint_bad did-you-mean-mount-option; }
 @test "bad: a misspelt unshare option, with the nearest" { lint_bad did-you-mean-unshare-option; }
+@test "bad: a command indented by 2 spaces" { lint_bad misread-indented-command; }
+@test "bad: a command at the margin" { lint_bad misread-unindented-command; }
+@test "bad: a command indented by 6 spaces" { lint_bad misread-overindented-command; }
+@test "bad: a prompt with no space before its command" { lint_bad misread-no-space; }
+@test "bad: output indented by 2 spaces" { lint_bad misread-indented-output; }
+@test "bad: a blank line inside an output block" { lint_bad blank-in-output; }
+@test "bad: output indented by spaces, then a tab" { lint_bad indent-mix; }
 @test "bad: every error of a file is reported, in line order" { lint_bad multi-error; }
 @test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
 

@@ -182,6 +182,89 @@ static void test_several_errors(void)
 	ns_buf_free(&want);
 }
 
+/* Lines that look like commands or output but are not indented as
+ * session lines are errors; prose that merely resembles them is not. */
+static void test_misreads(void)
+{
+	const char *prose =
+		"# A heading, not a command\n"
+		"## mount, a heading too\n"
+		"#include is not a command either; nor is #mount( or $ ls(1)\n"
+		"#mount(8) at the margin is not one, nor $ls: or sh1#ls,\n"
+		"- a list item whose text goes on\n"
+		"  on a line indented by two spaces,\n"
+		" or one, # mount in the middle of a line,\n"
+		"   # of items: not a command name after the prompt\n"
+		"\n"
+		"    # mount | sed 's/^/#/' | awk '{print $1}'\n"
+		"    #/dev/sda1\n"
+		"    # mkdir /a\n"
+		"\n"
+		"  Two-space prose after a blank line.\n"
+		"    # ls /\n"
+		"    a\n"
+		"\t\tan output line indented further, by a tab\n"
+		"        and by four more spaces\n";
+	char *err;
+	struct ns_scenario *sc = parse(prose, &err);
+
+	ok(sc != NULL, "prose that only resembles a command stays prose");
+	if (!sc) {
+		printf("# %s\n", err);
+		free(err);
+	} else {
+		ok(sc->nsteps == 3, "three commands (%zu)", sc->nsteps);
+		ok(sc->steps[0].nexpect == 1, "'#' output line kept (%zu)", sc->steps[0].nexpect);
+		ok(sc->steps[2].nexpect == 3, "deeper indented output kept (%zu)", sc->steps[2].nexpect);
+		is_str(sc->steps[2].expect[2].text, "    and by four more spaces", "extra blanks are expected text");
+	}
+	ns_scenario_free(sc);
+
+	parse_error("    # mkdir /a\n  # mount --bind /a /a\n",
+		    "t.scn:2:3: error: '# mount' looks like a command, but the line is indented by 2 spaces, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "command indented by 2 spaces");
+	parse_error(" sh1$ ls\n    # ls\n",
+		    "t.scn:1:2: error: 'sh1$ ls' looks like a command, but the line is indented by 1 space, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "named prompt indented by 1 space");
+	parse_error("# mkdir /a\n",
+		    "t.scn:1:1: error: '# mkdir' looks like a command, but the line is not indented, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "command at the margin; no 'no commands' error besides");
+	parse_error("#mkdir /a\n    # ls\n",
+		    "t.scn:1:1: error: '#mkdir' looks like a command, but the line is not indented, so it is prose and never runs: indent it by four spaces or a tab, with a space after the prompt, to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "glued command at the margin");
+	parse_error("    # mkdir /a\n\t  # ls\n    a\n",
+		    "t.scn:2:4: error: '# ls' looks like a command, but the line is indented by a tab, then 2 spaces, so it is read as output: indent it by exactly four spaces or one tab to make it a command (output cannot begin like a command; a '...' line can stand for it)",
+		    "command indented by a tab and spaces; its output raises nothing more");
+	parse_error("  # ls\n    a\n",
+		    "t.scn:1:3: error: '# ls' looks like a command, but the line is indented by 2 spaces, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "output under a misindented first command is not 'before any command'");
+	parse_error("    # mkdir /a\n    #mount --bind /a /a\n",
+		    "t.scn:2:6: error: no space between the prompt '#' and the command 'mount', so the line is read as output: put a space after the prompt",
+		    "no space after '#'");
+	parse_error("    # mkdir /a\n\tsh1$ls\n",
+		    "t.scn:2:6: error: no space between the prompt 'sh1$' and the command 'ls', so the line is read as output: put a space after the prompt",
+		    "no space after 'sh1$'");
+	parse_error("    # ls\n    a\n  b\n\tc\n",
+		    "t.scn:3:3: error: this line goes on from the session line above but is indented by 2 spaces, so it is prose and ends the session block: indent it by four spaces or a tab to make it output of the command on line 1; to keep it as prose, put a blank line before it",
+		    "output indented by 2 spaces; the block goes on after it");
+	parse_error("    # ls\n    a\n \t b\n",
+		    "t.scn:3:4: error: this line goes on from the session line above but is indented by 1 space, then a tab, then 1 space, so it is prose and ends the session block: indent it by four spaces or a tab to make it output of the command on line 1; to keep it as prose, put a blank line before it",
+		    "a mix of spaces and a tab");
+	parse_error("    # ls\n    a\n\n    \n    b\n    c\n",
+		    "t.scn:3:1: error: blank line inside the output of the command on line 1: expected output cannot contain an empty line, so line 5 would have no command; delete the blank line (a '...' line can stand for empty lines the command prints)",
+		    "blank lines inside an output block: the first one is named, once");
+	parse_error("    x\n  y\n    # ls\n",
+		    "t.scn:1:5: error: output line before any command\n"
+		    "t.scn:2:3: error: this line goes on from the session line above but is indented by 2 spaces, so it is prose and ends the session block: indent it by four spaces or a tab to make it part of the session block above it; to keep it as prose, put a blank line before it",
+		    "misindented output below output that has no command");
+	parse_error("    # ls\n\n    a\n",
+		    "t.scn:2:1: error: blank line between the command on line 1 and its output: expected output cannot contain an empty line, so line 3 would have no command; delete the blank line (a '...' line can stand for empty lines the command prints)",
+		    "a blank line before the first output line");
+	parse_error("    # ls\n    a\n\nProse.\n    b\n",
+		    "t.scn:5:5: error: output line before any command",
+		    "after prose, output has no command: the blank line is not blamed");
+}
+
 static void test_split(void)
 {
 	struct ns_split sp;
@@ -209,6 +292,7 @@ int main(void)
 	test_errors();
 	test_nul();
 	test_several_errors();
+	test_misreads();
 	test_split();
 	return tap_done();
 }
