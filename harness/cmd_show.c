@@ -92,7 +92,7 @@ int cmd_show(int argc, char **argv)
 	struct show_state st = { NULL, NS_FAIL };
 	struct ns_runner_hooks hooks = { &st, NULL, on_result };
 	struct ns_scenario *sc = NULL;
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	const char *release;
 	char *about;
 

@@ -94,7 +94,7 @@ struct ns_scenario **parse_scenarios(const struct ns_lines *files)
 	bool bad = false;
 
 	for (size_t i = 0; i < files->n; i++) {
-		struct ns_diag d = { NULL };
+		struct ns_diag d = { NULL, 0 };
 		sc[i] = ns_scenario_load(files->v[i], &d);
 		if (!sc[i]) {
 			fprintf(stderr, "%s\n", d.msg);

@@ -21,6 +21,11 @@ static size_t parse_flags(struct ns_stage *st, struct ns_parse_err *e,
 	for (; i < st->argc && st->argv[i][0] == '-' && st->argv[i][1]; i++) {
 		if (!strcmp(st->argv[i], "--"))
 			return i + 1;
+		if (st->argv[i][1] == '-') {
+			/* a long option, named whole: not "unknown option --" */
+			ns_parse_fail(e, i, "%s: unknown option %s", st->argv[0], st->argv[i]);
+			return 0;
+		}
 		for (const char *f = st->argv[i] + 1; *f; f++) {
 			if (!strchr(allowed, *f)) {
 				ns_parse_fail(e, i, "%s: unknown option -%c", st->argv[0], *f);

@@ -6,6 +6,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
+#include "base/suggest.h"
 #include "commands/args.h"
 
 /* -t values accepted with a stand-in device; the stand-in's real type is
@@ -32,6 +33,12 @@ static const struct {
 	{ "--make-rslave", MS_SLAVE | MS_REC },
 	{ "--make-rprivate", MS_PRIVATE | MS_REC },
 	{ "--make-runbindable", MS_UNBINDABLE | MS_REC },
+};
+
+/* mount's other option words, for "did you mean" (parse_option_word reads
+ * each of them). */
+static const char *const other_options[] = {
+	"--bind", "-B", "--rbind", "-R", "--move", "-M", "-t", "--types", "-o", "--options",
 };
 
 
@@ -96,6 +103,22 @@ static int parse_options(struct ns_mount_args *a, struct ns_parse_err *e, size_t
 	return 0;
 }
 
+static int unknown_option(struct ns_parse_err *e, size_t word, const char *w)
+{
+	const char *names[NS_ARRAY_SIZE(propagation) + NS_ARRAY_SIZE(other_options)];
+	const char *near;
+	size_t n = 0;
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(propagation); k++)
+		names[n++] = propagation[k].opt;
+	for (size_t k = 0; k < NS_ARRAY_SIZE(other_options); k++)
+		names[n++] = other_options[k];
+	near = ns_closest(w, names, n);
+	if (near)
+		return ns_parse_fail(e, word, "mount: unknown option %s (did you mean %s?)", w, near);
+	return ns_parse_fail(e, word, "mount: unknown option %s", w);
+}
+
 static int parse_option_word(struct ns_stage *st, size_t *i, struct ns_mount_args *a,
 			     struct ns_parse_err *e)
 {
@@ -125,7 +148,7 @@ static int parse_option_word(struct ns_stage *st, size_t *i, struct ns_mount_arg
 		}
 		return 0;
 	}
-	return ns_parse_fail(e, *i, "mount: unknown option %s", w);
+	return unknown_option(e, *i, w);
 }
 
 static bool in_list(const char *t, const char *const *list, size_t n)
@@ -258,7 +281,9 @@ static void free_umount_args(void *p)
 
 static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 {
+	static const char *const options[] = { "-l", "--lazy" };
 	struct ns_umount_args *a = xcalloc(1, sizeof(*a));
+	const char *near;
 
 	st->args = a;
 	a->targets = xcalloc(st->argc, sizeof(*a->targets));
@@ -268,6 +293,9 @@ static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 			a->targets[a->ntargets++] = st->argv[i];
 		else if (!strcmp(st->argv[i], "-l") || !strcmp(st->argv[i], "--lazy"))
 			a->lazy = true;
+		else if ((near = ns_closest(st->argv[i], options, NS_ARRAY_SIZE(options))))
+			return ns_parse_fail(e, i, "umount: unknown option %s (did you mean %s?)",
+					     st->argv[i], near);
 		else
 			return ns_parse_fail(e, i, "umount: unknown option %s", st->argv[i]);
 	}

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
+#include "base/suggest.h"
 #include "commands/args.h"
 
 /* One option word at argv[*i] (which may take the next word too). */
@@ -49,9 +50,23 @@ static int operands(struct ns_stage *st, struct ns_parse_err *e, size_t nops,
 	return 0;
 }
 
+/* An unknown option of cmd: the nearest of its options, or else the list
+ * of them (what, as the message gives it). */
+static int unknown_option(struct ns_parse_err *e, size_t word, const char *cmd,
+			  const char *w, const char *const *options, size_t n,
+			  const char *what)
+{
+	const char *near = ns_closest(w, options, n);
+
+	if (near)
+		return ns_parse_fail(e, word, "%s: unknown option %s (did you mean %s?)", cmd, w, near);
+	return ns_parse_fail(e, word, "%s: unknown option %s (%s)", cmd, w, what);
+}
+
 static int open_tree_opt(struct ns_stage *st, size_t *i, void *args,
 			 struct ns_parse_err *e)
 {
+	static const char *const options[] = { "-c", "--clone", "-R", "--recursive" };
 	struct ns_open_tree_args *a = args;
 	const char *w = st->argv[*i];
 
@@ -60,7 +75,7 @@ static int open_tree_opt(struct ns_stage *st, size_t *i, void *args,
 	else if (!strcmp(w, "-R") || !strcmp(w, "--recursive"))
 		a->recursive = true;
 	else
-		return ns_parse_fail(e, *i, "open_tree: unknown option %s (-c, -R)", w);
+		return unknown_option(e, *i, "open_tree", w, options, NS_ARRAY_SIZE(options), "-c, -R");
 	return 0;
 }
 
@@ -84,6 +99,7 @@ static int parse_open_tree(struct ns_stage *st, struct ns_parse_err *e)
 static int move_mount_opt(struct ns_stage *st, size_t *i, void *args,
 			  struct ns_parse_err *e)
 {
+	static const char *const options[] = { "--beneath", "--set-group" };
 	struct ns_move_mount_args *a = args;
 	const char *w = st->argv[*i];
 
@@ -92,7 +108,8 @@ static int move_mount_opt(struct ns_stage *st, size_t *i, void *args,
 	else if (!strcmp(w, "--set-group"))
 		a->set_group = true;
 	else
-		return ns_parse_fail(e, *i, "move_mount: unknown option %s (--beneath, --set-group)", w);
+		return unknown_option(e, *i, "move_mount", w, options, NS_ARRAY_SIZE(options),
+				      "--beneath, --set-group");
 	return 0;
 }
 
@@ -157,6 +174,7 @@ static int setattr_flags(const char *optstr, struct ns_mount_setattr_args *a)
 static int setattr_opt(struct ns_stage *st, size_t *i, void *args,
 		       struct ns_parse_err *e)
 {
+	static const char *const options[] = { "-R", "--recursive", "--propagation", "-o" };
 	struct ns_mount_setattr_args *a = args;
 	const char *w = st->argv[*i];
 
@@ -164,8 +182,11 @@ static int setattr_opt(struct ns_stage *st, size_t *i, void *args,
 		a->recursive = true;
 		return 0;
 	}
-	if ((strcmp(w, "--propagation") && strcmp(w, "-o")) || *i + 1 >= st->argc)
-		return ns_parse_fail(e, *i, "mount_setattr: unknown option %s (-R, --propagation TYPE, -o FLAGS)", w);
+	if (strcmp(w, "--propagation") && strcmp(w, "-o"))
+		return unknown_option(e, *i, "mount_setattr", w, options, NS_ARRAY_SIZE(options),
+				      "-R, --propagation TYPE, -o FLAGS");
+	if (*i + 1 >= st->argc)
+		return ns_parse_fail(e, *i, "mount_setattr: option %s needs a value", w);
 	++*i;
 	if (!strcmp(w, "-o")) {
 		if (setattr_flags(st->argv[*i], a) < 0)

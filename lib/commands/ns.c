@@ -4,6 +4,7 @@
 
 #include <string.h>
 
+#include "base/suggest.h"
 #include "commands/args.h"
 
 static const char *const prop_names[] = {
@@ -28,6 +29,25 @@ static int set_prop(struct ns_unshare_args *a, const char *v, struct ns_parse_er
 		}
 	}
 	return ns_parse_fail(e, word, "unshare: unsupported propagation '%s' (private, shared, slave or unchanged)", v);
+}
+
+/* A long option unshare does not know; "--propagaton=shared" is compared
+ * without its value. */
+static int unsupported_long(struct ns_parse_err *e, size_t word, const char *w)
+{
+	static const char *const long_options[] = {
+		"--mount", "--user", "--map-root-user", "--propagation",
+	};
+	char *name = xstrndup(w, strcspn(w, "="));
+	const char *near = ns_closest(name, long_options, NS_ARRAY_SIZE(long_options));
+	int r;
+
+	if (near)
+		r = ns_parse_fail(e, word, "unshare: unsupported option %s (did you mean %s?)", w, near);
+	else
+		r = ns_parse_fail(e, word, "unshare: unsupported option %s (-m, -U, -r and --propagation)", w);
+	free(name);
+	return r;
 }
 
 /* One option word: long options, or bundled short ones such as -Urm. */
@@ -61,7 +81,7 @@ static int unshare_option(struct ns_stage *st, size_t *i, struct ns_unshare_args
 				return ns_parse_fail(e, *i, "unshare: unsupported option -%c (-m, -U, -r and --propagation)", *f);
 		}
 	} else {
-		return ns_parse_fail(e, *i, "unshare: unsupported option %s (-m, -U, -r and --propagation)", w);
+		return unsupported_long(e, *i, w);
 	}
 	return 0;
 }

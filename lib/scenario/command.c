@@ -5,6 +5,8 @@
 #include <stdarg.h>
 #include <string.h>
 
+#include "base/suggest.h"
+
 static const struct {
 	const struct ns_cmd_def *defs;
 	const size_t *count;
@@ -37,6 +39,23 @@ const struct ns_cmd_def *ns_cmd_find(const char *name)
 			if (!strcmp(modules[m].defs[i].name, name))
 				return &modules[m].defs[i];
 	return NULL;
+}
+
+const char *ns_cmd_closest(const char *name, bool filters)
+{
+	size_t total = 0, n = 0;
+	const struct ns_cmd_def *d;
+	const char **names, *near;
+
+	while (ns_cmd_at(total))
+		total++;
+	names = xcalloc(total, sizeof(*names));
+	for (size_t i = 0; (d = ns_cmd_at(i)); i++)
+		if (d->filter || !filters)
+			names[n++] = d->name;
+	near = ns_closest(name, names, n);
+	free(names);
+	return near;
 }
 
 int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)

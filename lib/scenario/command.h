@@ -68,6 +68,10 @@ const struct ns_cmd_def *ns_cmd_find(const char *name);
 /* The i-th command of the whole table (filters included), or NULL past
  * the end: for walking every command. */
 const struct ns_cmd_def *ns_cmd_at(size_t i);
+/* For "did you mean": the known name closest to an unknown one (see
+ * ns_closest), among the filters only when filters is true, else among
+ * every command; NULL when none is close. */
+const char *ns_cmd_closest(const char *name, bool filters);
 
 /* For parsers: fill *e and return -1. */
 int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)

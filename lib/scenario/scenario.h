@@ -129,13 +129,25 @@ struct ns_scenario {
 	size_t nraw, raw_cap;
 };
 
-/* A parse error, already formatted "file:line:col: error: what". */
+/* At most this many errors of one file are reported; the rest are
+ * counted. */
+#define NS_DIAG_MAX 20
+
+/* The errors of a file that did not parse. msg holds one line per error,
+ * "file:line:col: error: what", in file order, without a final newline;
+ * past NS_DIAG_MAX errors, the first NS_DIAG_MAX are followed by the line
+ * "file: N more errors not shown (at most 20 are reported per file)".
+ * Print it as one block. */
 struct ns_diag {
 	char *msg;
+	size_t n;             /* how many errors the file has, shown or not */
 };
 
 /* Parse text as the scenario at path. Returns the scenario, or NULL with
- * diag->msg set. */
+ * diag->msg set: every error of the file up to NS_DIAG_MAX. The parser
+ * goes on after an error in a line with the next line; only a file that
+ * is not text (a NUL byte, a control character, invalid UTF-8, CRLF, a
+ * line over 1 MiB) stops it at the first such line. */
 struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 				      size_t len, struct ns_diag *diag);
 /* Read and parse a file; errors reading it are reported the same way. */

@@ -1,8 +1,11 @@
 /* scenario_parse.c - read a transcript scenario file into a plan
  * (nstest-scenario(5)).
  *
- * The whole file is checked before anything can run: the first problem is
- * reported as "file:line:col: error: what" and no scenario is returned. */
+ * The whole file is checked before anything can run: each problem is
+ * reported as "file:line:col: error: what" (up to NS_DIAG_MAX of them), and
+ * no scenario is returned if there is any. After an error the parser goes
+ * on with the next line, keeping the block the line was in open, so that
+ * one mistake does not make the lines after it wrong too. */
 #include "scenario/scenario.h"
 
 #include <ctype.h>
@@ -43,22 +46,79 @@ struct parser {
 	bool seen_session;
 	bool header_open;      /* still in the leading block of directives */
 	struct ns_step *open;  /* the step whose output lines may follow */
-	struct ns_diag *diag;
+	bool prev_session;     /* the line before was a session line */
+	/* blank lines inside an output block: the first one, and the step
+	 * (an index into steps) whose output it interrupted; 0 for none */
+	int blank_line;
+	size_t blank_step;
 	bool seen[NS_ARRAY_SIZE(directives)]; /* which directives were given */
+	/* the errors so far: the first NS_DIAG_MAX, in line order, and a count */
+	char *err[NS_DIAG_MAX];
+	int err_line[NS_DIAG_MAX];
+	size_t nerr;
+	bool stop;             /* the file is not text: read no further */
 };
 
 static int fail(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
 static int fail(struct parser *p, int col, const char *fmt, ...)
 {
 	struct ns_buf b = NS_BUF_INIT;
+	size_t n = p->nerr < NS_DIAG_MAX ? p->nerr : NS_DIAG_MAX, at = n;
 	va_list ap;
 
+	p->nerr++;
+	/* errors come in line order, but for the checks made at the end */
+	while (at && p->err_line[at - 1] > p->lineno)
+		at--;
+	if (at == NS_DIAG_MAX)
+		return -1;
 	ns_buf_addf(&b, "%s:%d:%d: error: ", p->path, p->lineno, col);
 	va_start(ap, fmt);
 	ns_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	p->diag->msg = ns_buf_detach(&b);
+	if (n == NS_DIAG_MAX)
+		free(p->err[--n]);
+	memmove(&p->err[at + 1], &p->err[at], (n - at) * sizeof(p->err[0]));
+	memmove(&p->err_line[at + 1], &p->err_line[at], (n - at) * sizeof(p->err_line[0]));
+	p->err[at] = ns_buf_detach(&b);
+	p->err_line[at] = p->lineno;
 	return -1;
+}
+
+/* For an error after which no line can be trusted: the file is not text. */
+static int fail_stop(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
+static int fail_stop(struct parser *p, int col, const char *fmt, ...)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	va_list ap;
+	int r;
+
+	va_start(ap, fmt);
+	ns_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	r = fail(p, col, "%s", ns_buf_str(&b));
+	ns_buf_free(&b);
+	p->stop = true;
+	return r;
+}
+
+/* Hand the errors to diag: one line each, then how many more there were. */
+static void report(struct parser *p, struct ns_diag *diag)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	size_t shown = p->nerr < NS_DIAG_MAX ? p->nerr : NS_DIAG_MAX;
+
+	for (size_t i = 0; i < shown; i++) {
+		if (i)
+			ns_buf_addc(&b, '\n');
+		ns_buf_adds(&b, p->err[i]);
+		free(p->err[i]);
+	}
+	if (p->nerr > shown)
+		ns_buf_addf(&b, "\n%s: %zu more errors not shown (at most %d are reported per file)",
+			    p->path, p->nerr - shown, NS_DIAG_MAX);
+	diag->msg = ns_buf_detach(&b);
+	diag->n = p->nerr;
 }
 
 /* Add the i-th of n names to a list in a message: "a, b, c", or with
@@ -388,10 +448,13 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	const char *name = st->argv[0];
 
 	st->def = ns_cmd_find(name);
-	if (!st->def && index == 0)
-		return fail(p, st->col[0], "unknown command '%s'", name);
-	if (!st->def)
-		return fail(p, st->col[0], "unknown filter '%s'", name);
+	if (!st->def) {
+		/* any command may be meant first; after a pipe, only a filter */
+		const char *near = ns_cmd_closest(name, index > 0);
+
+		return fail(p, st->col[0], "unknown %s '%s'%s%s%s", index ? "filter" : "command",
+			    name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	}
 	if (index == 0 && st->def->filter)
 		return fail(p, st->col[0], "'%s' is a filter: it reads the output of a command through '|'", name);
 	if (index > 0 && !st->def->filter)
@@ -484,6 +547,161 @@ static void add_expect(struct ns_step *st, const char *text, int line)
 	st->nexpect++;
 }
 
+/* ---- lines that look like what they are not ------------------------- */
+
+/* Whether s (a line's text after its leading blanks) looks like a command:
+ * an optional terminal name, '#' or '$', blanks or none, then the name of
+ * a command of the table, ending at a blank, '|' or the end of the line.
+ * If so, *at is where the command name starts and *end where it ends. */
+static bool looks_like_command(const char *s, size_t *at, size_t *end)
+{
+	size_t k = 0, n;
+	char *word;
+	bool known;
+
+	while (isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '-' || s[k] == '.')
+		k++;
+	if (s[k] != '#' && s[k] != '$')
+		return false;
+	k++;
+	k += strspn(s + k, " \t");
+	n = strcspn(s + k, " \t|");
+	if (!n)
+		return false;
+	word = xstrndup(s + k, n);
+	known = ns_cmd_find(word) != NULL;
+	free(word);
+	*at = k;
+	*end = k + n;
+	return known;
+}
+
+/* "2 spaces", "a tab", "4 spaces, then a tab": the n leading blanks of
+ * line, for a message. */
+static void describe_indent(struct ns_buf *b, const char *line, size_t n)
+{
+	for (size_t i = 0; i < n;) {
+		size_t run = 1;
+
+		while (i + run < n && line[i + run] == line[i])
+			run++;
+		if (i)
+			ns_buf_adds(b, ", then ");
+		if (run == 1)
+			ns_buf_adds(b, line[i] == '\t' ? "a tab" : "1 space");
+		else
+			ns_buf_addf(b, "%zu %s", run, line[i] == '\t' ? "tabs" : "spaces");
+		i += run;
+	}
+}
+
+/* A step for a line that was meant as a command but has an error of its
+ * form: its output lines then belong to it and raise nothing more. The
+ * scenario is not returned anyway. */
+static void stand_in_step(struct parser *p, const char *s, size_t namelen)
+{
+	struct ns_step *st = new_step(p->sc);
+
+	st->line = p->lineno;
+	st->terminal = xstrndup(s, namelen);
+	st->prompt = s[namelen];
+	p->open = st;
+	p->blank_line = 0;
+}
+
+/* A line whose text, after lead blanks that are not a session line's
+ * indentation, looks like a command: it would be prose, or output of the
+ * command before, and never run. */
+static int misindented_command(struct parser *p, const char *line, size_t lead,
+			       bool session)
+{
+	const char *s = line + lead;
+	size_t at = 0, end = 0, namelen = strcspn(s, "#$");
+	bool blank = s[namelen + 1] == ' ' || s[namelen + 1] == '\t';
+	struct ns_buf msg = NS_BUF_INIT;
+	int r;
+
+	looks_like_command(s, &at, &end);
+	ns_buf_addf(&msg, "'%.*s' looks like a command, but the line is ", (int)end, s);
+	if (lead) {
+		ns_buf_adds(&msg, "indented by ");
+		describe_indent(&msg, line, lead);
+	} else {
+		ns_buf_adds(&msg, "not indented");
+	}
+	if (session)
+		ns_buf_adds(&msg, ", so it is read as output: indent it by exactly four spaces or one tab");
+	else
+		ns_buf_adds(&msg, ", so it is prose and never runs: indent it by four spaces or a tab");
+	if (!blank)
+		ns_buf_adds(&msg, ", with a space after the prompt,");
+	ns_buf_adds(&msg, " to make it a command");
+	if (session)
+		ns_buf_adds(&msg, " (output cannot begin like a command; a '...' line can stand for it)");
+	else
+		ns_buf_adds(&msg, "; to keep it as prose, reword it so that it does not begin with a prompt and a command name");
+	r = fail(p, (int)lead + 1, "%s", ns_buf_str(&msg));
+	ns_buf_free(&msg);
+	stand_in_step(p, s, namelen);
+	p->header_open = false;
+	return r;
+}
+
+/* A line indented by blanks that are not a session line's indentation
+ * (1 to 3 spaces, or spaces and then a tab) right below a session line:
+ * it is prose, so it ends the block it seems to continue. */
+static int misindented_output(struct parser *p, const char *line, size_t lead)
+{
+	struct ns_buf how = NS_BUF_INIT, what = NS_BUF_INIT;
+	int r;
+
+	describe_indent(&how, line, lead);
+	if (p->open)
+		ns_buf_addf(&what, "output of the command on line %d", p->open->line);
+	else
+		ns_buf_adds(&what, "part of the session block above it");
+	r = fail(p, (int)lead + 1, "this line goes on from the session line above but is indented by %s, so it is prose and ends the session block: indent it by four spaces or a tab to make it %s; to keep it as prose, put a blank line before it",
+		 ns_buf_str(&how), ns_buf_str(&what));
+	ns_buf_free(&how);
+	ns_buf_free(&what);
+	p->header_open = false;
+	return r;
+}
+
+/* A session line such as "#mount /x" or "sh1$ls": a prompt directly
+ * followed by a command name reads as output, not as a command. */
+static bool prompt_without_blank(struct parser *p, const char *s, int indent)
+{
+	size_t at, end, namelen = strcspn(s, "#$");
+
+	if (!looks_like_command(s, &at, &end) || at != namelen + 1)
+		return false;
+	fail(p, indent + (int)at + 1, "no space between the prompt '%.*s' and the command '%.*s', so the line is read as output: put a space after the prompt",
+	     (int)namelen + 1, s, (int)(end - at), s + at);
+	stand_in_step(p, s, namelen);
+	return true;
+}
+
+/* An output line with no command open: after blank lines inside an output
+ * block, the blank line is the mistake, and the block goes on. */
+static bool blank_in_output(struct parser *p)
+{
+	int line = p->lineno;
+	const struct ns_step *st;
+
+	if (!p->blank_line)
+		return false;
+	st = &p->sc->steps[p->blank_step];
+	p->lineno = p->blank_line;
+	fail(p, 1, "blank line %s the command on line %d%s: expected output cannot contain an empty line, so line %d would have no command; delete the blank line (a '...' line can stand for empty lines the command prints)",
+	     st->nexpect || st->unordered ? "inside the output of" : "between", st->line,
+	     st->nexpect || st->unordered ? "" : " and its output", line);
+	p->lineno = line;
+	p->open = &p->sc->steps[p->blank_step];
+	p->blank_line = 0;
+	return true;
+}
+
 static int session_line(struct parser *p, const char *line, int indent)
 {
 	const char *s = line + indent;
@@ -498,10 +716,13 @@ static int session_line(struct parser *p, const char *line, int indent)
 		st->prompt = s[namelen];
 		st->col = indent + (int)plen + 1;
 		p->open = st;
+		p->blank_line = 0;
 		add_raw(p, NS_LINE_COMMAND, line, strlen(line));
 		return parse_command(p, st, s + plen, indent + (int)plen + 1);
 	}
-	if (!p->open)
+	if (prompt_without_blank(p, s, indent))
+		return -1;
+	if (!p->open && !blank_in_output(p))
 		return fail(p, indent + 1, "output line before any command");
 	if (!strcmp(s, "[unordered]") && p->open->nexpect == 0 && !p->open->unordered) {
 		p->open->unordered = true;
@@ -519,11 +740,11 @@ static int check_bytes(struct parser *p, const char *line, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 		if (c == '\0')
-			return fail(p, (int)i + 1, "NUL byte in scenario file");
+			return fail_stop(p, (int)i + 1, "NUL byte in scenario file");
 		if (c == '\r' && i + 1 == len)
-			return fail(p, (int)i + 1, "CRLF line ending; scenario files use LF (convert with dos2unix)");
+			return fail_stop(p, (int)i + 1, "CRLF line ending; scenario files use LF (convert with dos2unix)");
 		if (c < 0x20 && c != '\t')
-			return fail(p, (int)i + 1, "control character 0x%02x in scenario file", c);
+			return fail_stop(p, (int)i + 1, "control character 0x%02x in scenario file", c);
 	}
 	return 0;
 }
@@ -579,22 +800,39 @@ static bool utf8_ok(const unsigned char *s, size_t len, size_t *bad)
 
 static int one_line(struct parser *p, const char *line, size_t len)
 {
-	size_t keylen, bad;
+	size_t keylen, bad, lead, at, end;
 	const char *val;
 	int indent = 0;
+	bool blank, session, prev_session = p->prev_session;
 
 	if (len > NS_MAX_LINE)
-		return fail(p, 1, "line longer than %u bytes", NS_MAX_LINE);
+		return fail_stop(p, 1, "line longer than %u bytes", NS_MAX_LINE);
 	if (check_bytes(p, line, len) < 0)
 		return -1;
 	if (!utf8_ok((const unsigned char *)line, len, &bad))
-		return fail(p, (int)bad + 1, "invalid UTF-8");
+		return fail_stop(p, (int)bad + 1, "invalid UTF-8");
 	if (line[0] == '\t')
 		indent = 1;
 	else if (!strncmp(line, "    ", 4))
 		indent = 4;
-	if (indent && line[indent + strspn(line + indent, " \t")]) {
+	lead = strspn(line, " \t");
+	blank = !line[lead];
+	session = indent && !blank;
+	/* a misread line is taken as part of the block it seems to be in */
+	p->prev_session = !blank;
+	if (!blank && (!session || lead > (size_t)indent) &&
+	    looks_like_command(line + lead, &at, &end))
+		return misindented_command(p, line, lead, session);
+	if (session)
 		return session_line(p, line, indent);
+	if (!blank && lead && prev_session)
+		return misindented_output(p, line, lead);
+	p->prev_session = false;
+	if (blank && p->open && prev_session) {
+		p->blank_line = p->lineno;
+		p->blank_step = (size_t)(p->open - p->sc->steps);
+	} else if (!blank) {
+		p->blank_line = 0;
 	}
 	p->open = NULL;
 	if (split_directive(line, &keylen, &val)) {
@@ -659,33 +897,33 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 				      size_t len, struct ns_diag *diag)
 {
 	struct ns_scenario *sc = xcalloc(1, sizeof(*sc));
-	struct parser p = { .sc = sc, .path = path, .header_open = true,
-			    .diag = diag };
+	struct parser p = { .sc = sc, .path = path, .header_open = true };
 	size_t start = 0;
 
 	diag->msg = NULL;
+	diag->n = 0;
 	sc->path = xstrdup(path);
 	sc->name = base_name(path);
 	sc->root_dev = xstrdup("/dev/sda1");
-	while (start < len) {
+	while (start < len && !p.stop) {
 		const char *nl = memchr(text + start, '\n', len - start);
 		size_t end = nl ? (size_t)(nl - text) : len;
 		char *line = xstrndup(text + start, end - start);
-		int r;
 
 		p.lineno++;
-		r = one_line(&p, line, end - start);
+		one_line(&p, line, end - start);
 		free(line);
-		if (r < 0)
-			goto bad;
 		start = end + 1;
 	}
-	if (sc->nsteps == 0) {
+	if (p.stop)
+		goto bad;
+	/* a file whose commands all had errors is not also "without commands" */
+	if (sc->nsteps == 0 && !p.nerr) {
 		p.lineno = p.lineno ? p.lineno : 1;
 		fail(&p, 1, "no commands: a scenario needs at least one indented '# command' line");
-		goto bad;
 	}
-	if (check_root_nesting(&p) < 0)
+	check_root_nesting(&p);
+	if (p.nerr)
 		goto bad;
 	/* The root stand-in is device 0; the others follow in order of use. */
 	{
@@ -703,6 +941,7 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 	}
 	return sc;
 bad:
+	report(&p, diag);
 	ns_scenario_free(sc);
 	return NULL;
 }
@@ -717,11 +956,13 @@ struct ns_scenario *ns_scenario_load(const char *path, struct ns_diag *diag)
 	if (r < 0) {
 		diag->msg = xasprintf("%s:1:1: error: cannot read: %s", path,
 				      r == -EFBIG ? "larger than 64 MiB" : strerror(-r));
+		diag->n = 1;
 		return NULL;
 	}
 	if (len == 0) {
 		free(text);
 		diag->msg = xasprintf("%s:1:1: error: empty file: a scenario needs at least one command", path);
+		diag->n = 1;
 		return NULL;
 	}
 	sc = ns_scenario_parse(path, text, len, diag);
@@ -778,6 +1019,7 @@ void ns_diag_free(struct ns_diag *d)
 {
 	free(d->msg);
 	d->msg = NULL;
+	d->n = 0;
 }
 
 int ns_scenario_devindex(const struct ns_scenario *sc, const char *name)

@@ -254,7 +254,7 @@ static const struct ns_step *first_failed(const struct ns_scenario *sc,
 int ns_update_verify(const struct ns_scenario *sc, const struct ns_run *run,
 		     struct ns_update *u)
 {
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	struct ns_scenario *back = ns_scenario_parse(sc->path, u->text, u->len, &d);
 	struct ns_verdict v;
 	const struct ns_step *bad;

@@ -9,7 +9,7 @@
 
 static struct ns_scenario *parse(const char *text, char **err)
 {
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
 
 	*err = d.msg;
@@ -108,18 +108,161 @@ static void test_errors(void)
 	parse_error("    # umount -f /a\n", "t.scn:1:14: error: umount: unknown option -f", "umount option");
 	parse_error("    # umount -l\n", "t.scn:1:7: error: umount: missing operand", "umount without target");
 	parse_error("    # sleep nan\n", "t.scn:1:13: error: sleep: 'nan' is not a number of seconds from 0 to 86400", "sleep nan");
+	/* did you mean: a command, a filter, options of each command with a table */
+	parse_error("    # mout /x\n", "t.scn:1:7: error: unknown command 'mout' (did you mean 'mount'?)", "misspelt command");
+	parse_error("    # mount | gerp x\n", "t.scn:1:15: error: unknown filter 'gerp' (did you mean 'grep'?)", "misspelt filter");
+	parse_error("    # mount | mkdri x\n", "t.scn:1:15: error: unknown filter 'mkdri'", "only filters after a pipe");
+	parse_error("    # open /a @t\n", "t.scn:1:7: error: unknown command 'open' (did you mean 'open_tree'?)", "a command's prefix");
+	parse_error("    # mount --bnd /a /b\n", "t.scn:1:13: error: mount: unknown option --bnd (did you mean --bind?)", "mount option");
+	parse_error("    # mount -x /a /b\n", "t.scn:1:13: error: mount: unknown option -x", "short mount option: no guess");
+	parse_error("    # umount --lazzy /a\n", "t.scn:1:14: error: umount: unknown option --lazzy (did you mean --lazy?)", "umount option");
+	parse_error("    # unshare --map-root sh\n", "t.scn:1:15: error: unshare: unsupported option --map-root (did you mean --map-root-user?)", "unshare option prefix");
+	parse_error("    # unshare --foo sh\n", "t.scn:1:15: error: unshare: unsupported option --foo (-m, -U, -r and --propagation)", "unshare option: no guess");
+	parse_error("    # open_tree --clon /a @t\n", "t.scn:1:17: error: open_tree: unknown option --clon (did you mean --clone?)", "open_tree option");
+	parse_error("    # open_tree -x /a @t\n", "t.scn:1:17: error: open_tree: unknown option -x (-c, -R)", "open_tree option: no guess");
+	parse_error("    # move_mount --beneth /a /b\n", "t.scn:1:18: error: move_mount: unknown option --beneth (did you mean --beneath?)", "move_mount option");
+	parse_error("    # mount_setattr --recursiv -o ro /a\n", "t.scn:1:21: error: mount_setattr: unknown option --recursiv (did you mean --recursive?)", "mount_setattr option");
+	parse_error("    # mount_setattr /a --propagation\n", "t.scn:1:24: error: mount_setattr: option --propagation needs a value", "mount_setattr option without its value");
+	parse_error("    # ls --all /\n", "t.scn:1:10: error: ls: unknown option --all", "a long option named whole");
 	parse_error("    # mount sdb6 /x\n", "t.scn:1:13: error: mount: 'sdb6' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", "source not a device");
 }
 
 static void test_nul(void)
 {
 	static const char text[] = "    # ls\0x\n";
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, sizeof(text) - 1, &d);
 
 	ok(!sc, "NUL byte rejected");
 	is_str(d.msg, "t.scn:1:9: error: NUL byte in scenario file", "NUL message");
 	ns_diag_free(&d);
+}
+
+/* Every error of a file, in line order, up to NS_DIAG_MAX. */
+static void test_several_errors(void)
+{
+	struct ns_diag d = { NULL, 0 };
+	struct ns_buf text = NS_BUF_INIT, want = NS_BUF_INIT;
+	struct ns_scenario *sc;
+
+	parse_error("kernel: 6\n    # frob\n    out\n    # ls | sort\n",
+		    "t.scn:1:9: error: kernel: expected '>= MAJOR.MINOR[.PATCH]', got '6'\n"
+		    "t.scn:2:7: error: unknown command 'frob'\n"
+		    "t.scn:4:12: error: unknown filter 'sort'",
+		    "three errors; the output line stays with its failed command");
+	parse_error("root: /dev/sdb\n    # mkdir /x\n    # frob\n    # mount /dev/sdb/1 /x\n",
+		    "t.scn:1:1: error: root: '/dev/sdb' and /dev/sdb/1 cannot both be devices: one is a folder of the other\n"
+		    "t.scn:3:7: error: unknown command 'frob'",
+		    "the root's check, made at the end, still comes in line order");
+	parse_error("    out\n    # frob\n", "t.scn:1:5: error: output line before any command\n"
+		    "t.scn:2:7: error: unknown command 'frob'", "output first, then a bad command");
+	parse_error("    x\n", "t.scn:1:5: error: output line before any command",
+		    "no second error for a file without a good command");
+	parse_error("    # frob\n    # ls \xff\n    # frob\n",
+		    "t.scn:1:7: error: unknown command 'frob'\nt.scn:2:10: error: invalid UTF-8",
+		    "a file that is not text stops the parse");
+
+	for (int i = 1; i <= NS_DIAG_MAX + 3; i++) {
+		ns_buf_addf(&text, "    # frob%d\n", i);
+		if (i <= NS_DIAG_MAX)
+			ns_buf_addf(&want, "t.scn:%d:7: error: unknown command 'frob%d'\n", i, i);
+	}
+	ns_buf_addf(&want, "t.scn: 3 more errors not shown (at most %d are reported per file)", NS_DIAG_MAX);
+	sc = ns_scenario_parse("t.scn", text.data, text.len, &d);
+	ok(!sc, "capped: rejected");
+	is_str(d.msg, ns_buf_str(&want), "capped: the first %d errors, then a count", NS_DIAG_MAX);
+	ok(d.n == NS_DIAG_MAX + 3, "capped: every error counted (%zu)", d.n);
+	ns_diag_free(&d);
+	ok(d.msg == NULL && d.n == 0, "ns_diag_free empties the diagnostics");
+
+	sc = ns_scenario_parse("t.scn", "    # ls\n", 9, &d);
+	ok(sc && !d.msg && d.n == 0, "a good file: no diagnostics");
+	ns_scenario_free(sc);
+	ns_buf_free(&text);
+	ns_buf_free(&want);
+}
+
+/* Lines that look like commands or output but are not indented as
+ * session lines are errors; prose that merely resembles them is not. */
+static void test_misreads(void)
+{
+	const char *prose =
+		"# A heading, not a command\n"
+		"## mount, a heading too\n"
+		"#include is not a command either; nor is #mount( or $ ls(1)\n"
+		"#mount(8) at the margin is not one, nor $ls: or sh1#ls,\n"
+		"- a list item whose text goes on\n"
+		"  on a line indented by two spaces,\n"
+		" or one, # mount in the middle of a line,\n"
+		"   # of items: not a command name after the prompt\n"
+		"\n"
+		"    # mount | sed 's/^/#/' | awk '{print $1}'\n"
+		"    #/dev/sda1\n"
+		"    # mkdir /a\n"
+		"\n"
+		"  Two-space prose after a blank line.\n"
+		"    # ls /\n"
+		"    a\n"
+		"\t\tan output line indented further, by a tab\n"
+		"        and by four more spaces\n";
+	char *err;
+	struct ns_scenario *sc = parse(prose, &err);
+
+	ok(sc != NULL, "prose that only resembles a command stays prose");
+	if (!sc) {
+		printf("# %s\n", err);
+		free(err);
+	} else {
+		ok(sc->nsteps == 3, "three commands (%zu)", sc->nsteps);
+		ok(sc->steps[0].nexpect == 1, "'#' output line kept (%zu)", sc->steps[0].nexpect);
+		ok(sc->steps[2].nexpect == 3, "deeper indented output kept (%zu)", sc->steps[2].nexpect);
+		is_str(sc->steps[2].expect[2].text, "    and by four more spaces", "extra blanks are expected text");
+	}
+	ns_scenario_free(sc);
+
+	parse_error("    # mkdir /a\n  # mount --bind /a /a\n",
+		    "t.scn:2:3: error: '# mount' looks like a command, but the line is indented by 2 spaces, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "command indented by 2 spaces");
+	parse_error(" sh1$ ls\n    # ls\n",
+		    "t.scn:1:2: error: 'sh1$ ls' looks like a command, but the line is indented by 1 space, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "named prompt indented by 1 space");
+	parse_error("# mkdir /a\n",
+		    "t.scn:1:1: error: '# mkdir' looks like a command, but the line is not indented, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "command at the margin; no 'no commands' error besides");
+	parse_error("#mkdir /a\n    # ls\n",
+		    "t.scn:1:1: error: '#mkdir' looks like a command, but the line is not indented, so it is prose and never runs: indent it by four spaces or a tab, with a space after the prompt, to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "glued command at the margin");
+	parse_error("    # mkdir /a\n\t  # ls\n    a\n",
+		    "t.scn:2:4: error: '# ls' looks like a command, but the line is indented by a tab, then 2 spaces, so it is read as output: indent it by exactly four spaces or one tab to make it a command (output cannot begin like a command; a '...' line can stand for it)",
+		    "command indented by a tab and spaces; its output raises nothing more");
+	parse_error("  # ls\n    a\n",
+		    "t.scn:1:3: error: '# ls' looks like a command, but the line is indented by 2 spaces, so it is prose and never runs: indent it by four spaces or a tab to make it a command; to keep it as prose, reword it so that it does not begin with a prompt and a command name",
+		    "output under a misindented first command is not 'before any command'");
+	parse_error("    # mkdir /a\n    #mount --bind /a /a\n",
+		    "t.scn:2:6: error: no space between the prompt '#' and the command 'mount', so the line is read as output: put a space after the prompt",
+		    "no space after '#'");
+	parse_error("    # mkdir /a\n\tsh1$ls\n",
+		    "t.scn:2:6: error: no space between the prompt 'sh1$' and the command 'ls', so the line is read as output: put a space after the prompt",
+		    "no space after 'sh1$'");
+	parse_error("    # ls\n    a\n  b\n\tc\n",
+		    "t.scn:3:3: error: this line goes on from the session line above but is indented by 2 spaces, so it is prose and ends the session block: indent it by four spaces or a tab to make it output of the command on line 1; to keep it as prose, put a blank line before it",
+		    "output indented by 2 spaces; the block goes on after it");
+	parse_error("    # ls\n    a\n \t b\n",
+		    "t.scn:3:4: error: this line goes on from the session line above but is indented by 1 space, then a tab, then 1 space, so it is prose and ends the session block: indent it by four spaces or a tab to make it output of the command on line 1; to keep it as prose, put a blank line before it",
+		    "a mix of spaces and a tab");
+	parse_error("    # ls\n    a\n\n    \n    b\n    c\n",
+		    "t.scn:3:1: error: blank line inside the output of the command on line 1: expected output cannot contain an empty line, so line 5 would have no command; delete the blank line (a '...' line can stand for empty lines the command prints)",
+		    "blank lines inside an output block: the first one is named, once");
+	parse_error("    x\n  y\n    # ls\n",
+		    "t.scn:1:5: error: output line before any command\n"
+		    "t.scn:2:3: error: this line goes on from the session line above but is indented by 2 spaces, so it is prose and ends the session block: indent it by four spaces or a tab to make it part of the session block above it; to keep it as prose, put a blank line before it",
+		    "misindented output below output that has no command");
+	parse_error("    # ls\n\n    a\n",
+		    "t.scn:2:1: error: blank line between the command on line 1 and its output: expected output cannot contain an empty line, so line 3 would have no command; delete the blank line (a '...' line can stand for empty lines the command prints)",
+		    "a blank line before the first output line");
+	parse_error("    # ls\n    a\n\nProse.\n    b\n",
+		    "t.scn:5:5: error: output line before any command",
+		    "after prose, output has no command: the blank line is not blamed");
 }
 
 static void test_split(void)
@@ -148,6 +291,8 @@ int main(void)
 	test_transcript();
 	test_errors();
 	test_nul();
+	test_several_errors();
+	test_misreads();
 	test_split();
 	return tap_done();
 }

@@ -78,7 +78,7 @@ struct fixture {
 static int fixture_init(struct fixture *f)
 {
 	static const char text[] = "    sh1# ls /a\n    a<b> & \"quoted\"\n";
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 
 	memset(f, 0, sizeof(*f));
 	f->sc = ns_scenario_parse("dir.x/t#1.scn", text, strlen(text), &d);

@@ -9,7 +9,7 @@
 
 static struct ns_scenario *parse(const char *text)
 {
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
 
 	if (!sc)
