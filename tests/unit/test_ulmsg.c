@@ -15,7 +15,7 @@
 
 static struct ns_scenario *parse(const char *text)
 {
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
 
 	if (!sc)
@@ -337,7 +337,7 @@ static void test_update(void)
 
 static void test_directive(void)
 {
-	struct ns_diag d = { NULL };
+	struct ns_diag d = { NULL, 0 };
 	const char *bad = "errors: both\n\n    # mkdir /a\n";
 	struct ns_scenario *sc = ns_scenario_parse("t.scn", bad, strlen(bad), &d);
 
