@@ -6,7 +6,7 @@
  * no scenario is returned if there is any. After an error the parser goes
  * on with the next line, keeping the block the line was in open, so that
  * one mistake does not make the lines after it wrong too. */
-#include "scenario/scenario.h"
+#include "scenario/parser.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,50 +17,8 @@
 
 #define NS_MAX_LINE (1u << 20)
 
-struct parser;
 
-/* The directives of the header, each read by its dir_ function below.
- * The table comes first so that the parser can count them. */
-typedef int directive_fn(struct parser *p, const char *v, int col);
-static directive_fn dir_root, dir_requires, dir_kernel, dir_devices, dir_title,
-	dir_xfail, dir_errors;
-
-static const struct {
-	const char *name;
-	directive_fn *fn;
-	bool repeatable;       /* may be given more than once */
-} directives[] = {
-	{ "root", dir_root, false },
-	{ "requires", dir_requires, false },
-	{ "kernel", dir_kernel, false },
-	{ "devices", dir_devices, false },
-	{ "title", dir_title, false },
-	{ "xfail", dir_xfail, true },
-	{ "errors", dir_errors, false },
-};
-
-struct parser {
-	struct ns_scenario *sc;
-	const char *path;
-	int lineno;
-	bool seen_session;
-	bool header_open;      /* still in the leading block of directives */
-	struct ns_step *open;  /* the step whose output lines may follow */
-	bool prev_session;     /* the line before was a session line */
-	/* blank lines inside an output block: the first one, and the step
-	 * (an index into steps) whose output it interrupted; 0 for none */
-	int blank_line;
-	size_t blank_step;
-	bool seen[NS_ARRAY_SIZE(directives)]; /* which directives were given */
-	/* the errors so far: the first NS_DIAG_MAX, in line order, and a count */
-	char *err[NS_DIAG_MAX];
-	int err_line[NS_DIAG_MAX];
-	size_t nerr;
-	bool stop;             /* the file is not text: read no further */
-};
-
-static int fail(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
-static int fail(struct parser *p, int col, const char *fmt, ...)
+int ns_parser_fail(struct parser *p, int col, const char *fmt, ...)
 {
 	struct ns_buf b = NS_BUF_INIT;
 	size_t n = p->nerr < NS_DIAG_MAX ? p->nerr : NS_DIAG_MAX, at = n;
@@ -86,8 +44,7 @@ static int fail(struct parser *p, int col, const char *fmt, ...)
 }
 
 /* For an error after which no line can be trusted: the file is not text. */
-static int fail_stop(struct parser *p, int col, const char *fmt, ...) NS_PRINTF(3, 4);
-static int fail_stop(struct parser *p, int col, const char *fmt, ...)
+int ns_parser_fail_stop(struct parser *p, int col, const char *fmt, ...)
 {
 	struct ns_buf b = NS_BUF_INIT;
 	va_list ap;
@@ -96,7 +53,7 @@ static int fail_stop(struct parser *p, int col, const char *fmt, ...)
 	va_start(ap, fmt);
 	ns_buf_vaddf(&b, fmt, ap);
 	va_end(ap);
-	r = fail(p, col, "%s", ns_buf_str(&b));
+	r = ns_parser_fail(p, col, "%s", ns_buf_str(&b));
 	ns_buf_free(&b);
 	p->stop = true;
 	return r;
@@ -124,7 +81,7 @@ static void report(struct parser *p, struct ns_diag *diag)
 /* Add the i-th of n names to a list in a message: "a, b, c", or with
  * last " or ", "a, b or c". Messages list a table this way, so that a
  * new entry shows in them. */
-static void add_listed(struct ns_buf *b, const char *name, size_t i, size_t n,
+void ns_parser_add_listed(struct ns_buf *b, const char *name, size_t i, size_t n,
 		       const char *last)
 {
 	if (i)
@@ -132,7 +89,7 @@ static void add_listed(struct ns_buf *b, const char *name, size_t i, size_t n,
 	ns_buf_adds(b, name);
 }
 
-static void add_raw(struct parser *p, enum ns_line_kind kind, const char *text,
+void ns_parser_add_raw(struct parser *p, enum ns_line_kind kind, const char *text,
 		    size_t len)
 {
 	struct ns_scenario *sc = p->sc;
@@ -144,261 +101,6 @@ static void add_raw(struct parser *p, enum ns_line_kind kind, const char *text,
 	sc->raw[sc->nraw].text = xstrndup(text, len);
 	sc->raw[sc->nraw].step = sc->nsteps ? sc->nsteps - 1 : 0;
 	sc->nraw++;
-}
-
-/* ---- directives --------------------------------------------------- */
-
-static bool is_devname(const char *s)
-{
-	if (strncmp(s, "/dev/", 5) != 0 || !s[5])
-		return false;
-	/* one spelling per device: no empty, "." or ".." components */
-	if (strstr(s, "//") || strstr(s, "/./") || strstr(s, "/../") ||
-	    !strcmp(s + strlen(s) - 2, "/.") || !strcmp(s + strlen(s) - 3, "/.."))
-		return false;
-	for (; *s; s++)
-		if (!isalnum((unsigned char)*s) && !strchr("/_.-+:@", *s))
-			return false;
-	return s[-1] != '/';
-}
-
-static int dir_root(struct parser *p, const char *v, int col)
-{
-	if (!is_devname(v))
-		return fail(p, col, "root: '%s' is not a device path like /dev/sda1", v);
-	free(p->sc->root_dev);
-	p->sc->root_dev = xstrdup(v);
-	return 0;
-}
-
-static const struct {
-	const char *name;
-	unsigned bit;
-} requirements[] = {
-	{ "root", NS_REQ_ROOT },
-	{ "loop", NS_REQ_LOOP },
-	{ "userns", NS_REQ_USERNS },
-	{ "open_tree", NS_FEAT_OPEN_TREE },
-	{ "move_mount", NS_FEAT_MOVE_MOUNT },
-	{ "fsmount", NS_FEAT_FSMOUNT },
-	{ "mount_setattr", NS_FEAT_MOUNT_SETATTR },
-	{ "statmount", NS_FEAT_STATMOUNT },
-	{ "listmount", NS_FEAT_LISTMOUNT },
-	{ "move_mount_beneath", NS_FEAT_MOVE_MOUNT_BENEATH },
-	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
-};
-
-const char *ns_requirement_name(unsigned bit)
-{
-	for (size_t k = 0; k < NS_ARRAY_SIZE(requirements); k++)
-		if (requirements[k].bit == bit)
-			return requirements[k].name;
-	return NULL;
-}
-
-static int unknown_requirement(struct parser *p, int col, const char *s, size_t n)
-{
-	struct ns_buf known = NS_BUF_INIT;
-	int r;
-
-	for (size_t k = 0; k < NS_ARRAY_SIZE(requirements); k++)
-		add_listed(&known, requirements[k].name, k, NS_ARRAY_SIZE(requirements), ", ");
-	r = fail(p, col, "requires: unknown requirement '%.*s' (known: %s)", (int)n, s,
-		 ns_buf_str(&known));
-	ns_buf_free(&known);
-	return r;
-}
-
-static int dir_requires(struct parser *p, const char *v, int col)
-{
-	const char *s = v;
-
-	while (*s) {
-		size_t n = strcspn(s, " \t"), k = 0;
-
-		while (k < NS_ARRAY_SIZE(requirements) &&
-		       (strlen(requirements[k].name) != n || strncmp(s, requirements[k].name, n)))
-			k++;
-		if (k == NS_ARRAY_SIZE(requirements))
-			return unknown_requirement(p, col + (int)(s - v), s, n);
-		p->sc->requires |= requirements[k].bit;
-		s += n;
-		s += strspn(s, " \t");
-	}
-	return 0;
-}
-
-/* One "OP X.Y[.Z]" of an xfail range; returns the characters used or -1. */
-static int parse_cmp(const char *s, struct ns_version_cmp *c)
-{
-	static const char *const ops[] = { ">=", "<=", ">", "<", "=" };
-	int used = 0, k = -1;
-
-	for (size_t i = 0; i < NS_ARRAY_SIZE(ops) && k < 0; i++)
-		if (!strncmp(s, ops[i], strlen(ops[i])))
-			k = (int)i;
-	if (k < 0)
-		return -1;
-	strcpy(c->op, ops[k]);
-	s += strlen(ops[k]);
-	c->v[0] = c->v[1] = c->v[2] = 0;
-	if (sscanf(s, " %d.%d%n.%d%n", &c->v[0], &c->v[1], &used, &c->v[2], &used) < 2)
-		return -1;
-	return (int)strlen(ops[k]) + used;
-}
-
-static int dir_xfail(struct parser *p, const char *v, int col)
-{
-	struct ns_scenario *sc = p->sc;
-	const char *colon = strchr(v, ':');
-	struct ns_xfail x = { .line = p->lineno };
-	const char *s = v;
-	void *arr = sc->xfails;
-	size_t cap = sc->nxfails;
-
-	if (!colon || !colon[1 + strspn(colon + 1, " \t")])
-		return fail(p, col, "xfail: expected 'RANGE: REASON', e.g. 'xfail: >= 6.1, < 6.9: why (reference)'");
-	if (!strncmp(s, "*", 1) && s + 1 + strspn(s + 1, " \t") == colon) {
-		x.any = true;
-	} else {
-		while (s < colon) {
-			int n;
-			if (x.ncmp == NS_ARRAY_SIZE(x.cmp) || (n = parse_cmp(s, &x.cmp[x.ncmp])) < 0)
-				return fail(p, col + (int)(s - v), "xfail: bad kernel range '%.*s' (use '*' or comparisons like '>= 6.1, < 6.9')",
-					    (int)(colon - v), v);
-			x.ncmp++;
-			s += n;
-			s += strspn(s, " \t");
-			if (*s == ',')
-				s += 1 + strspn(s + 1, " \t");
-			else if (s != colon)
-				return fail(p, col + (int)(s - v), "xfail: expected ',' or ':' after a kernel version");
-		}
-	}
-	x.reason = xstrdup(colon + 1 + strspn(colon + 1, " \t"));
-	ns_grow(&arr, &cap, sc->nxfails + 1, sizeof(x));
-	sc->xfails = arr;
-	sc->xfails[sc->nxfails++] = x;
-	return 0;
-}
-
-static int dir_kernel(struct parser *p, const char *v, int col)
-{
-	int *k = p->sc->kernel_min;
-	int used = 0;
-
-	k[0] = k[1] = k[2] = 0;
-	if (sscanf(v, ">= %d.%d%n.%d%n", &k[0], &k[1], &used, &k[2], &used) < 2 ||
-	    v[used] || k[0] < 0 || k[1] < 0 || k[2] < 0)
-		return fail(p, col, "kernel: expected '>= MAJOR.MINOR[.PATCH]', got '%s'", v);
-	return 0;
-}
-
-static const struct {
-	const char *name;
-	enum ns_devices_mode mode;
-} device_modes[] = {
-	{ "tmpfs", NS_DEVICES_TMPFS },
-	{ "loop", NS_DEVICES_LOOP },
-	{ "any", NS_DEVICES_DEFAULT },
-};
-
-static int dir_devices(struct parser *p, const char *v, int col)
-{
-	struct ns_buf known = NS_BUF_INIT;
-	int r;
-
-	for (size_t i = 0; i < NS_ARRAY_SIZE(device_modes); i++) {
-		if (!strcmp(v, device_modes[i].name)) {
-			p->sc->devices = device_modes[i].mode;
-			return 0;
-		}
-	}
-	for (size_t i = 0; i < NS_ARRAY_SIZE(device_modes); i++)
-		add_listed(&known, device_modes[i].name, i, NS_ARRAY_SIZE(device_modes), " or ");
-	r = fail(p, col, "devices: expected %s, got '%s'", ns_buf_str(&known), v);
-	ns_buf_free(&known);
-	return r;
-}
-
-static int dir_title(struct parser *p, const char *v, int col)
-{
-	(void)col;
-	free(p->sc->title);
-	p->sc->title = xstrdup(v);
-	return 0;
-}
-
-/* `errors: nstest|util-linux`: the form show and --update write error
- * lines in (run/ulmsg.h). */
-static int dir_errors(struct parser *p, const char *v, int col)
-{
-	if (!strcmp(v, "nstest"))
-		p->sc->errors = NS_ERRORS_NSTEST;
-	else if (!strcmp(v, "util-linux"))
-		p->sc->errors = NS_ERRORS_UTIL_LINUX;
-	else
-		return fail(p, col, "errors: expected nstest or util-linux, got '%s'", v);
-	return 0;
-}
-
-/* "key: value" with a lowercase key; anything else is not a directive. */
-static bool split_directive(const char *line, size_t *keylen, const char **val)
-{
-	size_t k = 0;
-
-	while (islower((unsigned char)line[k]) || line[k] == '-' ||
-	       (k && isdigit((unsigned char)line[k])))
-		k++;
-	if (!k || line[k] != ':' || (line[k + 1] != ' ' && line[k + 1]))
-		return false;
-	*keylen = k;
-	*val = line + k + 1 + strspn(line + k + 1, " \t");
-	return true;
-}
-
-static int known_directive(const char *key, size_t keylen)
-{
-	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
-		if (strlen(directives[i].name) == keylen &&
-		    !strncmp(directives[i].name, key, keylen))
-			return (int)i;
-	return -1;
-}
-
-static int unknown_directive(struct parser *p, const char *key, size_t keylen)
-{
-	struct ns_buf known = NS_BUF_INIT;
-	int r;
-
-	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
-		add_listed(&known, directives[i].name, i, NS_ARRAY_SIZE(directives), ", ");
-	r = fail(p, 1, "unknown directive '%.*s' (known: %s)", (int)keylen, key,
-		 ns_buf_str(&known));
-	ns_buf_free(&known);
-	return r;
-}
-
-static int parse_directive(struct parser *p, const char *line, size_t keylen,
-			   const char *val)
-{
-	int i = known_directive(line, keylen);
-	char *v;
-	size_t n;
-	int r;
-
-	if (i < 0)
-		return unknown_directive(p, line, keylen);
-	if (p->seen[i] && !directives[i].repeatable)
-		return fail(p, 1, "directive '%.*s' given twice", (int)keylen, line);
-	p->seen[i] = true;
-	v = xstrdup(val);
-	n = strlen(v);
-	while (n && (v[n - 1] == ' ' || v[n - 1] == '\t'))
-		v[--n] = '\0';
-	r = directives[i].fn(p, v, (int)(val - line) + 1);
-	free(v);
-	return r;
 }
 
 /* ---- session lines ------------------------------------------------ */
@@ -452,25 +154,25 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		/* any command may be meant first; after a pipe, only a filter */
 		const char *near = ns_cmd_closest(name, index > 0);
 
-		return fail(p, st->col[0], "unknown %s '%s'%s%s%s", index ? "filter" : "command",
+		return ns_parser_fail(p, st->col[0], "unknown %s '%s'%s%s%s", index ? "filter" : "command",
 			    name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 	}
 	if (index == 0 && st->def->filter)
-		return fail(p, st->col[0], "'%s' is a filter: it reads the output of a command through '|'", name);
+		return ns_parser_fail(p, st->col[0], "'%s' is a filter: it reads the output of a command through '|'", name);
 	if (index > 0 && !st->def->filter)
-		return fail(p, st->col[0], "'%s' cannot read from a pipe", name);
+		return ns_parser_fail(p, st->col[0], "'%s' cannot read from a pipe", name);
 	if (st->def->parse(st, &e) < 0) {
 		size_t w = e.word < st->argc ? e.word : 0;
-		int r = fail(p, st->col[w], "%s", e.msg);
+		int r = ns_parser_fail(p, st->col[w], "%s", e.msg);
 		free(e.msg);
 		return r;
 	}
 	if (st->def->device) {
 		const char *dev = st->def->device(st->args);
-		if (dev && !is_devname(dev))
-			return fail(p, word_col(st, dev), "device name '%s' is not a path like /dev/sdb6", dev);
+		if (dev && !ns_parser_is_devname(dev))
+			return ns_parser_fail(p, word_col(st, dev), "device name '%s' is not a path like /dev/sdb6", dev);
 		if (dev && nested(p->sc, dev))
-			return fail(p, word_col(st, dev), "device name '%s' and %s cannot both be devices: one is a folder of the other",
+			return ns_parser_fail(p, word_col(st, dev), "device name '%s' and %s cannot both be devices: one is a folder of the other",
 				    dev, nested(p->sc, dev));
 		if (dev)
 			add_device(p->sc, dev);
@@ -503,7 +205,7 @@ static int parse_command(struct parser *p, struct ns_step *step,
 	size_t end;
 
 	if (ns_shell_split(text, &sp, &msg, &at) < 0) {
-		int r = fail(p, base + (int)at, "%s", msg);
+		int r = ns_parser_fail(p, base + (int)at, "%s", msg);
 		free(msg);
 		return r;
 	}
@@ -513,7 +215,7 @@ static int parse_command(struct parser *p, struct ns_step *step,
 	step->cmdline = xstrndup(text, end);
 	if (sp.n == 1 && sp.stages[0].n == 0) {
 		ns_split_free(&sp);
-		return fail(p, base, "empty command after the prompt");
+		return ns_parser_fail(p, base, "empty command after the prompt");
 	}
 	step->pipeline.stages = xcalloc(sp.n, sizeof(struct ns_stage));
 	step->pipeline.n = sp.n;
@@ -526,7 +228,7 @@ static int parse_command(struct parser *p, struct ns_step *step,
 	return 0;
 }
 
-static struct ns_step *new_step(struct ns_scenario *sc)
+struct ns_step *ns_parser_new_step(struct ns_scenario *sc)
 {
 	void *v = sc->steps;
 
@@ -547,189 +249,33 @@ static void add_expect(struct ns_step *st, const char *text, int line)
 	st->nexpect++;
 }
 
-/* ---- lines that look like what they are not ------------------------- */
-
-/* Whether s (a line's text after its leading blanks) looks like a command:
- * an optional terminal name, '#' or '$', blanks or none, then the name of
- * a command of the table, ending at a blank, '|' or the end of the line.
- * If so, *at is where the command name starts and *end where it ends. */
-static bool looks_like_command(const char *s, size_t *at, size_t *end)
-{
-	size_t k = 0, n;
-	char *word;
-	bool known;
-
-	while (isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '-' || s[k] == '.')
-		k++;
-	if (s[k] != '#' && s[k] != '$')
-		return false;
-	k++;
-	k += strspn(s + k, " \t");
-	n = strcspn(s + k, " \t|");
-	if (!n)
-		return false;
-	word = xstrndup(s + k, n);
-	known = ns_cmd_find(word) != NULL;
-	free(word);
-	*at = k;
-	*end = k + n;
-	return known;
-}
-
-/* "2 spaces", "a tab", "4 spaces, then a tab": the n leading blanks of
- * line, for a message. */
-static void describe_indent(struct ns_buf *b, const char *line, size_t n)
-{
-	for (size_t i = 0; i < n;) {
-		size_t run = 1;
-
-		while (i + run < n && line[i + run] == line[i])
-			run++;
-		if (i)
-			ns_buf_adds(b, ", then ");
-		if (run == 1)
-			ns_buf_adds(b, line[i] == '\t' ? "a tab" : "1 space");
-		else
-			ns_buf_addf(b, "%zu %s", run, line[i] == '\t' ? "tabs" : "spaces");
-		i += run;
-	}
-}
-
-/* A step for a line that was meant as a command but has an error of its
- * form: its output lines then belong to it and raise nothing more. The
- * scenario is not returned anyway. */
-static void stand_in_step(struct parser *p, const char *s, size_t namelen)
-{
-	struct ns_step *st = new_step(p->sc);
-
-	st->line = p->lineno;
-	st->terminal = xstrndup(s, namelen);
-	st->prompt = s[namelen];
-	p->open = st;
-	p->blank_line = 0;
-}
-
-/* A line whose text, after lead blanks that are not a session line's
- * indentation, looks like a command: it would be prose, or output of the
- * command before, and never run. */
-static int misindented_command(struct parser *p, const char *line, size_t lead,
-			       bool session)
-{
-	const char *s = line + lead;
-	size_t at = 0, end = 0, namelen = strcspn(s, "#$");
-	bool blank = s[namelen + 1] == ' ' || s[namelen + 1] == '\t';
-	struct ns_buf msg = NS_BUF_INIT;
-	int r;
-
-	looks_like_command(s, &at, &end);
-	ns_buf_addf(&msg, "'%.*s' looks like a command, but the line is ", (int)end, s);
-	if (lead) {
-		ns_buf_adds(&msg, "indented by ");
-		describe_indent(&msg, line, lead);
-	} else {
-		ns_buf_adds(&msg, "not indented");
-	}
-	if (session)
-		ns_buf_adds(&msg, ", so it is read as output: indent it by exactly four spaces or one tab");
-	else
-		ns_buf_adds(&msg, ", so it is prose and never runs: indent it by four spaces or a tab");
-	if (!blank)
-		ns_buf_adds(&msg, ", with a space after the prompt,");
-	ns_buf_adds(&msg, " to make it a command");
-	if (session)
-		ns_buf_adds(&msg, " (output cannot begin like a command; a '...' line can stand for it)");
-	else
-		ns_buf_adds(&msg, "; to keep it as prose, reword it so that it does not begin with a prompt and a command name");
-	r = fail(p, (int)lead + 1, "%s", ns_buf_str(&msg));
-	ns_buf_free(&msg);
-	stand_in_step(p, s, namelen);
-	p->header_open = false;
-	return r;
-}
-
-/* A line indented by blanks that are not a session line's indentation
- * (1 to 3 spaces, or spaces and then a tab) right below a session line:
- * it is prose, so it ends the block it seems to continue. */
-static int misindented_output(struct parser *p, const char *line, size_t lead)
-{
-	struct ns_buf how = NS_BUF_INIT, what = NS_BUF_INIT;
-	int r;
-
-	describe_indent(&how, line, lead);
-	if (p->open)
-		ns_buf_addf(&what, "output of the command on line %d", p->open->line);
-	else
-		ns_buf_adds(&what, "part of the session block above it");
-	r = fail(p, (int)lead + 1, "this line goes on from the session line above but is indented by %s, so it is prose and ends the session block: indent it by four spaces or a tab to make it %s; to keep it as prose, put a blank line before it",
-		 ns_buf_str(&how), ns_buf_str(&what));
-	ns_buf_free(&how);
-	ns_buf_free(&what);
-	p->header_open = false;
-	return r;
-}
-
-/* A session line such as "#mount /x" or "sh1$ls": a prompt directly
- * followed by a command name reads as output, not as a command. */
-static bool prompt_without_blank(struct parser *p, const char *s, int indent)
-{
-	size_t at, end, namelen = strcspn(s, "#$");
-
-	if (!looks_like_command(s, &at, &end) || at != namelen + 1)
-		return false;
-	fail(p, indent + (int)at + 1, "no space between the prompt '%.*s' and the command '%.*s', so the line is read as output: put a space after the prompt",
-	     (int)namelen + 1, s, (int)(end - at), s + at);
-	stand_in_step(p, s, namelen);
-	return true;
-}
-
-/* An output line with no command open: after blank lines inside an output
- * block, the blank line is the mistake, and the block goes on. */
-static bool blank_in_output(struct parser *p)
-{
-	int line = p->lineno;
-	const struct ns_step *st;
-
-	if (!p->blank_line)
-		return false;
-	st = &p->sc->steps[p->blank_step];
-	p->lineno = p->blank_line;
-	fail(p, 1, "blank line %s the command on line %d%s: expected output cannot contain an empty line, so line %d would have no command; delete the blank line (a '...' line can stand for empty lines the command prints)",
-	     st->nexpect || st->unordered ? "inside the output of" : "between", st->line,
-	     st->nexpect || st->unordered ? "" : " and its output", line);
-	p->lineno = line;
-	p->open = &p->sc->steps[p->blank_step];
-	p->blank_line = 0;
-	return true;
-}
-
 static int session_line(struct parser *p, const char *line, int indent)
 {
 	const char *s = line + indent;
 	size_t namelen = 0, plen = prompt_len(s, &namelen);
 
-	p->seen_session = true;
 	p->header_open = false;
 	if (plen) {
-		struct ns_step *st = new_step(p->sc);
+		struct ns_step *st = ns_parser_new_step(p->sc);
 		st->line = p->lineno;
 		st->terminal = xstrndup(s, namelen);
 		st->prompt = s[namelen];
 		st->col = indent + (int)plen + 1;
 		p->open = st;
 		p->blank_line = 0;
-		add_raw(p, NS_LINE_COMMAND, line, strlen(line));
+		ns_parser_add_raw(p, NS_LINE_COMMAND, line, strlen(line));
 		return parse_command(p, st, s + plen, indent + (int)plen + 1);
 	}
-	if (prompt_without_blank(p, s, indent))
+	if (ns_misread_prompt(p, s, indent))
 		return -1;
-	if (!p->open && !blank_in_output(p))
-		return fail(p, indent + 1, "output line before any command");
+	if (!p->open && !ns_misread_blank(p))
+		return ns_parser_fail(p, indent + 1, "output line before any command");
 	if (!strcmp(s, "[unordered]") && p->open->nexpect == 0 && !p->open->unordered) {
 		p->open->unordered = true;
 	} else {
 		add_expect(p->open, s, p->lineno);
 	}
-	add_raw(p, NS_LINE_EXPECT, line, strlen(line));
+	ns_parser_add_raw(p, NS_LINE_EXPECT, line, strlen(line));
 	return 0;
 }
 
@@ -740,11 +286,11 @@ static int check_bytes(struct parser *p, const char *line, size_t len)
 	for (size_t i = 0; i < len; i++) {
 		unsigned char c = (unsigned char)line[i];
 		if (c == '\0')
-			return fail_stop(p, (int)i + 1, "NUL byte in scenario file");
+			return ns_parser_fail_stop(p, (int)i + 1, "NUL byte in scenario file");
 		if (c == '\r' && i + 1 == len)
-			return fail_stop(p, (int)i + 1, "CRLF line ending; scenario files use LF (convert with dos2unix)");
+			return ns_parser_fail_stop(p, (int)i + 1, "CRLF line ending; scenario files use LF (convert with dos2unix)");
 		if (c < 0x20 && c != '\t')
-			return fail_stop(p, (int)i + 1, "control character 0x%02x in scenario file", c);
+			return ns_parser_fail_stop(p, (int)i + 1, "control character 0x%02x in scenario file", c);
 	}
 	return 0;
 }
@@ -806,11 +352,11 @@ static int one_line(struct parser *p, const char *line, size_t len)
 	bool blank, session, prev_session = p->prev_session;
 
 	if (len > NS_MAX_LINE)
-		return fail_stop(p, 1, "line longer than %u bytes", NS_MAX_LINE);
+		return ns_parser_fail_stop(p, 1, "line longer than %u bytes", NS_MAX_LINE);
 	if (check_bytes(p, line, len) < 0)
 		return -1;
 	if (!utf8_ok((const unsigned char *)line, len, &bad))
-		return fail_stop(p, (int)bad + 1, "invalid UTF-8");
+		return ns_parser_fail_stop(p, (int)bad + 1, "invalid UTF-8");
 	if (line[0] == '\t')
 		indent = 1;
 	else if (!strncmp(line, "    ", 4))
@@ -821,12 +367,12 @@ static int one_line(struct parser *p, const char *line, size_t len)
 	/* a misread line is taken as part of the block it seems to be in */
 	p->prev_session = !blank;
 	if (!blank && (!session || lead > (size_t)indent) &&
-	    looks_like_command(line + lead, &at, &end))
-		return misindented_command(p, line, lead, session);
+	    ns_misread_looks_like_command(line + lead, &at, &end))
+		return ns_misread_command(p, line, lead, session);
 	if (session)
 		return session_line(p, line, indent);
 	if (!blank && lead && prev_session)
-		return misindented_output(p, line, lead);
+		return ns_misread_output(p, line, lead);
 	p->prev_session = false;
 	if (blank && p->open && prev_session) {
 		p->blank_line = p->lineno;
@@ -835,18 +381,18 @@ static int one_line(struct parser *p, const char *line, size_t len)
 		p->blank_line = 0;
 	}
 	p->open = NULL;
-	if (split_directive(line, &keylen, &val)) {
+	if (ns_parser_split_directive(line, &keylen, &val)) {
 		if (p->header_open) {
-			add_raw(p, NS_LINE_DIRECTIVE, line, len);
-			return parse_directive(p, line, keylen, val);
+			ns_parser_add_raw(p, NS_LINE_DIRECTIVE, line, len);
+			return ns_parser_directive(p, line, keylen, val);
 		}
-		if (known_directive(line, keylen) >= 0)
-			return fail(p, 1, "directive '%.*s' after the header: directives go in the block at the top of the file",
+		if (ns_parser_known_directive(line, keylen) >= 0)
+			return ns_parser_fail(p, 1, "directive '%.*s' after the header: directives go in the block at the top of the file",
 				    (int)keylen, line);
 	}
 	if (line[strspn(line, " \t")])
 		p->header_open = false;
-	add_raw(p, indent ? NS_LINE_BLANK_SESSION : NS_LINE_PROSE, line, len);
+	ns_parser_add_raw(p, indent ? NS_LINE_BLANK_SESSION : NS_LINE_PROSE, line, len);
 	return 0;
 }
 
@@ -889,7 +435,7 @@ static int check_root_nesting(struct parser *p)
 	if (!other)
 		return 0;
 	p->lineno = 1;
-	return fail(p, 1, "root: '%s' and %s cannot both be devices: one is a folder of the other",
+	return ns_parser_fail(p, 1, "root: '%s' and %s cannot both be devices: one is a folder of the other",
 		    p->sc->root_dev, other);
 }
 
@@ -920,7 +466,7 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 	/* a file whose commands all had errors is not also "without commands" */
 	if (sc->nsteps == 0 && !p.nerr) {
 		p.lineno = p.lineno ? p.lineno : 1;
-		fail(&p, 1, "no commands: a scenario needs at least one indented '# command' line");
+		ns_parser_fail(&p, 1, "no commands: a scenario needs at least one indented '# command' line");
 	}
 	check_root_nesting(&p);
 	if (p.nerr)
