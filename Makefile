@@ -111,7 +111,8 @@ check-scenarios: nstest
 	tests/isolation-check ./nstest run --devices=loop scenarios
 
 # Kernels in VMs (README: "Other kernels"): article and sharedsubtree on
-# Debian's 6.1 under qemu, kernel-matrix, a real git bisect run. Needs the
+# Debian's 6.1 under qemu, kernel-matrix, a real git bisect run, ci/kernels
+# fetching the newest 6.12 from Debian's archive (network). Needs the
 # packages of `ci/install-deps --vm`, which `make check` does without.
 check-vm: nstest
 	ci/install-deps --vm
