@@ -4,6 +4,7 @@
  * pairing (match_search.c) that binds new pairs into the renaming
  * (renaming.h) on its trail. A step that matches keeps them; one that
  * fails undoes them and shows a diff (match_diff.c). */
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -34,16 +35,16 @@ void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons)
 }
 
 /* The expected name of actual number k, or k itself when unbound. */
-static struct ns_key expected_name(const struct ns_matcher *m,
-				   enum ns_renaming_kind kind, struct ns_key k)
+static struct ns_key expected_name(void *ren, enum ns_renaming_kind kind,
+				   struct ns_key k)
 {
-	const struct ns_key *e = ns_renaming_expected(m->ren, kind, k);
+	const struct ns_key *e = ns_renaming_expected(ren, kind, k);
 
 	return e ? *e : k;
 }
 
-void ns_matcher_rename(const struct ns_matcher *m, const char *line,
-		       struct ns_buf *out)
+static void map_mountinfo(const char *line, ns_match_namer name, void *ctx,
+			  struct ns_buf *out)
 {
 	struct ns_mi_line l;
 	struct ns_key k;
@@ -52,17 +53,69 @@ void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 		ns_buf_adds(out, line);
 		return;
 	}
-	l.id = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.id, 0 }).x;
-	l.parent = expected_name(m, NS_RENAMING_ID, (struct ns_key){ l.parent, 0 }).x;
-	k = expected_name(m, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
+	l.parent = name(ctx, NS_RENAMING_ID, (struct ns_key){ l.parent, 0 }).x;
+	l.id = name(ctx, NS_RENAMING_ID, (struct ns_key){ l.id, 0 }).x;
+	k = name(ctx, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
 	l.major = k.x;
 	l.minor = k.y;
 	for (size_t i = 0; i < l.ntags; i++)
 		if (l.tags[i].numbered)
-			l.tags[i].group = expected_name(m, NS_RENAMING_GROUP,
-							(struct ns_key){ l.tags[i].group, 0 }).x;
+			l.tags[i].group = name(ctx, NS_RENAMING_GROUP,
+					       (struct ns_key){ l.tags[i].group, 0 }).x;
 	ns_mi_format(&l, out);
 	ns_mi_free(&l);
+}
+
+/* A row's numbers named PARENT first, then in their order. */
+static void map_row(const struct ns_match_line *l, ns_match_namer name,
+		    void *ctx, struct ns_buf *out)
+{
+	struct ns_key *names = xcalloc(l->nseg + 1, sizeof(*names));
+
+	for (int pass = 0; pass < 2; pass++)
+		for (size_t i = 0; i < l->nseg; i++)
+			if (l->seg[i].type == NS_SEG_NUM && l->seg[i].parent == !pass)
+				names[i] = name(ctx, l->seg[i].kind, l->seg[i].k);
+	ns_match_table_format(l, names, out);
+	free(names);
+}
+
+void ns_match_map_numbers(const struct ns_match_shape *shape, const char *line,
+			  ns_match_namer name, void *ctx, struct ns_buf *out)
+{
+	struct ns_match_line l;
+
+	if (!shape) {
+		map_mountinfo(line, name, ctx, out);
+		return;
+	}
+	memset(&l, 0, sizeof(l));
+	ns_match_line_init(&l, line, false, shape);
+	if (l.tab)
+		map_row(&l, name, ctx, out);
+	else
+		ns_buf_adds(out, line);
+	ns_match_line_free(&l);
+}
+
+void ns_matcher_rename(const struct ns_matcher *m, const char *line,
+		       struct ns_buf *out)
+{
+	map_mountinfo(line, expected_name, m->ren, out);
+}
+
+void ns_match_line_rename(const struct ns_renaming *r,
+			  const struct ns_match_line *l, struct ns_buf *out)
+{
+	/* expected_name only reads the renaming */
+	void *ren = (void *)(uintptr_t)r;
+
+	if (l->tab)
+		map_row(l, expected_name, ren, out);
+	else if (l->mi)
+		map_mountinfo(l->text, expected_name, ren, out);
+	else
+		ns_buf_adds(out, l->text);
 }
 
 /* ---- a step's lines ----------------------------------------------------- */
@@ -74,11 +127,15 @@ static void reserve_for(struct ns_match_step *st)
 	size_t need[NS_RENAMING_NKINDS] = { 0 };
 
 	for (size_t i = 0; i < st->ne; i++) {
-		if (!st->e[i].mi)
+		const struct ns_match_line *l = &st->e[i];
+
+		for (size_t k = 0; l->tab && k < l->nseg; k++)
+			need[l->seg[k].kind] += l->seg[k].type == NS_SEG_NUM;
+		if (!l->mi)
 			continue;
 		need[NS_RENAMING_ID] += 2;
 		need[NS_RENAMING_DEV]++;
-		need[NS_RENAMING_GROUP] += st->e[i].p.ntags;
+		need[NS_RENAMING_GROUP] += l->p.ntags;
 	}
 	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
 		ns_renaming_reserve(st->m->ren, k, need[k]);
@@ -100,7 +157,7 @@ static void cut_lines(struct ns_match_step *st, const char *text)
 		char *nl = strchr(p, '\n');
 		if (nl)
 			*nl = '\0';
-		ns_match_line_init(&st->a[st->na++], p, false);
+		ns_match_line_init(&st->a[st->na++], p, false, st->shape);
 		if (!nl)
 			break;
 		p = nl + 1;
@@ -108,14 +165,16 @@ static void cut_lines(struct ns_match_step *st, const char *text)
 }
 
 static void step_init(struct ns_match_step *st, struct ns_matcher *m,
-		      const struct ns_expect *exp, size_t nexp, const char *actual)
+		      const struct ns_expect *exp, size_t nexp, const char *actual,
+		      const struct ns_match_shape *shape)
 {
 	memset(st, 0, sizeof(*st));
 	st->m = m;
+	st->shape = shape;
 	st->ne = nexp;
 	st->e = xcalloc(st->ne + 1, sizeof(*st->e));
 	for (size_t i = 0; i < st->ne; i++) {
-		ns_match_line_init(&st->e[i], exp[i].text, true);
+		ns_match_line_init(&st->e[i], exp[i].text, true, shape);
 		st->nwild += st->e[i].wild;
 	}
 	cut_lines(st, actual);
@@ -125,9 +184,9 @@ static void step_init(struct ns_match_step *st, struct ns_matcher *m,
 static void step_free(struct ns_match_step *st)
 {
 	for (size_t i = 0; i < st->ne; i++)
-		ns_mi_free(&st->e[i].p);
+		ns_match_line_free(&st->e[i]);
 	for (size_t j = 0; j < st->na; j++)
-		ns_mi_free(&st->a[j].p);
+		ns_match_line_free(&st->a[j]);
 	free(st->e);
 	free(st->a);
 	free(st->act);
@@ -139,10 +198,18 @@ bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
 		     size_t nexp, bool unordered, const char *actual,
 		     struct ns_buf *diff)
 {
+	return ns_matcher_step_shaped(m, exp, nexp, unordered, actual, NULL, diff);
+}
+
+bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
+			    size_t nexp, bool unordered, const char *actual,
+			    const struct ns_match_shape *shape,
+			    struct ns_buf *diff)
+{
 	struct ns_match_step st;
 	bool ok;
 
-	step_init(&st, m, exp, nexp, actual ? actual : "");
+	step_init(&st, m, exp, nexp, actual ? actual : "", shape);
 	ns_renaming_keep(m->ren);
 	m->spent = 0;
 	m->gave_up = false;

@@ -1,19 +1,51 @@
 /* match.h - compare a step's expected output with what the kernel printed
- * (nstest-scenario(5), EXPECTED OUTPUT). Mountinfo records match up to one
- * consistent one-to-one renaming of mount IDs, device numbers and
- * peer-group numbers that holds across the whole scenario; every other line
- * matches literally; "..." matches any number of lines. */
+ * (nstest-scenario(5), EXPECTED OUTPUT). Mountinfo records, and the rows
+ * of a findmnt table when the step says which of its fields hold numbers
+ * (struct ns_match_shape), match up to one consistent one-to-one renaming
+ * of mount IDs, device numbers and peer-group numbers that holds across
+ * the whole scenario; every other line matches literally; "..." matches
+ * any number of lines. */
 #ifndef NS_MATCH_H
 #define NS_MATCH_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
+#include "match/renaming.h"
 #include "mounts/mountinfo_line.h" /* ns_mi_parse(), ns_mi_free() */
 #include "scenario/scenario.h"
 #include "base/util.h"
 
 struct ns_matcher;
+
+/* What a field of a findmnt table holds. */
+enum ns_match_col {
+	NS_MATCH_COL_TEXT,    /* literal */
+	NS_MATCH_COL_ID,      /* a mount ID (ID) */
+	NS_MATCH_COL_PARENT,  /* a mount ID (PARENT): the same renaming as ID */
+	NS_MATCH_COL_DEV,     /* MAJOR:MINOR (MAJ:MIN) */
+};
+
+/* How findmnt laid its table out. */
+enum ns_match_form {
+	NS_MATCH_TABLE,       /* a tree or list: columns padded with blanks */
+	NS_MATCH_RAW,         /* -r: fields separated by single spaces */
+	NS_MATCH_JSON,        /* -J: "id": N, "parent": N, "maj:min": "M:m" */
+};
+
+#define NS_MATCH_MAX_COLS 64
+
+/* The second line shape the matcher knows besides mountinfo records: the
+ * output of one findmnt, its columns in order (the judge builds it from
+ * the step's parsed arguments). A step with a shape reads its lines as
+ * findmnt rows only; lines that are no row match literally. The rules are
+ * in match_table.c and nstest-scenario(5), findmnt. */
+struct ns_match_shape {
+	enum ns_match_form form;
+	bool tree;            /* TABLE: a word of tree glyphs ("│") is no field */
+	size_t ncols;
+	enum ns_match_col cols[NS_MATCH_MAX_COLS];
+};
 
 struct ns_matcher *ns_matcher_new(void);
 void ns_matcher_free(struct ns_matcher *m);
@@ -31,6 +63,13 @@ bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
  * (several "..." or an unordered block with look-alike records can make
  * the search exponential); past it the step fails and its diff says the
  * matcher gave up. 0 restores the default, ten million. */
+/* ns_matcher_step for a step whose lines have the given shape; NULL is
+ * ns_matcher_step's default (mountinfo records renamed). */
+bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
+			    size_t nexp, bool unordered, const char *actual,
+			    const struct ns_match_shape *shape,
+			    struct ns_buf *diff);
+
 void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
 
 /* Append line with its numbers renamed into the expected names where the
@@ -38,9 +77,18 @@ void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
 void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 		       struct ns_buf *out);
 
+/* Append line (read with shape, NULL for mountinfo) with each number the
+ * renaming covers replaced by name(ctx, kind, number); a line that has no
+ * such numbers is appended as it is. Numbers are visited PARENT before ID
+ * (so that a fresh naming gives parents the lower names), then the
+ * device, then the peer groups. For --update's rewrite and its names. */
+typedef struct ns_key (*ns_match_namer)(void *ctx, enum ns_renaming_kind kind,
+					struct ns_key number);
+void ns_match_map_numbers(const struct ns_match_shape *shape, const char *line,
+			  ns_match_namer name, void *ctx, struct ns_buf *out);
+
 /* The renaming the steps matched so far have fixed (renaming.h), for
  * code that writes expected numbers back, such as --update. */
-struct ns_renaming;
 const struct ns_renaming *ns_matcher_renaming(const struct ns_matcher *m);
 
 #endif

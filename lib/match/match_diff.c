@@ -98,7 +98,7 @@ static size_t greedy_partners(struct ns_match_step *st,
 		partner[i] = NONE;
 	ns_match_index_take_literals(ix, st, partner);
 	for (size_t i = 0; i < st->ne; i++) {
-		if (st->e[i].mi)
+		if (st->e[i].rec)
 			partner[i] = greedy_partner(st, ix, &st->e[i]);
 		taken += partner[i] != NONE;
 	}
@@ -148,7 +148,7 @@ static char **renamed_actual(const struct ns_match_step *st,
 	struct ns_buf line = NS_BUF_INIT;
 
 	for (size_t p = 0; p < st->na; p++) {
-		ns_matcher_rename(st->m, st->a[order[p]].text, &line);
+		ns_match_line_rename(st->m->ren, &st->a[order[p]], &line);
 		shown[p] = ns_buf_detach(&line);
 	}
 	return shown;

@@ -10,18 +10,36 @@
 
 #define NONE NS_MATCH_NONE
 
-static uint64_t fnv(uint64_t h, const char *s)
+static uint64_t fnvn(uint64_t h, const char *s, size_t len)
 {
-	for (; *s; s++)
-		h = (h ^ (unsigned char)*s) * 0x100000001b3ULL;
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 0x100000001b3ULL;
 	return (h ^ 0x100) * 0x100000001b3ULL; /* end of field */
 }
 
-/* A hash of what must be equal literally, and of whether l is a record. */
+static uint64_t fnv(uint64_t h, const char *s)
+{
+	return fnvn(h, s, strlen(s));
+}
+
+/* A hash of what must be equal literally, and of l's kind: literal,
+ * mountinfo record or findmnt row. */
 static struct ns_key signature(const struct ns_match_line *l)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
+	if (l->tab) {
+		/* the text pieces, and where the numbers and blanks are */
+		for (size_t i = 0; i < l->nseg; i++) {
+			const struct ns_match_seg *s = &l->seg[i];
+
+			if (s->type == NS_SEG_TEXT)
+				h = fnvn(h, s->s, s->len);
+			else
+				h = fnv(h, s->type == NS_SEG_NUM ? "#" : " ");
+		}
+		return (struct ns_key){ (unsigned long)h, 2 };
+	}
 	if (!l->mi)
 		return (struct ns_key){ (unsigned long)fnv(h, l->text), 0 };
 	h = fnv(fnv(fnv(fnv(h, l->p.root), l->p.mountpoint), l->p.opts), l->p.rest);
@@ -97,7 +115,7 @@ bool ns_match_index_take_literals(struct ns_match_index *ix,
 				  size_t *partner)
 {
 	for (size_t i = 0; i < st->ne; i++) {
-		if (st->e[i].wild || st->e[i].mi)
+		if (st->e[i].wild || st->e[i].rec)
 			continue;
 		size_t j = take_literal(ix, st, &st->e[i]);
 		if (j == NONE && !partner)

@@ -1,18 +1,34 @@
 /* match_line.c - one line of a step against another (nstest-scenario(5),
- * EXPECTED OUTPUT): a mountinfo record matches one that differs only in the
- * numbers the renaming covers, and only where the renaming allows; any
- * other line matches itself. */
+ * EXPECTED OUTPUT): a mountinfo record, or a findmnt row in a step with a
+ * shape, matches one that differs only in the numbers the renaming covers
+ * (and, in a row, in the blanks next to them), and only where the renaming
+ * allows; any other line matches itself. */
 #include "match/match_step.h"
 
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 void ns_match_line_init(struct ns_match_line *l, const char *text,
-			bool expected)
+			bool expected, const struct ns_match_shape *shape)
 {
 	l->text = text;
 	l->wild = expected && strcmp(text, "...") == 0;
-	l->mi = !l->wild && ns_mi_parse(text, &l->p);
+	if (l->wild)
+		return;
+	if (shape)
+		l->tab = ns_match_table_parse(l, text, shape);
+	else
+		l->mi = ns_mi_parse(text, &l->p);
+	l->rec = l->mi || l->tab;
+}
+
+void ns_match_line_free(struct ns_match_line *l)
+{
+	ns_mi_free(&l->p);
+	free(l->seg);
+	l->seg = NULL;
+	l->nseg = 0;
 }
 
 /* The i-th renamable number of a record: 0 ID, 1 PARENT, 2 MAJ:MIN, then
@@ -51,12 +67,56 @@ static bool same_shape(const struct ns_mi_line *e, const struct ns_mi_line *a)
 	return true;
 }
 
+/* The same pieces, with equal text; numbers of the same kind; blanks of
+ * any width. */
+static bool same_segs(const struct ns_match_line *e, const struct ns_match_line *a)
+{
+	if (e->nseg != a->nseg)
+		return false;
+	for (size_t i = 0; i < e->nseg; i++) {
+		const struct ns_match_seg *x = &e->seg[i], *y = &a->seg[i];
+
+		if (x->type != y->type)
+			return false;
+		if (x->type == NS_SEG_NUM && x->kind != y->kind)
+			return false;
+		if (x->type == NS_SEG_TEXT &&
+		    (x->len != y->len || memcmp(x->s, y->s, x->len)))
+			return false;
+	}
+	return true;
+}
+
 static bool same_literally(const struct ns_match_line *e,
 			   const struct ns_match_line *a)
 {
-	if (e->mi != a->mi)
+	if (e->mi != a->mi || e->tab != a->tab)
 		return false;
-	return e->mi ? same_shape(&e->p, &a->p) : strcmp(e->text, a->text) == 0;
+	if (e->mi)
+		return same_shape(&e->p, &a->p);
+	if (e->tab)
+		return same_segs(e, a);
+	return strcmp(e->text, a->text) == 0;
+}
+
+/* The i-th renamable number of a line (mountinfo or row), as number_at. */
+static bool line_number_at(const struct ns_match_line *l, size_t i,
+			   enum ns_renaming_kind *kind, struct ns_key *k)
+{
+	if (l->mi)
+		return number_at(&l->p, i, kind, k);
+	if (l->seg[i].type != NS_SEG_NUM)
+		return false;
+	*kind = l->seg[i].kind;
+	*k = l->seg[i].k;
+	return true;
+}
+
+static size_t line_nnumbers(const struct ns_match_line *l)
+{
+	if (l->mi)
+		return 3 + l->p.ntags;
+	return l->tab ? l->nseg : 0;
 }
 
 /* Check every number pair of two literally equal lines against the
@@ -69,8 +129,8 @@ static bool numbers_agree(struct ns_renaming *r, const struct ns_match_line *e,
 
 	if (!same_literally(e, a))
 		return false;
-	for (size_t i = 0; e->mi && i < 3 + e->p.ntags; i++) {
-		if (!number_at(&e->p, i, &kind, &ke) || !number_at(&a->p, i, &kind, &ka))
+	for (size_t i = 0, n = line_nnumbers(e); i < n; i++) {
+		if (!line_number_at(e, i, &kind, &ke) || !line_number_at(a, i, &kind, &ka))
 			continue;
 		if (bind ? !ns_renaming_bind(r, kind, ke, ka) : !ns_renaming_fits(r, kind, ke, ka))
 			return false;

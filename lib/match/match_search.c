@@ -115,7 +115,7 @@ static bool pair_records(struct ns_match_step *st, struct ns_match_index *ix)
 	size_t *rec = xcalloc(st->ne + 1, sizeof(*rec)), n = 0, t = 0;
 
 	for (size_t i = 0; i < st->ne; i++)
-		if (st->e[i].mi)
+		if (st->e[i].rec)
 			rec[n++] = i;
 	if (n)
 		f[0].pos = ns_match_index_first(ix, &st->e[rec[0]]);

@@ -2,6 +2,7 @@
  *
  *   match.c         the API: a step set up, matched, and kept or undone
  *   match_line.c    one line of a step against another, under the renaming
+ *   match_table.c   findmnt's rows cut into pieces (struct ns_match_shape)
  *   match_search.c  the search for a pairing, ordered and unordered
  *   match_index.c   an unordered block's actual lines, found by signature
  *   match_diff.c    the diff shown for a failed step
@@ -19,6 +20,19 @@
 
 #define NS_MATCH_NONE SIZE_MAX /* no line */
 
+/* A piece of a findmnt row: text that must be equal, blanks whose width
+ * may differ, or a number the renaming covers. */
+enum ns_seg_type { NS_SEG_TEXT, NS_SEG_BLANKS, NS_SEG_NUM };
+
+struct ns_match_seg {
+	enum ns_seg_type type;
+	const char *s;        /* TEXT, BLANKS: the text in the line */
+	size_t len;
+	enum ns_renaming_kind kind; /* NUM */
+	bool parent;          /* NUM: a PARENT column */
+	struct ns_key k;      /* NUM */
+};
+
 struct ns_matcher {
 	struct ns_renaming *ren;
 	unsigned long budget, spent; /* line comparisons a step may try, tried */
@@ -30,7 +44,11 @@ struct ns_match_line {
 	const char *text;
 	bool wild;            /* an expected "..." */
 	bool mi;              /* parsed as mountinfo into p */
+	bool tab;             /* parsed as a findmnt row into seg */
+	bool rec;             /* mi or tab: matched up to the renaming */
 	struct ns_mi_line p;
+	struct ns_match_seg *seg;
+	size_t nseg;
 };
 
 struct ns_match_step {
@@ -39,12 +57,19 @@ struct ns_match_step {
 	size_t ne, na;
 	size_t nwild;
 	char *act;            /* the actual text, cut into lines */
+	const struct ns_match_shape *shape; /* NULL: mountinfo records */
 };
 
 /* ---- match_line.c ---- */
 
 void ns_match_line_init(struct ns_match_line *l, const char *text,
-			bool expected);
+			bool expected, const struct ns_match_shape *shape);
+void ns_match_line_free(struct ns_match_line *l);
+
+/* Append l with its numbers renamed into the expected names where the
+ * renaming knows them. */
+void ns_match_line_rename(const struct ns_renaming *r,
+			  const struct ns_match_line *l, struct ns_buf *out);
 
 /* e matches a under the renaming, extended by whatever pairs a needs.
  * On false, some of those pairs may be bound: the caller undoes them. */
@@ -56,6 +81,17 @@ bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
 bool ns_match_line_fits(const struct ns_renaming *r,
 			const struct ns_match_line *e,
 			const struct ns_match_line *a);
+
+/* ---- match_table.c ---- */
+
+/* Cut text into l->seg as a row of shape; false (and no segments) when it
+ * is not one, or has no number and no blanks to compare loosely. */
+bool ns_match_table_parse(struct ns_match_line *l, const char *text,
+			  const struct ns_match_shape *shape);
+
+/* Append the segments, each number as name() gives it (NULL: as is). */
+void ns_match_table_format(const struct ns_match_line *l,
+			   const struct ns_key *names, struct ns_buf *out);
 
 /* ---- match_search.c ---- */
 

@@ -3,9 +3,11 @@
 
 #include <string.h>
 
+#include "commands/args.h"
 #include "match/match.h"
 #include "run/require.h"
 #include "run/ulmsg.h"
+#include "scenario/command.h"
 
 const char *ns_status_name(enum ns_status s)
 {
@@ -36,6 +38,56 @@ static void apply_xfail(const struct ns_scenario *sc, const char *release,
 	}
 }
 
+/* grep keeps whole lines, unless -c counts them; its pattern is the last
+ * word. */
+static bool keeps_rows(const struct ns_stage *s)
+{
+	if (!s->def || s->def->id != NS_CMD_FILTER || strcmp(s->argv[0], "grep"))
+		return false;
+	for (size_t i = 1; i + 1 < s->argc; i++)
+		if (s->argv[i][0] == '-' && s->argv[i][1] != '-' && strchr(s->argv[i], 'c'))
+			return false;
+	return true;
+}
+
+bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out)
+{
+	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
+	const struct ns_findmnt_args *a;
+	bool numbers = false;
+
+	if (!first || !first->def || first->def->id != NS_CMD_FINDMNT || !first->args)
+		return false;
+	for (size_t i = 1; i < st->pipeline.n; i++)
+		if (!keeps_rows(&st->pipeline.stages[i]))
+			return false;
+	a = first->args;
+	memset(out, 0, sizeof(*out));
+	out->form = a->json ? NS_MATCH_JSON : a->raw ? NS_MATCH_RAW : NS_MATCH_TABLE;
+	/* findmnt draws a tree unless it prints a list (findmnt.c's rule) */
+	out->tree = !a->list && !a->raw &&
+		    (a->select == NS_FINDMNT_ALL || a->submounts);
+	out->ncols = a->ncols;
+	for (size_t c = 0; c < a->ncols && c < NS_MATCH_MAX_COLS; c++) {
+		switch (a->cols[c]) {
+		case NS_FINDMNT_ID:
+			out->cols[c] = NS_MATCH_COL_ID;
+			break;
+		case NS_FINDMNT_PARENT:
+			out->cols[c] = NS_MATCH_COL_PARENT;
+			break;
+		case NS_FINDMNT_MAJMIN:
+			out->cols[c] = NS_MATCH_COL_DEV;
+			break;
+		default:
+			out->cols[c] = NS_MATCH_COL_TEXT;
+			break;
+		}
+		numbers |= out->cols[c] != NS_MATCH_COL_TEXT;
+	}
+	return numbers;
+}
+
 /* A failed step whose block ends with util-linux's message for this
  * errno and command line is matched with nstest's error line in its
  * place (run/ulmsg.h); every other block as it is written. */
@@ -44,12 +96,14 @@ static bool judge_step(struct ns_matcher *m, const struct ns_step *st,
 {
 	size_t n = 0;
 	struct ns_expect *alt = ns_ulmsg_translate(st, out->err, &n);
+	struct ns_match_shape shape;
+	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
 	bool ok;
 
 	if (!alt)
-		return ns_matcher_step(m, st->expect, st->nexpect, st->unordered,
-				       out->output, diff);
-	ok = ns_matcher_step(m, alt, n, st->unordered, out->output, diff);
+		return ns_matcher_step_shaped(m, st->expect, st->nexpect, st->unordered,
+					      out->output, sh, diff);
+	ok = ns_matcher_step_shaped(m, alt, n, st->unordered, out->output, sh, diff);
 	ns_ulmsg_free_block(alt, n);
 	return ok;
 }

@@ -24,6 +24,13 @@ struct ns_verdict {
 };
 
 struct ns_matcher;
+struct ns_match_shape;
+
+/* The shape of st's output lines for the matcher (match/match.h): a
+ * findmnt with an ID, PARENT or MAJ:MIN column, alone or followed by grep
+ * (which keeps or drops whole rows, unless -c counts them). False when
+ * the step prints no such table: its mountinfo records are renamed. */
+bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out);
 
 /* Match every step that ran against its expected output. A scenario with
  * an xfail range that holds for release (the backend's kernel release;

@@ -5,7 +5,8 @@
  * kernel numbers their blocks already name. Those blocks stay; every
  * other block that ran becomes what the kernel printed, its numbers
  * written in the names the kept blocks fixed, or else in fresh canonical
- * ones. */
+ * ones. Findmnt rows are renamed the same way (ns_judge_shape says which
+ * fields hold numbers). */
 #include "update/update.h"
 
 #include <string.h>
@@ -61,26 +62,31 @@ static void use_name(struct updater *u, enum ns_renaming_kind kind, struct ns_ke
 	set_put(&u->fresh[kind].used, name, key1(1));
 }
 
-/* Every number an expected mountinfo line of a kept block names. */
+/* use_name as a namer: the number is a name a kept block uses. */
+static struct ns_key keep_name(void *ctx, enum ns_renaming_kind kind,
+			       struct ns_key name)
+{
+	use_name(ctx, kind, name);
+	return name;
+}
+
+/* Every number an expected mountinfo line, or findmnt row, of a kept
+ * block names. */
 static void reserve_kept_names(struct updater *u)
 {
+	struct ns_buf sink = NS_BUF_INIT;
+
 	for (size_t i = 0; i < u->sc->nsteps; i++) {
 		const struct ns_step *st = &u->sc->steps[i];
+		struct ns_match_shape shape;
+		const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
 
 		for (size_t k = 0; !rewrites(u, i) && k < st->nexpect; k++) {
-			struct ns_mi_line l;
-
-			if (!ns_mi_parse(st->expect[k].text, &l))
-				continue;
-			use_name(u, NS_RENAMING_ID, key1(l.id));
-			use_name(u, NS_RENAMING_ID, key1(l.parent));
-			use_name(u, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
-			for (size_t t = 0; t < l.ntags; t++)
-				if (l.tags[t].numbered)
-					use_name(u, NS_RENAMING_GROUP, key1(l.tags[t].group));
-			ns_mi_free(&l);
+			ns_match_map_numbers(sh, st->expect[k].text, keep_name, u, &sink);
+			ns_buf_reset(&sink);
 		}
 	}
+	ns_buf_free(&sink);
 }
 
 static void next_candidate(enum ns_renaming_kind kind, struct ns_key *k)
@@ -113,27 +119,21 @@ static struct ns_key name_of(struct updater *u, enum ns_renaming_kind kind,
 	return name;
 }
 
-/* One line the kernel printed, as the rewritten block holds it. The
- * parent is named before the mount, so that parents come out lower. */
-static void put_line(struct updater *u, const char *line)
+static struct ns_key fresh_name(void *ctx, enum ns_renaming_kind kind,
+				struct ns_key a)
 {
-	struct ns_mi_line l;
-	struct ns_key dev;
+	return name_of(ctx, kind, a);
+}
 
-	if (!ns_mi_parse(line, &l)) {
-		ns_buf_adds(&u->out, line);
-		return;
-	}
-	l.parent = name_of(u, NS_RENAMING_ID, key1(l.parent)).x;
-	l.id = name_of(u, NS_RENAMING_ID, key1(l.id)).x;
-	dev = name_of(u, NS_RENAMING_DEV, (struct ns_key){ l.major, l.minor });
-	l.major = dev.x;
-	l.minor = dev.y;
-	for (size_t t = 0; t < l.ntags; t++)
-		if (l.tags[t].numbered)
-			l.tags[t].group = name_of(u, NS_RENAMING_GROUP, key1(l.tags[t].group)).x;
-	ns_mi_format(&l, &u->out);
-	ns_mi_free(&l);
+/* One line the kernel printed, as the rewritten block holds it, read as
+ * the step's lines are matched (a mountinfo record, or a findmnt row).
+ * The parent is named before the mount, so that parents come out lower.
+ * A row keeps the kernel's blanks: where a name is wider or narrower than
+ * the number, only blanks the matcher compares loosely move. */
+static void put_line(struct updater *u, const struct ns_match_shape *shape,
+		     const char *line)
+{
+	ns_match_map_numbers(shape, line, fresh_name, u, &u->out);
 }
 
 /* ---- blocks ------------------------------------------------------------ */
@@ -150,6 +150,8 @@ static int put_block(struct updater *u, size_t r)
 	/* the error line in the form the file uses (run/ulmsg.h) */
 	char *text = ns_ulmsg_output(sc, st, o->err, o->output);
 	struct ns_lines lines = NS_LINES_INIT;
+	struct ns_match_shape shape;
+	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
 
 	ns_lines_split(&lines, text, strlen(text));
 	free(text);
@@ -165,7 +167,7 @@ static int put_block(struct updater *u, size_t r)
 			return -1;
 		}
 		ns_buf_adds(&u->out, indent);
-		put_line(u, s);
+		put_line(u, sh, s);
 		ns_buf_addc(&u->out, '\n');
 	}
 	ns_lines_free(&lines);

@@ -11,6 +11,7 @@
  *   indentation (a tab or four spaces). An "[unordered]" marker is kept;
  *   "..." lines are not (the block now lists every line).
  * - Mount IDs, devices and peer groups in the rewritten mountinfo lines
+ *   and findmnt rows (ID, PARENT, MAJ:MIN; a row keeps the kernel's blanks)
  *   are renamed consistently across the whole file: a number that a kept
  *   block already names gets that name; any other gets a fresh canonical
  *   name in order of first appearance through the file (on each line:

@@ -122,6 +122,30 @@ static void test_same_everywhere(void)
 	free(b);
 }
 
+static void test_findmnt_rows(void)
+{
+	/* A findmnt block gets the names the mountinfo block fixed, and
+	 * fresh ones after them; its heading and other fields stay. */
+	const char *out[] = { mi_a,
+			      "ID PARENT MAJ:MIN TARGET\n"
+			      "49     47   0:40  /\n"
+			      "50     49   0:41  /a\n"
+			      "51     50   0:41  /a/b\n", NULL };
+	char *got = update("    # cat /proc/self/mountinfo\n"
+			   "    # findmnt -l -o ID,PARENT,MAJ:MIN,TARGET\n", out, NULL, NULL);
+
+	bool found = got && strstr(got, "    # findmnt -l -o ID,PARENT,MAJ:MIN,TARGET\n"
+			      "    ID PARENT MAJ:MIN TARGET\n"
+			      "    101     100   8:1  /\n"
+			      "    102     101   8:2  /a\n"
+			      "    103     102   8:2  /a/b\n");
+
+	ok(found, "findmnt: rows renamed as the mountinfo lines, blanks kept");
+	if (!found && got)
+		printf("# %s", got);
+	free(got);
+}
+
 static void test_kept_names(void)
 {
 	/* The first block matches with the article's numbers and stays; the
@@ -277,6 +301,7 @@ int main(void)
 	test_canonical_fresh();
 	test_same_everywhere();
 	test_kept_names();
+	test_findmnt_rows();
 	test_matching_blocks_untouched();
 	test_failing_blocks();
 	test_unordered_emptied();
