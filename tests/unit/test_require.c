@@ -5,18 +5,8 @@
 #include "kernel/probe.h"
 #include "run/require.h"
 #include "scenario/scenario.h"
+#include "scn.h"
 #include "tap.h"
-
-static struct ns_scenario *parse(const char *text)
-{
-	struct ns_diag d = { NULL, 0 };
-	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
-
-	if (!sc)
-		printf("# %s\n", d.msg);
-	ns_diag_free(&d);
-	return sc;
-}
 
 static void test_versions(void)
 {

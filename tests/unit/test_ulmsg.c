@@ -10,19 +10,9 @@
 #include "run/ulmsg.h"
 #include "run/verdict.h"
 #include "run/pipeline.h"
+#include "scn.h"
 #include "tap.h"
 #include "update/update.h"
-
-static struct ns_scenario *parse(const char *text)
-{
-	struct ns_diag d = { NULL, 0 };
-	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
-
-	if (!sc)
-		printf("# parse error: %s\n", d.msg);
-	ns_diag_free(&d);
-	return sc;
-}
 
 /* Step i of sc failed with err after printing before. */
 static void fail_step(struct ns_run *run, const struct ns_scenario *sc, size_t i,

@@ -5,21 +5,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scn.h"
 #include "tap.h"
 #include "update/update.h"
 
 /* ---- helpers ------------------------------------------------------------- */
-
-static struct ns_scenario *parse(const char *text)
-{
-	struct ns_diag d = { NULL, 0 };
-	struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
-
-	if (!sc)
-		printf("# parse error: %s\n", d.msg);
-	ns_diag_free(&d);
-	return sc;
-}
 
 /* A run in which step i printed out[i]; NULL ends the list, and steps
  * past it did not run. */
