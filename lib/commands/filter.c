@@ -110,6 +110,11 @@ void ns_filter_free(struct ns_filter *f)
 	free(f);
 }
 
+bool ns_filter_keeps_lines(const struct ns_filter *f)
+{
+	return f->ops->keeps_lines && f->ops->keeps_lines(f->prog);
+}
+
 void ns_filter_run(const struct ns_filter *f, const char *in, size_t len,
 		   struct ns_buf *out)
 {

@@ -52,6 +52,10 @@ struct ns_filter *ns_filter_compile(size_t argc, char *const *argv,
 				    struct ns_parse_err *e);
 void ns_filter_free(struct ns_filter *f);
 
+/* Whether f only selects lines, passing them on as they were (grep
+ * without -c): a step's output then has the shape of the command's. */
+bool ns_filter_keeps_lines(const struct ns_filter *f);
+
 /* Run f over the lines of in[0..len) and append its output to out. A
  * last line without '\n' still counts; every output line ends in '\n'.
  * in may be NULL when len is 0. */

@@ -136,10 +136,19 @@ static void grep_release(void *prog)
 	free(g->re);
 }
 
+/* grep selects whole lines, unless -c counts them. */
+static bool grep_keeps_lines(const void *prog)
+{
+	const struct grep_prog *g = prog;
+
+	return !g->count;
+}
+
 const struct ns_filter_ops ns_filter_grep = {
 	.name = "grep",
 	.size = sizeof(struct grep_prog),
 	.compile = grep_compile,
 	.run = grep_run,
 	.release = grep_release,
+	.keeps_lines = grep_keeps_lines,
 };

@@ -29,6 +29,9 @@ struct ns_filter_ops {
 	void (*run)(const void *prog, const char *in, size_t len,
 		    struct ns_buf *out);
 	void (*release)(void *prog);
+	/* Whether its output lines are input lines as they were (a
+	 * selection); NULL means never. */
+	bool (*keeps_lines)(const void *prog);
 };
 
 extern const struct ns_filter_ops ns_filter_grep; /* filter_grep.c */

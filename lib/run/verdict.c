@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands/args.h"
+#include "commands/filter.h"
 #include "match/match.h"
 #include "run/require.h"
 #include "run/ulmsg.h"
@@ -38,16 +39,10 @@ static void apply_xfail(const struct ns_scenario *sc, const char *release,
 	}
 }
 
-/* grep keeps whole lines, unless -c counts them; its pattern is the last
- * word. */
+/* A filter that passes lines on as they were (grep without -c). */
 static bool keeps_rows(const struct ns_stage *s)
 {
-	if (!s->def || s->def->id != NS_CMD_FILTER || strcmp(s->argv[0], "grep"))
-		return false;
-	for (size_t i = 1; i + 1 < s->argc; i++)
-		if (s->argv[i][0] == '-' && s->argv[i][1] != '-' && strchr(s->argv[i], 'c'))
-			return false;
-	return true;
+	return s->def && s->def->filter && s->args && ns_filter_keeps_lines(s->args);
 }
 
 bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out)

@@ -378,6 +378,22 @@ static void test_command_table(void)
 	       "a failing command prints its error line, and no filter runs");
 	ok(out.err == EINVAL && !strcmp(out.syscall, "mount"), "... and the step has its errno and call");
 	free(out.output);
+	ok(!ns_filter_keeps_lines(stages[1].args), "grep -c counts: its lines are not the input's");
+	{
+		char *sed_argv[] = { (char[]){ "sed" }, (char[]){ "s/a/b/" } };
+		char *wc_argv[] = { (char[]){ "wc" }, (char[]){ "-l" } };
+		struct ns_filter *sed = ns_filter_compile(2, sed_argv, &e);
+		struct ns_filter *wc = ns_filter_compile(2, wc_argv, &e);
+
+		ok(sed && wc && !ns_filter_keeps_lines(sed) && !ns_filter_keeps_lines(wc),
+		   "sed and wc make lines of their own");
+		ns_filter_free(sed);
+		ns_filter_free(wc);
+	}
+	grep->free_args(stages[1].args);
+	argv[1] = (char[]){ "-v" };
+	ok(grep->parse(&stages[1], &e) == 0 && ns_filter_keeps_lines(stages[1].args),
+	   "grep -v selects lines: they pass as they were");
 	grep->free_args(stages[1].args);
 	stages[1].args = NULL;
 	argv[1] = (char[]){ "-q" };
