@@ -30,7 +30,6 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "mounts/findmnt.h"
 #include "kernel/device.h"
 #include "kernel/host.h"
 #include "kernel/place.h"
@@ -210,8 +209,6 @@ static int kernel_worker_init(const struct ns_run_opts *o, void **worker,
 	/* the worker's for as long as it lives: it ends with the process */
 	*worker = base;
 	base->home = NS_PLACE_NONE;
-	/* findmnt's locale, while the host's locale files are in reach */
-	ns_findmnt_prepare();
 	if (ns_sandbox_base(o->userns, &base->procfd, err) < 0)
 		return -1;
 	if (ns_place_save(base->procfd, &base->home, &what) < 0) {

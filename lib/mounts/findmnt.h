@@ -21,8 +21,9 @@ size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
 			 struct ns_buf *out);
 
 /* Load the UTF-8 locale findmnt prints in, once per process; call it
- * while the host's locale files are still reachable (the kernel
- * backend's worker_init, before the worker leaves the host's tree).
+ * while the host's locale files are still reachable (the runner does,
+ * before it forks workers that leave the host's tree, for a run that has
+ * a findmnt).
  * Rendering calls it too, for processes that never leave. Without the locale the tree
  * is drawn in ASCII ("|-", "`-"), as findmnt draws it in the C locale. */
 void ns_findmnt_prepare(void);

@@ -36,6 +36,7 @@ enum ns_cmd_id {
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
+_Static_assert(NS_CMD__COUNT <= 32, "struct ns_scenario.commands has a bit per command");
 
 /* What a parser reports: a message and the argv word it is about (its
  * column is used in the error). */

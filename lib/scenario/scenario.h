@@ -122,6 +122,7 @@ struct ns_scenario {
 
 	bool remounts;        /* some stand-in name is mounted more than once */
 	bool one_way;         /* a command no process can undo: see command.h */
+	unsigned commands;    /* bit ns_cmd_id: the scenario uses that command */
 	char **devnames;      /* every distinct stand-in name, root_dev first */
 	size_t ndevnames, devnames_cap;
 

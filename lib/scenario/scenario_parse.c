@@ -179,6 +179,7 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	}
 	if (st->def->one_way && st->def->one_way(st->args))
 		p->sc->one_way = true;
+	p->sc->commands |= 1u << st->def->id;
 	return 0;
 }
 
