@@ -6,30 +6,16 @@
 #include <time.h>
 
 #include "match/match.h"
+#include "step.h"
 #include "tap.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
-/* Run one step. exp is a NULL-terminated list of expected lines. The diff
- * of a failure goes to *diff when diff is not NULL. */
+/* Run one step (step.h) in the default shape. */
 static bool run(struct ns_matcher *m, const char *const *exp, bool unordered,
 		const char *actual, char **diff)
 {
-	struct ns_expect e[64] = { { NULL, 0 } };
-	struct ns_buf d = NS_BUF_INIT;
-	size_t n = 0;
-	bool ok;
-
-	for (; exp[n]; n++)
-		e[n] = (struct ns_expect){ xstrdup(exp[n]), (int)n + 1 };
-	ok = ns_matcher_step(m, e, n, unordered, actual, &d);
-	for (size_t i = 0; i < n; i++)
-		free(e[i].text);
-	if (diff)
-		*diff = ns_buf_detach(&d);
-	else
-		ns_buf_free(&d);
-	return ok;
+	return match_step(m, NULL, exp, unordered, actual, diff);
 }
 
 /* A step on a fresh matcher. */

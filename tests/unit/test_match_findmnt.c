@@ -8,6 +8,7 @@
 
 #include "match/match.h"
 #include "run/verdict.h"
+#include "step.h"
 #include "tap.h"
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
@@ -25,25 +26,11 @@ static struct ns_match_shape shape(enum ns_match_form form, bool tree, const int
 	return s;
 }
 
-/* One step; sh NULL for mountinfo. The diff goes to *diff if asked. */
+/* One step (step.h); sh NULL for mountinfo. */
 static bool run(struct ns_matcher *m, const struct ns_match_shape *sh,
 		const char *const *exp, const char *actual, char **diff)
 {
-	struct ns_expect e[64] = { { NULL, 0 } };
-	struct ns_buf d = NS_BUF_INIT;
-	size_t n = 0;
-	bool ok;
-
-	for (; exp[n]; n++)
-		e[n] = (struct ns_expect){ xstrdup(exp[n]), (int)n + 1 };
-	ok = ns_matcher_step_shaped(m, e, n, false, actual, sh, &d);
-	for (size_t i = 0; i < n; i++)
-		free(e[i].text);
-	if (diff)
-		*diff = ns_buf_detach(&d);
-	else
-		ns_buf_free(&d);
-	return ok;
+	return match_step(m, sh, exp, false, actual, diff);
 }
 
 static bool run1(const struct ns_match_shape *sh, const char *const *exp,
