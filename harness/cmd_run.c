@@ -258,7 +258,7 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
 	st->ctx.version = NS_VERSION;
 	st->ctx.progress = tty;
 	st->ctx.devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
-	st->ctx.kernel = release ? release : "unknown";
+	st->ctx.kernel = release; /* NULL: the documented rules, no kernel */
 	if (gethostname(hostname, hostname_size) < 0)
 		snprintf(hostname, hostname_size, "unknown");
 	hostname[hostname_size - 1] = '\0';

@@ -96,23 +96,31 @@ static bool any_loop(const struct ns_backend *be, struct ns_scenario *const *sc,
 int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 		      struct ns_scenario *const *sc, size_t n)
 {
+	struct ns_run_opts po = *o;
+	struct ns_buf err = NS_BUF_INIT;
+	int r = 0;
+
 	if (choose_userns(be, o) < 0)
 		return -1;
+	po = *o;
 	if (o->devices == NS_DEVICES_LOOP && !be->loop_devices()) {
-		fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
+		if (!strcmp(be->name, "kernel"))
+			fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
+		else
+			fprintf(stderr, "nstest: error: --devices=loop: the %s backend has no loop devices\n", be->name);
 		return -1;
 	}
 	/* a scenario that asks for loop devices where there are none skips,
 	 * saying why; otherwise the image is made once, before any fork */
-	if (!o->userns && any_loop(be, sc, n, o) && be->loop_devices()) {
-		struct ns_run_opts lo = *o;
-		struct ns_buf err = NS_BUF_INIT;
-		lo.devices = NS_DEVICES_LOOP;
-		if (be->prepare && be->prepare(&lo, &err) < 0) {
-			fprintf(stderr, "nstest: error: loop stand-ins: %s\n", ns_buf_str(&err));
-			ns_buf_free(&err);
-			return -1;
-		}
+	if (!o->userns && any_loop(be, sc, n, o) && be->loop_devices())
+		po.devices = NS_DEVICES_LOOP;
+	/* the backend's own set-up, once, before any worker is forked */
+	if (be->prepare && be->prepare(&po, &err) < 0) {
+		fprintf(stderr, "nstest: error: %s%s\n",
+			po.devices == NS_DEVICES_LOOP && !strcmp(be->name, "kernel") ? "loop stand-ins: " : "",
+			ns_buf_str(&err));
+		r = -1;
 	}
-	return 0;
+	ns_buf_free(&err);
+	return r;
 }

@@ -37,7 +37,7 @@ static void json_begin(struct ns_report_ctx *c)
 	c->state.json.written = 0;
 	ns_buf_adds(&b, "{\"nstest\":");
 	ns_json_string(&b, c->version);
-	key_str(&b, "kernel", c->kernel);
+	key_str(&b, "kernel", c->kernel ? c->kernel : "none");
 	key_str(&b, "devices", c->devices);
 	key_str(&b, "backend", c->backend);
 	ns_buf_addf(&b, ",\"rootless\":%s", c->rootless ? "true" : "false");
@@ -97,7 +97,7 @@ static void json_scenario(struct ns_report_ctx *c, size_t index,
 	key_str(&b, "status", status);
 	key_str(&b, "reason", r->v->reason);
 	ns_buf_addf(&b, ",\"seconds\":%.3f", r->seconds);
-	key_str(&b, "kernel", c->kernel);
+	key_str(&b, "kernel", c->kernel ? c->kernel : "none");
 	key_str(&b, "devices", r->devices);
 	ns_buf_adds(&b, ",\"steps\":[");
 	for (size_t i = 0; i < r->sc->nsteps; i++)

@@ -165,7 +165,7 @@ static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 		    seconds, suite->timestamp);
 	attr(&b, "hostname", c->hostname ? c->hostname : "localhost");
 	ns_buf_adds(&b, ">\n    <properties>\n");
-	property(&b, "kernel", c->kernel);
+	property(&b, "kernel", c->kernel ? c->kernel : "none");
 	property(&b, "devices", c->devices);
 	property(&b, "backend", c->backend);
 	property(&b, "rootless", c->rootless ? "true" : "false");

@@ -5,6 +5,7 @@
 
 static const struct ns_backend *const backends[] = {
 	&ns_backend_kernel,
+	&ns_backend_model,
 };
 
 const struct ns_backend *ns_backend_find(const char *name)

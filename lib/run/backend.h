@@ -59,6 +59,12 @@ struct ns_backend {
 };
 
 extern const struct ns_backend ns_backend_kernel;
+extern const struct ns_backend ns_backend_model;
+
+/* The model's quirks ("NAME,..." or "kernel") and a rule to break on
+ * purpose (tests only), as NSTEST_MODEL_QUIRKS and NSTEST_MODEL_BREAK give
+ * them; 0, or -1 with a message in err. */
+int ns_model_configure(const char *quirks, const char *broken, struct ns_buf *err);
 
 /* The backend called name, or NULL. */
 const struct ns_backend *ns_backend_find(const char *name);

@@ -38,7 +38,9 @@ static char *missing_feature(unsigned req, const struct ns_backend *be)
 {
 	for (unsigned bit = NS_FEAT_FIRST; bit && bit <= NS_FEAT_LAST; bit <<= 1)
 		if (req & bit && !be->has_feature(bit))
-			return xasprintf("this kernel lacks %s", ns_requirement_name(bit));
+			return !strcmp(be->name, "kernel") ? xasprintf("this kernel lacks %s", ns_requirement_name(bit))
+					     : xasprintf("needs the kernel itself: the %s backend has no %s",
+							 be->name, ns_requirement_name(bit));
 	return NULL;
 }
 
@@ -57,20 +59,24 @@ static bool cmp_holds(const struct ns_version_cmp *c, const int have[3])
 	return r == 0;
 }
 
+bool ns_xfail_holds(const struct ns_xfail *x, const int have[3])
+{
+	bool all = true;
+
+	for (size_t k = 0; k < x->ncmp; k++)
+		all = all && cmp_holds(&x->cmp[k], have);
+	return x->any || all;
+}
+
 const struct ns_xfail *ns_xfail_for(const struct ns_scenario *sc, const char *release)
 {
 	int have[3];
 
-	if (ns_kernel_version(release, have) < 0)
+	if (!release || ns_kernel_version(release, have) < 0)
 		return NULL;
-	for (size_t i = 0; i < sc->nxfails; i++) {
-		const struct ns_xfail *x = &sc->xfails[i];
-		bool all = true;
-		for (size_t k = 0; k < x->ncmp; k++)
-			all = all && cmp_holds(&x->cmp[k], have);
-		if (x->any || all)
-			return x;
-	}
+	for (size_t i = 0; i < sc->nxfails; i++)
+		if (ns_xfail_holds(&sc->xfails[i], have))
+			return &sc->xfails[i];
 	return NULL;
 }
 

@@ -20,6 +20,8 @@ enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
 				     const struct ns_backend *be);
 
 /* The first xfail of sc whose range holds for this kernel release, or NULL. */
+/* Does the range of x hold for the kernel version have? */
+bool ns_xfail_holds(const struct ns_xfail *x, const int have[3]);
 const struct ns_xfail *ns_xfail_for(const struct ns_scenario *sc, const char *release);
 
 /* Parse "6.1.0-18-amd64" into {6,1,0}; returns 0 or -1. */

@@ -1,0 +1,79 @@
+/* exec_list.c - the commands that list mounts on the model: mount with no
+ * arguments and cat /proc/self/mountinfo (through m_list_mounts), findmnt,
+ * and listmount, which only the kernel can answer. */
+#include "model/shell.h"
+
+#include <errno.h>
+
+#include "mounts/findmnt.h"
+
+int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
+		  struct ns_cmd_result *res)
+{
+	struct m_level *lv = m_cur(sh);
+	struct ns_snapshot *snap;
+	int r = m_render(&sh->sb->w, lv->ns, lv->root, &snap);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "read mountinfo", -r);
+	ns_snapshot_render(snap, how, out);
+	ns_snapshot_free(snap);
+	return 0;
+}
+
+int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
+		   struct ns_cmd_result *res)
+{
+	const struct ns_findmnt_args *a = args;
+	struct m_level *lv = m_cur(sh);
+	struct ns_buf where = NS_BUF_INIT;
+	const char *resolved = NULL;
+	struct ns_snapshot *snap;
+	int r = m_render(&sh->sb->w, lv->ns, lv->root, &snap);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "read mountinfo", -r);
+	if (a->select == NS_FINDMNT_TARGET_PATH) {
+		/* the mount point that holds the path, as findmnt finds it
+		 * by walking up from it */
+		struct m_path at;
+		if (m_lookup(sh, a->path, &at) == 0) {
+			at.d = at.mnt->root;
+			if (m_path_string(at, lv->root, &where))
+				resolved = ns_buf_str(&where);
+		}
+	}
+	ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, resolved, out);
+	ns_buf_free(&where);
+	ns_snapshot_free(snap);
+	return 0;
+}
+
+int m_exec_listmount(struct m_shell *sh, const void *args, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	(void)sh, (void)args, (void)out;
+	/* listmount --check compares the kernel's two views of itself;
+	 * a scenario with it requires listmount, which the model lacks */
+	return ns_cmd_fail(res, "listmount", ENOSYS);
+}
+
+m_exec_fn *const m_exec[NS_CMD__COUNT] = {
+	[NS_CMD_MKDIR] = m_exec_mkdir,
+	[NS_CMD_TOUCH] = m_exec_touch,
+	[NS_CMD_LS] = m_exec_ls,
+	[NS_CMD_CD] = m_exec_cd,
+	[NS_CMD_CAT] = m_exec_cat,
+	[NS_CMD_CHROOT] = m_exec_chroot,
+	[NS_CMD_MOUNT] = m_exec_mount,
+	[NS_CMD_UMOUNT] = m_exec_umount,
+	[NS_CMD_UNSHARE] = m_exec_unshare,
+	[NS_CMD_EXIT] = m_exec_exit,
+	[NS_CMD_SLEEP] = m_exec_sleep,
+	[NS_CMD_CAPSH] = m_exec_capsh,
+	[NS_CMD_OPEN_TREE] = m_exec_open_tree,
+	[NS_CMD_MOVE_MOUNT] = m_exec_move_mount,
+	[NS_CMD_MOUNT_SETATTR] = m_exec_mount_setattr,
+	[NS_CMD_LISTMOUNT] = m_exec_listmount,
+	[NS_CMD_FINDMNT] = m_exec_findmnt,
+};

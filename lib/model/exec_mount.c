@@ -1,0 +1,288 @@
+/* exec_mount.c - mount(8) and umount(8) on the model, in the order and
+ * with the errors of mount(2) and umount(2): the target is looked up
+ * first, then the caller's privilege, then what the operation demands. */
+#include "model/shell.h"
+
+#include <errno.h>
+#include <string.h>
+#include <sys/mount.h>
+
+/* M_* flags from the MS_* flags of -o; no atime flag means relatime,
+ * mount(2)'s default. */
+static unsigned mount_flags(unsigned long ms)
+{
+	unsigned f = 0;
+
+	if (ms & MS_RDONLY)
+		f |= M_RDONLY;
+	if (ms & MS_NOSUID)
+		f |= M_NOSUID;
+	if (ms & MS_NODEV)
+		f |= M_NODEV;
+	if (ms & MS_NOEXEC)
+		f |= M_NOEXEC;
+	if (ms & MS_NODIRATIME)
+		f |= M_NODIRATIME;
+	if (ms & MS_NOATIME)
+		f |= M_NOATIME;
+	else if (!(ms & MS_STRICTATIME))
+		f |= M_RELATIME;
+	return f;
+}
+
+static bool is_root(struct m_path p)
+{
+	return p.d == p.mnt->root;
+}
+
+/* Is m in the shell's namespace (the kernel's check_mnt())? */
+static bool ours(struct m_shell *sh, const struct m_mount *m)
+{
+	return m->ns == m_cur(sh)->ns;
+}
+
+static const char *const type_names[] = { "shared", "private", "slave", "unbindable" };
+
+static const char *type_name(unsigned long t)
+{
+	return t & MS_SHARED ? type_names[0] : t & MS_PRIVATE ? type_names[1]
+		: t & MS_SLAVE ? type_names[2] : type_names[3];
+}
+
+/* --make-[r]TYPE: mount(2) with a propagation flag (sharedsubtree.rst 2;
+ * mount_namespaces(7)); MS_REC changes every mount below as well. */
+int m_change_propagation(struct m_shell *sh, const char *target, unsigned long type,
+			 struct ns_cmd_result *res, const char *sys)
+{
+	struct m_world *w = &sh->sb->w;
+	unsigned long t = type & ~(unsigned long)MS_REC;
+	struct m_path at;
+	int r = m_lookup(sh, target, &at);
+
+	if (r < 0)
+		return ns_cmd_fail(res, sys, -r);
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, sys, EPERM);
+	if (!is_root(at) || !ours(sh, at.mnt))
+		return ns_cmd_fail(res, sys, EINVAL);
+	for (struct m_mount *m = at.mnt; m; m = type & MS_REC ? m_next(m, at.mnt) : NULL) {
+		m_change_type(w, m, t);
+		m_why(w, m, "made %s by --make-%s%s", type_name(t), type & MS_REC ? "r" : "", type_name(t));
+	}
+	return 0;
+}
+
+static int apply_propagation(struct m_shell *sh, const struct ns_mount_args *a,
+			     struct ns_cmd_result *res)
+{
+	for (size_t i = 0; i < a->nprop; i++)
+		if (m_change_propagation(sh, a->dst, a->prop[i], res, "mount") < 0)
+			return -1;
+	return 0;
+}
+
+/* Attach the tree t at the target; on failure t goes. */
+static int graft(struct m_shell *sh, struct m_mount *t, struct m_path at, const char *what,
+		 struct ns_cmd_result *res)
+{
+	int r;
+
+	if (at.d->dir != t->root->dir) {
+		r = ENOTDIR;
+	} else {
+		r = -m_attach(&sh->sb->w, t, at, false, what);
+		if (r == 0)
+			return 0;
+	}
+	/* it never was attached: take it back */
+	for (struct m_mount *m = t; m; m = m_next(m, t)) {
+		m_leave_propagation(&sh->sb->w, m);
+		m->dead = true;
+		m_id_release(&sh->sb->w, m->id);
+	}
+	return ns_cmd_fail(res, "mount", r);
+}
+
+/* The per-mount flags after a bind (`-o ro` with --bind): mount(8)'s
+ * second call, MS_REMOUNT | MS_BIND, which sets them all, keeping the
+ * atime setting unless one is given (mount(2)). */
+static int remount_bind(struct m_shell *sh, const struct ns_mount_args *a,
+			struct ns_cmd_result *res)
+{
+	struct m_path at;
+	unsigned f;
+	int r = m_lookup(sh, a->dst, &at);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "mount", -r);
+	f = mount_flags(a->flags);
+	if (!(a->flags & (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)))
+		f = (f & ~(unsigned)M_ATIME_MASK) | (at.mnt->flags & M_ATIME_MASK);
+	at.mnt->flags = f;
+	return 0;
+}
+
+static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
+		      struct ns_cmd_result *res)
+{
+	struct m_world *w = &sh->sb->w;
+	struct m_path to, from;
+	struct m_mount *t;
+	int r = m_lookup(sh, a->dst, &to), err;
+
+	if (r < 0)
+		return ns_cmd_fail(res, "mount", -r);
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "mount", EPERM);
+	r = m_lookup(sh, a->src, &from);
+	if (r < 0)
+		return ns_cmd_fail(res, "mount", -r);
+	if (!ours(sh, to.mnt) || !ours(sh, from.mnt))
+		return ns_cmd_fail(res, "mount", EINVAL);
+	/* an unbindable mount cannot be bound (sharedsubtree.rst 5a case 5) */
+	if (from.mnt->unbindable)
+		return ns_cmd_fail(res, "mount", EINVAL);
+	if (!a->recursive) {
+		/* a plain bind may not uncover what a locked mount hides */
+		for (struct m_mount *k = from.mnt->kids; k; k = k->sib)
+			if (k->locked && m_node_under(k->mp, from.d))
+				return ns_cmd_fail(res, "mount", EINVAL);
+	}
+	t = m_copy_tree(w, from.mnt, from.d, M_CL_KEEP, a->recursive, &err);
+	if (err) {
+		for (struct m_mount *m = t; m; m = m_next(m, t)) {
+			m_leave_propagation(w, m);
+			m->dead = true;
+			m_id_release(w, m->id);
+		}
+		return ns_cmd_fail(res, "mount", err);
+	}
+	t->locked = false;
+	if (graft(sh, t, to, a->recursive ? "made by mount --rbind (sharedsubtree.rst 5c)"
+				       : "made by mount --bind (sharedsubtree.rst 5a)", res) < 0)
+		return -1;
+	if (a->flags && remount_bind(sh, a, res) < 0)
+		return -1;
+	return apply_propagation(sh, a, res);
+}
+
+static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
+		     struct ns_cmd_result *res)
+{
+	struct m_path to;
+	struct m_sb *s;
+	struct m_mount *m;
+	int r = m_lookup(sh, a->dst, &to);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "mount", -r);
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "mount", EPERM);
+	if (!ours(sh, to.mnt))
+		return ns_cmd_fail(res, "mount", EINVAL);
+	if (a->standin) {
+		/* a block device's filesystem belongs to the first user
+		 * namespace: nobody below it may mount it */
+		if (m_cur(sh)->user != sh->sb->user0)
+			return ns_cmd_fail(res, "mount", EPERM);
+		s = m_device(sh, a->src);
+		if (!s)
+			return ns_cmd_fail(res, "stand-in lookup", ENODEV);
+	} else {
+		s = m_sb_new(&sh->sb->w, a->src, a->type);
+	}
+	m = m_mount_new(&sh->sb->w, s, s->root);
+	m->flags = mount_flags(a->flags);
+	if (graft(sh, m, to, "made by mount", res) < 0)
+		return -1;
+	return apply_propagation(sh, a, res);
+}
+
+/* mount --move: do_move_mount()'s checks, with the rule of
+ * sharedsubtree.rst 5d (a move under a shared mount propagates) and
+ * the two the kernel adds: a mount under a shared parent does not move,
+ * nor does a tree into itself (ELOOP). */
+int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_ok,
+	   struct ns_cmd_result *res, const char *sys)
+{
+	struct m_mount *old = from.mnt;
+	bool attached = old->parent != NULL;
+	int r;
+
+	if (!ours(sh, to.mnt))
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (attached ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (old->locked || !is_root(from))
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (from.d->dir != to.d->dir)
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (attached && old->parent->group)
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (to.mnt->group)
+		for (struct m_mount *m = old; m; m = m_next(m, old))
+			if (m->unbindable)
+				return ns_cmd_fail(res, sys, EINVAL);
+	for (struct m_mount *p = to.mnt; p; p = p->parent)
+		if (p == old)
+			return ns_cmd_fail(res, sys, ELOOP);
+	r = m_attach(&sh->sb->w, old, to, true, "moved here (sharedsubtree.rst 5d)");
+	if (r < 0)
+		return ns_cmd_fail(res, sys, -r);
+	return 0;
+}
+
+int m_exec_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
+		 struct ns_cmd_result *res)
+{
+	const struct ns_mount_args *a = args;
+	struct m_path from, to;
+	int r;
+
+	switch (a->op) {
+	case NS_MOUNT_LIST:
+		return m_list_mounts(sh, NS_RENDER_MOUNT, out, res);
+	case NS_MOUNT_PROPAGATION:
+		return apply_propagation(sh, a, res);
+	case NS_MOUNT_BIND:
+		return bind_mount(sh, a, res);
+	case NS_MOUNT_MOVE:
+		r = m_lookup(sh, a->dst, &to);
+		if (r < 0)
+			return ns_cmd_fail(res, "mount", -r);
+		if (!m_may_mount(sh))
+			return ns_cmd_fail(res, "mount", EPERM);
+		r = m_lookup(sh, a->src, &from);
+		if (r < 0)
+			return ns_cmd_fail(res, "mount", -r);
+		return m_move(sh, from, to, false, res, "mount");
+	case NS_MOUNT_NEW:
+		break;
+	}
+	return new_mount(sh, a, res);
+}
+
+/* umount(2): the target must be a mount's root in the shell's namespace,
+ * and not locked; then umount propagation decides what else goes. */
+int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
+		  struct ns_cmd_result *res)
+{
+	const struct ns_umount_args *a = args;
+
+	(void)out;
+	for (size_t i = 0; i < a->ntargets; i++) {
+		struct m_path at;
+		int r = m_lookup(sh, a->targets[i], &at);
+
+		if (r < 0)
+			return ns_cmd_fail(res, "umount2", -r);
+		if (!m_may_mount(sh))
+			return ns_cmd_fail(res, "umount2", EPERM);
+		if (!is_root(at) || !ours(sh, at.mnt) || at.mnt->locked || !at.mnt->parent)
+			return ns_cmd_fail(res, "umount2", EINVAL);
+		r = m_umount(&sh->sb->w, at.mnt, a->lazy);
+		if (r < 0)
+			return ns_cmd_fail(res, "umount2", -r);
+	}
+	return 0;
+}

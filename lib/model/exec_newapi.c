@@ -1,0 +1,263 @@
+/* exec_newapi.c - open_tree, move_mount and mount_setattr on the model,
+ * with the checks and errors open_tree(2), move_mount(2) and
+ * mount_setattr(2) give. An @NAME handle is a place (mount and
+ * directory) the shell holds, which keeps its mount busy, as an fd does. */
+#include "model/shell.h"
+
+#include <errno.h>
+#include <linux/mount.h>
+#include <string.h>
+#include <sys/mount.h>
+
+static struct m_handle *find_handle(struct m_level *lv, const char *name)
+{
+	for (size_t i = 0; i < lv->nhandles; i++)
+		if (!strcmp(lv->handles[i].name, name))
+			return &lv->handles[i];
+	return NULL;
+}
+
+/* A path or @NAME as a place; -EBADF for a handle never opened. */
+static int resolve(struct m_shell *sh, const char *s, struct m_path *out)
+{
+	struct m_handle *h;
+
+	if (!ns_is_handle(s))
+		return m_lookup(sh, s, out);
+	h = find_handle(m_cur(sh), s);
+	if (!h)
+		return -EBADF;
+	*out = h->at;
+	return 0;
+}
+
+static void take_back(struct m_world *w, struct m_mount *t)
+{
+	for (struct m_mount *m = t; m; m = m_next(m, t)) {
+		m_leave_propagation(w, m);
+		m->dead = true;
+		m_id_release(w, m->id);
+	}
+}
+
+int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	const struct ns_open_tree_args *a = args;
+	struct m_world *w = &sh->sb->w;
+	struct m_level *lv = m_cur(sh);
+	struct m_handle *h = find_handle(lv, a->handle);
+	struct m_path at;
+	int r;
+
+	(void)out;
+	if (!h && lv->nhandles == M_HANDLES)
+		return ns_cmd_fail(res, "open_tree", EMFILE);
+	if (a->clone && !m_may_mount(sh))
+		return ns_cmd_fail(res, "open_tree", EPERM);
+	r = m_lookup(sh, a->path, &at);
+	if (r < 0)
+		return ns_cmd_fail(res, "open_tree", -r);
+	if (a->clone) {
+		/* a detached copy, made as a bind mount's is (open_tree(2)) */
+		struct m_ns *anon;
+		struct m_mount *t;
+		int err;
+
+		if (at.mnt->unbindable || at.mnt->ns != lv->ns)
+			return ns_cmd_fail(res, "open_tree", EINVAL);
+		if (!a->recursive)
+			for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
+				if (k->locked && m_node_under(k->mp, at.d))
+					return ns_cmd_fail(res, "open_tree", EINVAL);
+		t = m_copy_tree(w, at.mnt, at.d, M_CL_KEEP, a->recursive, &err);
+		if (err) {
+			take_back(w, t);
+			return ns_cmd_fail(res, "open_tree", err);
+		}
+		t->locked = false;
+		anon = m_ns_new(w, lv->ns->owner);
+		anon->anon = true;
+		anon->root = t;
+		for (struct m_mount *m = t; m; m = m_next(m, t)) {
+			m->ns = anon;
+			anon->mounts++;
+			m_why(w, m, "cloned by open_tree -c%s (open_tree(2): a detached copy, made as a bind is)",
+			      a->recursive ? " -R" : "");
+		}
+		at = (struct m_path){ t, t->root };
+	}
+	if (h) {
+		h->at.mnt->refs--;
+	} else {
+		h = &lv->handles[lv->nhandles++];
+		snprintf(h->name, sizeof(h->name), "%s", a->handle);
+	}
+	h->at = at;
+	at.mnt->refs++;
+	return 0;
+}
+
+/* MOVE_MOUNT_SET_GROUP: TO joins FROM's peer group and master
+ * (move_mount(2)), on the conditions the call lists. */
+static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
+		     struct ns_cmd_result *res)
+{
+	struct m_mount *f = from.mnt, *t = to.mnt;
+
+	if (f->dead || t->dead || !f->ns || !t->ns)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	if (from.d != f->root || to.d != t->root)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	if (f->sb != t->sb || !m_node_under(t->root, f->root))
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	for (struct m_mount *k = f->kids; k; k = k->sib)
+		if (k->locked && m_node_under(k->mp, t->root))
+			return ns_cmd_fail(res, "move_mount", EINVAL);
+	if (t->group || t->master)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	if (!f->group && !f->master)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	(void)sh;
+	t->master = f->master;
+	if (f->group) {
+		t->group = f->group;
+		f->group->members++;
+		t->unbindable = false;
+	}
+	m_why(&sh->sb->w, t, "joined the propagation of mount %u by move_mount --set-group", f->id);
+	return 0;
+}
+
+/* MOVE_MOUNT_BENEATH: FROM goes where TO (the top of its stack) is
+ * attached, and TO goes on FROM's root (move_mount(2)). */
+static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
+		   struct ns_cmd_result *res)
+{
+	struct m_level *lv = m_cur(sh);
+	struct m_mount *top = to.mnt, *parent = top->parent;
+	struct m_path place;
+	int r;
+
+	if (to.d != top->root || !parent || top->locked)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	/* nothing goes beneath the shell's root, or onto the namespace's */
+	if (top == lv->root.mnt || parent == lv->ns->root)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	for (struct m_mount *p = from.mnt; p; p = p->parent)
+		if (p == top)
+			return ns_cmd_fail(res, "move_mount", EINVAL);
+	/* a copy propagated on top would defeat going beneath */
+	if (parent->group)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	place = (struct m_path){ parent, top->mp };
+	/* take TO off, attach FROM there, put TO back on FROM's root */
+	{
+		struct m_mount **pp;
+		for (pp = &parent->kids; *pp; pp = &(*pp)->sib)
+			if (*pp == top) {
+				*pp = top->sib;
+				break;
+			}
+		top->parent = NULL;
+		top->sib = NULL;
+	}
+	r = m_move(sh, from, place, true, res, "move_mount");
+	{
+		struct m_mount *on = r < 0 ? parent : from.mnt, **tail;
+		struct m_node *mp = r < 0 ? place.d : from.mnt->root;
+
+		top->parent = on;
+		top->mp = mp;
+		for (tail = &on->kids; *tail; tail = &(*tail)->sib)
+			;
+		*tail = top;
+	}
+	return r;
+}
+
+int m_exec_move_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
+		      struct ns_cmd_result *res)
+{
+	const struct ns_move_mount_args *a = args;
+	struct m_path from, to;
+	int r;
+
+	(void)out;
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "move_mount", EPERM);
+	r = resolve(sh, a->from, &from);
+	if (r == 0)
+		r = resolve(sh, a->to, &to);
+	if (r < 0)
+		return ns_cmd_fail(res, "move_mount", -r);
+	if (a->set_group)
+		return set_group(sh, from, to, res);
+	if (a->beneath)
+		return beneath(sh, from, to, res);
+	return m_move(sh, from, to, true, res, "move_mount");
+}
+
+static unsigned attr_to_flags(unsigned long long attr)
+{
+	unsigned f = 0;
+
+	if (attr & MOUNT_ATTR_RDONLY)
+		f |= M_RDONLY;
+	if (attr & MOUNT_ATTR_NOSUID)
+		f |= M_NOSUID;
+	if (attr & MOUNT_ATTR_NODEV)
+		f |= M_NODEV;
+	if (attr & MOUNT_ATTR_NOEXEC)
+		f |= M_NOEXEC;
+	if (attr & MOUNT_ATTR_NODIRATIME)
+		f |= M_NODIRATIME;
+	return f;
+}
+
+static unsigned new_flags(const struct ns_mount_setattr_args *a, unsigned f)
+{
+	f &= ~attr_to_flags(a->clr);
+	f |= attr_to_flags(a->set);
+	if (a->clr & MOUNT_ATTR__ATIME) {
+		unsigned long long at = a->set & MOUNT_ATTR__ATIME;
+		f &= ~(unsigned)M_ATIME_MASK;
+		if (at == MOUNT_ATTR_NOATIME)
+			f |= M_NOATIME;
+		else if (at == MOUNT_ATTR_RELATIME)
+			f |= M_RELATIME;
+	}
+	return f;
+}
+
+int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *out,
+			 struct ns_cmd_result *res)
+{
+	const struct ns_mount_setattr_args *a = args;
+	struct m_world *w = &sh->sb->w;
+	struct m_path at;
+	int r = resolve(sh, a->target, &at);
+
+	(void)out;
+	if (r < 0)
+		return ns_cmd_fail(res, "mount_setattr", -r);
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "mount_setattr", EPERM);
+	if (at.d != at.mnt->root || at.mnt->dead ||
+	    !(at.mnt->ns == m_cur(sh)->ns || (at.mnt->ns && at.mnt->ns->anon)))
+		return ns_cmd_fail(res, "mount_setattr", EINVAL);
+	/* all or nothing: a locked flag anywhere fails the call before any
+	 * change (mount_setattr(2), EPERM) */
+	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {
+		unsigned f = new_flags(a, m->flags), changed = f ^ m->flags;
+		if ((changed & m->locked_flags & ~(unsigned)M_LOCK_ATIME) ||
+		    ((changed & M_ATIME_MASK) && (m->locked_flags & M_LOCK_ATIME)))
+			return ns_cmd_fail(res, "mount_setattr", EPERM);
+	}
+	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {
+		m->flags = new_flags(a, m->flags);
+		if (a->propagation)
+			m_change_type(w, m, a->propagation);
+	}
+	return 0;
+}

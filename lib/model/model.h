@@ -1,0 +1,225 @@
+/* model.h - the model backend's picture of the world: superblocks with
+ * their directory trees, mounts, peer groups and masters, namespaces, user
+ * namespaces, and the operations of mount(2), umount2(2), unshare(2),
+ * open_tree(2), move_mount(2) and mount_setattr(2) carried out on it by
+ * the documented rules (Documentation/filesystems/sharedsubtree.rst,
+ * propagate_umount.txt, mount_namespaces(7), the system calls' manual
+ * pages). Where the documents are silent, the rule followed is the
+ * kernel's, and its comment says so.
+ *
+ * Nothing here touches the machine: the model is plain data, freed with
+ * its world at the end of a scenario. */
+#ifndef NS_MODEL_H
+#define NS_MODEL_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+
+/* A file or directory of a superblock. */
+struct m_node {
+	char *name;                 /* "" for the superblock's root */
+	struct m_node *parent;      /* NULL for the root */
+	struct m_node *kids, *next; /* children, in creation order */
+	bool dir;
+};
+
+/* A filesystem instance: a stand-in device, or a mount by type. */
+struct m_sb {
+	char *source;               /* "/dev/sdb1", as mountinfo shows it */
+	char *fstype;
+	unsigned minor;             /* st_dev is 0:minor */
+	struct m_node *root;
+};
+
+/* A peer group: the mounts with the same `group`. */
+struct m_group {
+	unsigned id;                /* shared:N */
+	size_t members;
+	struct m_group *master;     /* what its members are slaves of */
+};
+
+struct m_ns;
+
+/* Per-mount flags, as mountinfo's fifth field shows them. */
+enum {
+	M_RDONLY = 1u << 0,
+	M_NOSUID = 1u << 1,
+	M_NODEV = 1u << 2,
+	M_NOEXEC = 1u << 3,
+	M_NOATIME = 1u << 4,
+	M_NODIRATIME = 1u << 5,
+	M_RELATIME = 1u << 6,
+	M_ATIME_MASK = M_NOATIME | M_RELATIME, /* neither: strictatime */
+	M_LOCK_ATIME = 1u << 7,     /* in locked_flags only: atime may not change */
+};
+
+struct m_mount {
+	unsigned id;                /* mount ID, the lowest free one */
+	unsigned long long seq;     /* creation order: mountinfo's order */
+	struct m_sb *sb;
+	struct m_node *root;        /* the directory the mount shows */
+	struct m_mount *parent;     /* NULL: the top of its tree */
+	struct m_node *mp;          /* where on parent it sits */
+	struct m_mount *kids, *sib; /* mounts on this one, in attach order */
+	struct m_ns *ns;            /* NULL once unmounted or never attached */
+	struct m_group *group;      /* peer group, NULL unless shared */
+	struct m_group *master;     /* NULL unless a slave */
+	bool unbindable;
+	bool locked;                /* MNT_LOCKED: came with a less privileged copy */
+	unsigned flags;             /* M_* */
+	unsigned locked_flags;      /* M_* that a less privileged user may not clear */
+	bool dead;                  /* unmounted */
+	int refs;                   /* shells' roots and cwds, handles: busy */
+	unsigned mark;              /* scratch for the algorithms */
+	struct m_mount *copy;       /* scratch: its copy during m_copy_tree */
+	char *why;                  /* how it came to be (tracing only) */
+};
+
+struct m_userns {
+	struct m_userns *parent;    /* NULL: the first one */
+};
+
+struct m_ns {
+	unsigned id;
+	struct m_mount *root;       /* the namespace's own root mount */
+	struct m_userns *owner;
+	int refs;                   /* shells in it */
+	bool anon;                  /* open_tree -c's tree */
+	unsigned mounts;            /* for ENOSPC (fs.mount-max) */
+};
+
+/* Known kernel deviations the model can be told to imitate (quirks.c). */
+enum m_quirk {
+	M_QUIRK_UMOUNT_SHIFTS,      /* pre-rewrite propagate_umount() */
+	M_QUIRK_COPY_DROPS_UNBINDABLE, /* unshare's copy of unbindable is private */
+	M_QUIRK__COUNT
+};
+
+struct m_quirk_def {
+	const char *name;
+	const char *range;          /* where it holds, xfail: syntax */
+	const char *what;           /* the deviation, the rule, the evidence */
+};
+extern const struct m_quirk_def m_quirks[M_QUIRK__COUNT];
+
+/* A rule broken on purpose, for the tests that prove the fuzzer finds a
+ * wrong model (NSTEST_MODEL_BREAK). */
+enum m_break {
+	M_BREAK_NONE = 0,
+	M_BREAK_SLAVES_RECEIVE_NOTHING,
+};
+
+struct m_world {
+	struct m_mount **mounts;    /* every mount ever made */
+	size_t nmounts, mounts_cap;
+	struct m_sb **sbs;
+	size_t nsbs, sbs_cap;
+	struct m_group **groups;
+	size_t ngroups, groups_cap;
+	struct m_ns **nss;
+	size_t nnss, nss_cap;
+	struct m_userns **users;
+	size_t nusers, users_cap;
+	unsigned char *id_used;     /* mount IDs in use */
+	size_t id_cap;
+	unsigned char *gid_used;    /* peer group IDs in use */
+	size_t gid_cap;
+	unsigned long long seq;
+	unsigned next_minor, next_ns;
+	unsigned quirks;            /* 1 << enum m_quirk */
+	enum m_break broken;
+	bool trace;                 /* keep causes (show, --explain) */
+	struct ns_lines events;     /* causes of this step's removals */
+	unsigned mark_gen;
+};
+
+/* A place: a mount and a directory or file of its superblock. */
+struct m_path {
+	struct m_mount *mnt;
+	struct m_node *d;
+};
+
+/* ---- world.c: allocation, names, nodes ---- */
+void m_world_init(struct m_world *w);
+void m_world_free(struct m_world *w);
+struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype);
+struct m_mount *m_mount_new(struct m_world *w, struct m_sb *sb, struct m_node *root);
+struct m_group *m_group_new(struct m_world *w, struct m_group *master);
+struct m_ns *m_ns_new(struct m_world *w, struct m_userns *owner);
+struct m_userns *m_userns_new(struct m_world *w, struct m_userns *parent);
+struct m_node *m_node_child(struct m_node *d, const char *name);
+struct m_node *m_node_add(struct m_node *d, const char *name, bool dir);
+/* Is d at or below top in their superblock? */
+bool m_node_under(const struct m_node *d, const struct m_node *top);
+/* The path of d from its superblock's root ("/", "/dir1"). */
+void m_node_path(const struct m_node *d, struct ns_buf *out);
+/* A cause for tracing: stored on the mount, or added to w->events. */
+void m_why(struct m_world *w, struct m_mount *m, const char *fmt, ...) NS_PRINTF(3, 4);
+void m_event(struct m_world *w, const char *fmt, ...) NS_PRINTF(2, 3);
+unsigned m_new_mark(struct m_world *w);
+/* Give back a mount ID or a peer-group ID for reuse. */
+void m_id_release(struct m_world *w, unsigned id);
+void m_gid_release(struct m_world *w, unsigned id);
+
+/* ---- tree.c: the mount tree, peer groups, propagation ---- */
+/* The mount sitting directly on (m, d), or NULL. */
+struct m_mount *m_child_at(const struct m_mount *m, const struct m_node *d);
+/* Follow mounts down from p to what is on top. */
+void m_follow(struct m_path *p);
+/* Preorder walk of the tree under top (top included), kids in attach
+ * order: the next mount after m, or NULL. */
+struct m_mount *m_next(struct m_mount *m, const struct m_mount *top);
+/* Every peer of m, m excluded, calls fn. */
+void m_set_shared(struct m_world *w, struct m_mount *m);
+/* MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE for one mount. */
+void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type);
+/* Take m out of its peer group and master (as it goes away). */
+void m_leave_propagation(struct m_world *w, struct m_mount *m);
+
+enum m_clone {
+	M_CL_KEEP = 0,              /* peers with the original, same master */
+	M_CL_SLAVE = 1u << 0,       /* a slave of the original's group */
+	M_CL_MAKE_SHARED = 1u << 1, /* a peer of the original (or new group with SLAVE) */
+	M_CL_PRIVATE = 1u << 2,     /* no propagation at all */
+	M_CL_SHARED_TO_SLAVE = 1u << 3, /* a less privileged copy */
+	M_CL_COPY_UNBINDABLE = 1u << 4, /* unbindable mounts are copied too */
+	M_CL_LOCK = 1u << 5,        /* MNT_LOCKED, flags locked */
+};
+/* Copy the tree under src, from the directory root of src's superblock
+ * down (submounts outside root are left), as copy_tree() does. With
+ * recursive false, src alone. Returns the copy's top (not attached) or
+ * NULL with *err set (EINVAL: a mount that cannot be copied). */
+struct m_mount *m_copy_tree(struct m_world *w, struct m_mount *src, struct m_node *root,
+			    unsigned flags, bool recursive, int *err);
+/* Attach the tree under t at (p, d): propagate it to every mount that
+ * receives from p when p is shared (sharedsubtree.rst 5a, 5b), and give
+ * the tree's mounts p's namespace. Returns 0 or -errno (ENOSPC). */
+int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving,
+	     const char *what);
+/* Detach t from its parent, keeping its tree (for a move). */
+void m_detach(struct m_mount *t);
+/* Unmount m (lazy: with everything under it), with umount propagation
+ * (propagate_umount.txt). Returns 0 or -errno (EBUSY). */
+int m_umount(struct m_world *w, struct m_mount *m, bool lazy);
+/* Drop a whole namespace's mounts (its last shell has gone): no umount
+ * propagation, as when a namespace ends. */
+void m_ns_drop(struct m_world *w, struct m_ns *ns);
+/* Copy a namespace for unshare(CLONE_NEWNS) into one owned by owner;
+ * each old mount's `copy` then names its copy. */
+struct m_ns *m_ns_copy(struct m_world *w, struct m_ns *old, struct m_userns *owner);
+
+/* ---- render.c: what a shell sees ---- */
+struct ns_snapshot;
+/* The mounts of ns seen from root, in mountinfo order; returns 0 or -errno. */
+int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out);
+/* The path of p as seen from root, or false when root cannot reach it. */
+bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out);
+
+/* ---- quirks.c ---- */
+/* Parse "NAME[,NAME...]" or "kernel" (with release: every quirk whose
+ * range holds there). Returns 0 with *mask, or -1 with a message. */
+int m_quirks_parse(const char *spec, const char *release, unsigned *mask, struct ns_buf *err);
+
+#endif

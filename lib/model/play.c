@@ -1,0 +1,109 @@
+/* play.c - see play.h. Terminals are shells (shell.h) made when their
+ * prompt first appears; `exit` at a terminal's first shell closes it, and
+ * its next prompt starts a new one in the scenario's first namespace, as
+ * on the kernel. */
+#include "model/play.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/shell.h"
+#include "run/pipeline.h"
+
+struct m_term {
+	const char *name;
+	struct m_shell sh;
+};
+
+struct m_play {
+	struct m_sandbox sb;
+	struct m_term *t;
+	size_t n, cap;
+	size_t before;      /* mounts that existed before the step */
+	bool trace;
+};
+
+struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
+			  enum m_break broken, bool trace)
+{
+	struct m_play *p = xcalloc(1, sizeof(*p));
+
+	m_sandbox_init(&p->sb, sc, quirks, broken, trace);
+	p->trace = trace;
+	return p;
+}
+
+static struct m_shell *terminal(struct m_play *p, const char *name)
+{
+	void *v = p->t;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->t[i].name, name))
+			return &p->t[i].sh;
+	ns_grow(&v, &p->cap, p->n + 1, sizeof(*p->t));
+	p->t = v;
+	p->t[p->n].name = name;
+	m_shell_init(&p->t[p->n].sh, &p->sb);
+	return &p->t[p->n++].sh;
+}
+
+static int exec_stage(void *term, const struct ns_stage *st, struct ns_buf *out,
+		      struct ns_cmd_result *res)
+{
+	return m_exec[st->def->id](term, st->args, out, res);
+}
+
+void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out)
+{
+	const struct ns_step *st = &p->sb.sc->steps[i];
+	struct m_shell *sh = terminal(p, st->terminal);
+
+	ns_lines_free(&p->sb.w.events);
+	p->before = p->sb.w.nmounts;
+	sh->closing = false;
+	ns_pipeline_run(st, exec_stage, sh, out);
+	if (!sh->closing)
+		return;
+	sh->closing = false;
+	if (sh->n > 1) {
+		m_shell_pop(sh);
+		return;
+	}
+	/* the terminal's first shell ended */
+	out->closed = true;
+	m_shell_free(sh);
+	for (size_t k = 0; k < p->n; k++)
+		if (&p->t[k].sh == sh) {
+			p->t[k] = p->t[--p->n];
+			break;
+		}
+}
+
+void m_play_causes(struct m_play *p, struct ns_buf *out)
+{
+	struct m_world *w = &p->sb.w;
+	struct ns_buf at = NS_BUF_INIT;
+
+	for (size_t i = p->before; i < w->nmounts; i++) {
+		struct m_mount *m = w->mounts[i];
+		if (m->dead || !m->why)
+			continue;
+		ns_buf_reset(&at);
+		m_node_path(m->root, &at);
+		ns_buf_addf(out, "mount %u (%s %s): %s\n", m->id, m->sb->source, ns_buf_str(&at), m->why);
+	}
+	for (size_t i = 0; i < w->events.n; i++)
+		ns_buf_addf(out, "%s\n", w->events.v[i]);
+	ns_buf_free(&at);
+}
+
+void m_play_free(struct m_play *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n; i++)
+		m_shell_free(&p->t[i].sh);
+	free(p->t);
+	m_sandbox_free(&p->sb);
+	free(p);
+}

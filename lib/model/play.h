@@ -1,0 +1,24 @@
+/* play.h - playing a scenario on the model, step by step: the engine of
+ * the model backend, and of `nstest show --backend=model`, which also
+ * wants the causes the model records. */
+#ifndef NS_MODEL_PLAY_H
+#define NS_MODEL_PLAY_H
+
+#include "model/model.h"
+#include "run/result.h"
+#include "scenario/scenario.h"
+
+struct m_play;
+
+/* Start playing sc with these quirks (1 << enum m_quirk); with trace,
+ * causes are kept for m_play_causes(). */
+struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
+			  enum m_break broken, bool trace);
+/* Carry out step i (steps in order) into *out (ns_step_out owns output). */
+void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out);
+/* Why the mounts the last step made or removed are there or gone, a line
+ * each (trace only): appended to out. */
+void m_play_causes(struct m_play *p, struct ns_buf *out);
+void m_play_free(struct m_play *p);
+
+#endif

@@ -1,0 +1,97 @@
+/* quirks.c - see model.h: the kernel deviations from the documented rules
+ * that the model can imitate. Each comes with the kernels it was seen on
+ * (the same ranges as the scenarios' xfail: lines, which were measured)
+ * and the rule it breaks. */
+#include "model/model.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "run/require.h"
+
+const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
+	[M_QUIRK_UMOUNT_SHIFTS] = {
+		"umount-shifts-stacks", ">= 6.1, < 6.2",
+		"umount propagation takes a copy whose non-covering submounts all go, "
+		"without looking at what is stacked on them, so mounts on top shift "
+		"down out of the place they were mounted at. Breaks "
+		"propagate_umount.txt, \"Maximal non-shifting subsets\". Seen on "
+		"Debian's 6.1 (scenarios/sharedsubtree/46-umount-reparents-a-stack.scn).",
+	},
+	[M_QUIRK_COPY_DROPS_UNBINDABLE] = {
+		"copy-drops-unbindable", ">= 6.18, < 6.19",
+		"the copy unshare(CLONE_NEWNS) makes of an unbindable mount is private "
+		"and can be bound. Breaks sharedsubtree.rst 5g (a cloned namespace keeps "
+		"each mount's propagation type). Seen on 6.18 "
+		"(scenarios/sharedsubtree/51-clone-namespace-unbindable.scn).",
+	},
+};
+
+static int find(const char *name, size_t len)
+{
+	for (int i = 0; i < M_QUIRK__COUNT; i++)
+		if (strlen(m_quirks[i].name) == len && !strncmp(m_quirks[i].name, name, len))
+			return i;
+	return -1;
+}
+
+/* Does a range in xfail: syntax (">= 6.1, < 6.2") hold for release? */
+static bool holds(const char *range, const char *release)
+{
+	struct ns_xfail x = { 0 };
+	const char *p = range;
+	int have[3];
+
+	if (!release || ns_kernel_version(release, have) < 0)
+		return false;
+	while (*p && x.ncmp < NS_ARRAY_SIZE(x.cmp)) {
+		struct ns_version_cmp *c = &x.cmp[x.ncmp];
+		int n = 0;
+		while (*p == ' ' || *p == ',')
+			p++;
+		if (!*p)
+			break;
+		if (sscanf(p, "%2[<>=] %d.%d%n", c->op, &c->v[0], &c->v[1], &n) < 3)
+			return false;
+		p += n;
+		c->v[2] = 0;
+		if (*p == '.') {
+			char *end;
+			c->v[2] = (int)strtol(p + 1, &end, 10);
+			p = end;
+		}
+		x.ncmp++;
+	}
+	return ns_xfail_holds(&x, have);
+}
+
+int m_quirks_parse(const char *spec, const char *release, unsigned *mask, struct ns_buf *err)
+{
+	*mask = 0;
+	if (!spec || !*spec)
+		return 0;
+	for (const char *p = spec; *p; ) {
+		size_t len = strcspn(p, ",");
+		int q;
+
+		if (len == 6 && !strncmp(p, "kernel", 6)) {
+			for (int i = 0; i < M_QUIRK__COUNT; i++)
+				if (holds(m_quirks[i].range, release))
+					*mask |= 1u << i;
+		} else if (len) {
+			q = find(p, len);
+			if (q < 0) {
+				ns_buf_addf(err, "unknown quirk '%.*s' (known: ", (int)len, p);
+				for (int i = 0; i < M_QUIRK__COUNT; i++)
+					ns_buf_addf(err, "%s%s", i ? ", " : "", m_quirks[i].name);
+				ns_buf_adds(err, "; or kernel)");
+				return -1;
+			}
+			*mask |= 1u << q;
+		}
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	return 0;
+}

@@ -1,0 +1,149 @@
+/* render.c - see model.h: a shell's view of its namespace as the mount
+ * entries mountinfo lists, handed to the renderers every backend shares
+ * (mounts/snapshot.h), so that the model's listings are printed by the
+ * same code as the kernel's. */
+#include "model/model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "mounts/snapshot.h"
+
+bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out)
+{
+	const struct m_node *v[256];
+	size_t n = 0;
+
+	while (!(p.mnt == root.mnt && p.d == root.d)) {
+		if (p.d == p.mnt->root) {
+			/* a mount's root: on to where it is mounted */
+			if (!p.mnt->parent)
+				return false;
+			p.d = p.mnt->mp;
+			p.mnt = p.mnt->parent;
+			continue;
+		}
+		if (!p.d->parent || n == NS_ARRAY_SIZE(v))
+			return false;
+		v[n++] = p.d;
+		p.d = p.d->parent;
+	}
+	if (!n)
+		ns_buf_addc(out, '/');
+	while (n--) {
+		ns_buf_addc(out, '/');
+		ns_buf_adds(out, v[n]->name);
+	}
+	return true;
+}
+
+static bool reachable(struct m_mount *m, struct m_path root)
+{
+	struct m_path p = { m, m->root };
+	struct ns_buf scratch = NS_BUF_INIT;
+	bool r = m_path_string(p, root, &scratch);
+
+	ns_buf_free(&scratch);
+	return r;
+}
+
+/* The nearest group up the master chain with a member in ns that the
+ * reader can see: mountinfo's propagate_from (proc(5); the kernel's
+ * get_dominating_id()). 0 when there is none. */
+static unsigned dominating(struct m_world *w, struct m_mount *m, struct m_path root)
+{
+	for (struct m_group *g = m->master; g; g = g->master)
+		for (size_t i = 0; i < w->nmounts; i++) {
+			struct m_mount *p = w->mounts[i];
+			if (!p->dead && p->group == g && p->ns == m->ns && reachable(p, root))
+				return g->id;
+		}
+	return 0;
+}
+
+static void vfs_options(unsigned f, struct ns_buf *b)
+{
+	ns_buf_adds(b, f & M_RDONLY ? "ro" : "rw");
+	if (f & M_NOSUID)
+		ns_buf_adds(b, ",nosuid");
+	if (f & M_NODEV)
+		ns_buf_adds(b, ",nodev");
+	if (f & M_NOEXEC)
+		ns_buf_adds(b, ",noexec");
+	if (f & M_NOATIME)
+		ns_buf_adds(b, ",noatime");
+	if (f & M_NODIRATIME)
+		ns_buf_adds(b, ",nodiratime");
+	if (f & M_RELATIME)
+		ns_buf_adds(b, ",relatime");
+}
+
+static void fields(struct m_world *w, struct m_mount *m, struct m_path root, struct ns_buf *b)
+{
+	if (m->group)
+		ns_buf_addf(b, "shared:%u", m->group->id);
+	if (m->master) {
+		unsigned dom = dominating(w, m, root);
+		ns_buf_addf(b, "%smaster:%u", b->len ? " " : "", m->master->id);
+		if (dom && dom != m->master->id)
+			ns_buf_addf(b, " propagate_from:%u", dom);
+	}
+	if (m->unbindable)
+		ns_buf_addf(b, "%sunbindable", b->len ? " " : "");
+}
+
+int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
+{
+	struct ns_mount_entry *v = NULL;
+	struct ns_buf *text = NULL;
+	size_t n = 0, cap = 0, tcap = 0;
+	int r;
+
+	for (size_t i = 0; i < w->nmounts; i++) {
+		struct m_mount *m = w->mounts[i];
+		struct m_path at = { m, m->root };
+		struct ns_buf *t;
+		void *p = v;
+
+		if (m->dead || m->ns != ns)
+			continue;
+		ns_grow(&p, &cap, n + 1, sizeof(*v));
+		v = p;
+		p = text;
+		ns_grow(&p, &tcap, (n + 1) * 4, sizeof(*text));
+		text = p;
+		t = &text[n * 4];
+		for (int k = 0; k < 4; k++)
+			t[k] = (struct ns_buf)NS_BUF_INIT;
+		if (!m_path_string(at, root, &t[0])) {
+			/* not under the reader's root: not listed */
+			for (int k = 0; k < 4; k++)
+				ns_buf_free(&t[k]);
+			continue;
+		}
+		m_node_path(m->root, &t[1]);
+		vfs_options(m->flags, &t[2]);
+		fields(w, m, root, &t[3]);
+		v[n] = (struct ns_mount_entry){
+			.id = m->id,
+			.parent = m->parent ? m->parent->id : m->id,
+			.major = 0, .minor = m->sb->minor,
+			.fstype = m->sb->fstype, .source = m->sb->source,
+			.fs_options = "rw",
+		};
+		n++;
+	}
+	for (size_t i = 0; i < n; i++) {
+		v[i].target = ns_buf_str(&text[i * 4]);
+		v[i].root = ns_buf_str(&text[i * 4 + 1]);
+		v[i].vfs_options = ns_buf_str(&text[i * 4 + 2]);
+		v[i].fields = ns_buf_str(&text[i * 4 + 3]);
+	}
+	r = ns_snapshot_from_entries(v, n, out);
+	for (size_t i = 0; i < n * 4; i++)
+		ns_buf_free(&text[i]);
+	free(text);
+	free(v);
+	return r;
+}

@@ -1,0 +1,250 @@
+/* shell.c - see shell.h: shell levels, the references they hold, and
+ * path lookup as a process does it (mounts crossed on the way down, ".."
+ * climbing out of a mount's root, never above the shell's root). */
+#include "model/shell.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+void m_sandbox_init(struct m_sandbox *sb, const struct ns_scenario *sc, unsigned quirks,
+		    enum m_break broken, bool trace)
+{
+	struct m_world *w = &sb->w;
+	struct m_sb *base_sb;
+	struct m_mount *base, *root;
+
+	memset(sb, 0, sizeof(*sb));
+	m_world_init(w);
+	w->quirks = quirks;
+	w->broken = broken;
+	w->trace = trace;
+	sb->sc = sc;
+	sb->devs = xcalloc(sc->ndevnames ? sc->ndevnames : 1, sizeof(*sb->devs));
+	sb->user0 = m_userns_new(w, NULL);
+	sb->first = m_ns_new(w, sb->user0);
+	/* the base: the namespace's own root, below the root stand-in and
+	 * out of every shell's sight, as the sandbox's detached old root is */
+	base_sb = m_sb_new(w, "nstest-base", "tmpfs");
+	base = m_mount_new(w, base_sb, base_sb->root);
+	base->ns = sb->first;
+	sb->first->root = base;
+	sb->first->mounts = 1;
+	sb->first->refs = 1; /* the sandbox itself stays in it */
+	sb->devs[0] = m_sb_new(w, sc->ndevnames ? sc->devnames[0] : "/dev/sda1", "tmpfs");
+	root = m_mount_new(w, sb->devs[0], sb->devs[0]->root);
+	m_why(w, root, "the scenario's root stand-in");
+	root->parent = base;
+	root->mp = base_sb->root;
+	base->kids = root;
+	root->ns = sb->first;
+	sb->first->mounts++;
+	sb->top = (struct m_path){ root, root->root };
+}
+
+void m_sandbox_free(struct m_sandbox *sb)
+{
+	m_world_free(&sb->w);
+	free(sb->devs);
+}
+
+struct m_sb *m_device(struct m_shell *sh, const char *name)
+{
+	struct m_sandbox *sb = sh->sb;
+	int i = ns_scenario_devindex(sb->sc, name);
+
+	if (i < 0)
+		return NULL;
+	if (!sb->devs[i])
+		sb->devs[i] = m_sb_new(&sb->w, name, "tmpfs");
+	return sb->devs[i];
+}
+
+static void ref(struct m_mount *m)
+{
+	m->refs++;
+}
+
+static void unref(struct m_world *w, struct m_mount *m)
+{
+	if (--m->refs == 0 && m->dead)
+		m_id_release(w, m->id);
+}
+
+void m_level_set(struct m_world *w, struct m_path *slot, struct m_path to)
+{
+	ref(to.mnt);
+	unref(w, slot->mnt);
+	*slot = to;
+}
+
+static void hold(struct m_level *lv)
+{
+	ref(lv->root.mnt);
+	ref(lv->cwd.mnt);
+	for (size_t i = 0; i < lv->nhandles; i++)
+		ref(lv->handles[i].at.mnt);
+	lv->ns->refs++;
+}
+
+void m_shell_init(struct m_shell *sh, struct m_sandbox *sb)
+{
+	struct m_level *lv;
+
+	memset(sh, 0, sizeof(*sh));
+	sh->sb = sb;
+	lv = m_shell_push(sh);
+	*lv = (struct m_level){ .ns = sb->first, .root = sb->top, .cwd = sb->top,
+				.user = sb->user0, .sys_admin = true, .sys_chroot = true };
+	hold(lv);
+}
+
+struct m_level *m_shell_push(struct m_shell *sh)
+{
+	void *v = sh->lv;
+
+	ns_grow(&v, &sh->cap, sh->n + 1, sizeof(*sh->lv));
+	sh->lv = v;
+	if (sh->n) {
+		sh->lv[sh->n] = sh->lv[sh->n - 1];
+		hold(&sh->lv[sh->n]);
+	}
+	return &sh->lv[sh->n++];
+}
+
+void m_shell_pop(struct m_shell *sh)
+{
+	struct m_world *w = &sh->sb->w;
+	struct m_level *lv = &sh->lv[--sh->n];
+
+	unref(w, lv->root.mnt);
+	unref(w, lv->cwd.mnt);
+	for (size_t i = 0; i < lv->nhandles; i++)
+		unref(w, lv->handles[i].at.mnt);
+	if (--lv->ns->refs == 0) {
+		m_event(w, "namespace %u ends with its last shell: its mounts go, without umount propagation (mount_namespaces(7))",
+			lv->ns->id);
+		m_ns_drop(w, lv->ns);
+	}
+}
+
+void m_shell_free(struct m_shell *sh)
+{
+	while (sh->n)
+		m_shell_pop(sh);
+	free(sh->lv);
+	sh->lv = NULL;
+}
+
+/* ".." from p: out of mount roots to where they are mounted, then one
+ * directory up; never above the shell's root (path_resolution(7)). */
+static void dotdot(struct m_path *p, struct m_path root)
+{
+	for (;;) {
+		if (p->mnt == root.mnt && p->d == root.d)
+			return;
+		if (p->d != p->mnt->root) {
+			p->d = p->d->parent;
+			break;
+		}
+		if (!p->mnt->parent)
+			return;
+		p->d = p->mnt->mp;
+		p->mnt = p->mnt->parent;
+	}
+	m_follow(p);
+}
+
+/* Walk path[0..len) from the start the path gives. */
+static int walk(struct m_shell *sh, const char *path, size_t len, struct m_path *out)
+{
+	struct m_level *lv = m_cur(sh);
+	struct m_path p = path[0] == '/' ? lv->root : lv->cwd;
+	size_t i = 0;
+
+	while (i < len) {
+		size_t j = i;
+		char name[256];
+		struct m_node *k;
+
+		while (j < len && path[j] != '/')
+			j++;
+		if (j - i >= sizeof(name))
+			return -ENAMETOOLONG;
+		memcpy(name, path + i, j - i);
+		name[j - i] = '\0';
+		i = j + 1;
+		if (!name[0] || !strcmp(name, "."))
+			continue;
+		if (!p.d->dir)
+			return -ENOTDIR;
+		if (!strcmp(name, "..")) {
+			dotdot(&p, lv->root);
+			continue;
+		}
+		k = m_node_child(p.d, name);
+		if (!k)
+			return -ENOENT;
+		p.d = k;
+		m_follow(&p);
+	}
+	*out = p;
+	return 0;
+}
+
+int m_lookup(struct m_shell *sh, const char *path, struct m_path *out)
+{
+	size_t len = strlen(path);
+	int r;
+
+	if (!len)
+		return -ENOENT;
+	r = walk(sh, path, len, out);
+	if (r == 0 && path[len - 1] == '/' && !out->d->dir)
+		return -ENOTDIR;
+	return r;
+}
+
+int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
+		    char *last, size_t lastsz)
+{
+	size_t len = strlen(path), end, start;
+	int r;
+
+	if (!len)
+		return -ENOENT;
+	end = len;
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	if (end - start >= lastsz)
+		return -ENAMETOOLONG;
+	memcpy(last, path + start, end - start);
+	last[end - start] = '\0';
+	if (start == 0) {
+		struct m_level *lv = m_cur(sh);
+		*parent = lv->cwd;
+		r = 0;
+	} else {
+		r = walk(sh, path, start, parent);
+	}
+	if (r == 0 && !parent->d->dir)
+		r = -ENOTDIR;
+	return r;
+}
+
+bool m_may_mount(struct m_shell *sh)
+{
+	struct m_level *lv = m_cur(sh);
+
+	if (!lv->sys_admin)
+		return false;
+	/* capabilities hold in the shell's user namespace and those below
+	 * it; a namespace owned higher up is out of reach (user_namespaces(7)) */
+	for (struct m_userns *u = lv->ns->owner; u; u = u->parent)
+		if (u == lv->user)
+			return true;
+	return false;
+}

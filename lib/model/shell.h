@@ -1,0 +1,105 @@
+/* shell.h - a terminal of the model: a stack of shell levels, each with
+ * its namespaces, root, working directory, capabilities and open_tree
+ * handles, as a shell and the shells it started would have them. */
+#ifndef NS_MODEL_SHELL_H
+#define NS_MODEL_SHELL_H
+
+#include "commands/args.h"
+#include "mounts/snapshot.h"
+#include "model/model.h"
+#include "run/result.h"
+#include "scenario/command.h"
+#include "scenario/scenario.h"
+
+#define M_HANDLES 16
+
+/* A tree opened by open_tree as @NAME: it holds its mount busy. */
+struct m_handle {
+	char name[NS_HANDLE_NAME_MAX];
+	struct m_path at;
+};
+
+struct m_level {
+	struct m_ns *ns;
+	struct m_path root, cwd;
+	struct m_userns *user;
+	bool sys_admin, sys_chroot;   /* CAP_SYS_ADMIN, CAP_SYS_CHROOT */
+	struct m_handle handles[M_HANDLES];
+	size_t nhandles;
+};
+
+/* What every terminal of one scenario shares. */
+struct m_sandbox {
+	struct m_world w;
+	const struct ns_scenario *sc;
+	struct m_ns *first;           /* the scenario's first namespace */
+	struct m_userns *user0;
+	struct m_path top;            /* the root stand-in: where shells start */
+	struct m_sb **devs;           /* per sc->devnames, made on first mount */
+};
+
+struct m_shell {
+	struct m_sandbox *sb;
+	struct m_level *lv;           /* levels, innermost last */
+	size_t n, cap;
+	bool closing;                 /* the innermost level ends after the step */
+};
+
+/* The innermost level. */
+static inline struct m_level *m_cur(struct m_shell *sh)
+{
+	return &sh->lv[sh->n - 1];
+}
+
+/* Build the scenario's world: its first namespace with one mount, the
+ * root stand-in, on a base no shell can reach. */
+void m_sandbox_init(struct m_sandbox *sb, const struct ns_scenario *sc, unsigned quirks,
+		    enum m_break broken, bool trace);
+void m_sandbox_free(struct m_sandbox *sb);
+/* A terminal's first shell, at the top of the first namespace. */
+void m_shell_init(struct m_shell *sh, struct m_sandbox *sb);
+/* A new innermost level like the current one (unshare, chroot, capsh). */
+struct m_level *m_shell_push(struct m_shell *sh);
+/* The innermost level ends: its references go, and a namespace nobody is
+ * in any more goes with them. */
+void m_shell_pop(struct m_shell *sh);
+void m_shell_free(struct m_shell *sh);
+/* Move a level's root or cwd (references follow). */
+void m_level_set(struct m_world *w, struct m_path *slot, struct m_path to);
+
+/* Look a path up as the current level sees it. 0 or -errno. */
+int m_lookup(struct m_shell *sh, const char *path, struct m_path *out);
+/* Look up all but the last component: *parent and the last name (a
+ * pointer into path; "" for "/"), for creating files. 0 or -errno. */
+int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
+		    char *last, size_t lastsz);
+/* May the current level change its mount namespace (CAP_SYS_ADMIN in the
+ * user namespace that owns it)? */
+bool m_may_mount(struct m_shell *sh);
+/* The superblock of a stand-in device, made on its first mount. */
+struct m_sb *m_device(struct m_shell *sh, const char *name);
+
+/* --make-[r]TYPE on target (the operation of mount(2) with a propagation
+ * flag, and of mount_setattr's propagation); sys names the call in
+ * errors. 0, or -1 with *res filled. */
+int m_change_propagation(struct m_shell *sh, const char *target, unsigned long type,
+			 struct ns_cmd_result *res, const char *sys);
+/* Move the mount whose root is at from to the place to (mount --move,
+ * move_mount); anon_ok lets an open_tree -c tree be attached. */
+int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_ok,
+	   struct ns_cmd_result *res, const char *sys);
+
+/* The executors, one per command id (exec_*.c). */
+typedef int m_exec_fn(struct m_shell *sh, const void *args, struct ns_buf *out,
+		      struct ns_cmd_result *res);
+extern m_exec_fn *const m_exec[NS_CMD__COUNT];
+m_exec_fn m_exec_mkdir, m_exec_touch, m_exec_ls, m_exec_cd, m_exec_cat, m_exec_chroot;
+m_exec_fn m_exec_mount, m_exec_umount;
+m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
+m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr;
+m_exec_fn m_exec_listmount, m_exec_findmnt;
+/* The shell's table, as `how` renders it. */
+int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
+		  struct ns_cmd_result *res);
+
+#endif

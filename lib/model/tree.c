@@ -1,0 +1,666 @@
+/* tree.c - see model.h: the mount tree, peer groups and masters, and the
+ * propagation of mount and umount events.
+ *
+ * Peer groups are objects; a mount's `group` says which it belongs to and
+ * its `master` which group it is a slave of. All members of a group have
+ * the same master (sharedsubtree.rst 3: a shared and slave mount's peers
+ * share its master), so "the slaves of a group" are the mounts whose
+ * master is that group, wherever they are. */
+#include "model/model.h"
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+
+/* fs.mount-max's default: the most mounts one namespace may hold. */
+#define M_MOUNT_MAX 100000
+
+static void add_kid(struct m_mount *parent, struct m_mount *m, struct m_node *mp)
+{
+	struct m_mount **tail = &parent->kids;
+
+	m->parent = parent;
+	m->mp = mp;
+	m->sib = NULL;
+	while (*tail)
+		tail = &(*tail)->sib;
+	*tail = m;
+}
+
+static void remove_kid(struct m_mount *m)
+{
+	struct m_mount **pp;
+
+	if (!m->parent)
+		return;
+	for (pp = &m->parent->kids; *pp; pp = &(*pp)->sib)
+		if (*pp == m) {
+			*pp = m->sib;
+			break;
+		}
+	m->parent = NULL;
+	m->sib = NULL;
+}
+
+struct m_mount *m_child_at(const struct m_mount *m, const struct m_node *d)
+{
+	for (struct m_mount *k = m->kids; k; k = k->sib)
+		if (k->mp == d)
+			return k;
+	return NULL;
+}
+
+void m_follow(struct m_path *p)
+{
+	struct m_mount *c;
+
+	while ((c = m_child_at(p->mnt, p->d))) {
+		p->mnt = c;
+		p->d = c->root;
+	}
+}
+
+struct m_mount *m_next(struct m_mount *m, const struct m_mount *top)
+{
+	if (m->kids)
+		return m->kids;
+	while (m != top) {
+		if (m->sib)
+			return m->sib;
+		m = m->parent;
+	}
+	return NULL;
+}
+
+static size_t tree_size(struct m_mount *t)
+{
+	size_t n = 0;
+
+	for (struct m_mount *m = t; m; m = m_next(m, t))
+		n++;
+	return n;
+}
+
+static void set_ns(struct m_mount *t, struct m_ns *ns)
+{
+	for (struct m_mount *m = t; m; m = m_next(m, t)) {
+		if (m->ns)
+			m->ns->mounts--;
+		m->ns = ns;
+		if (ns)
+			ns->mounts++;
+	}
+}
+
+/* ---- peer groups ---------------------------------------------------- */
+
+static void join(struct m_mount *m, struct m_group *g)
+{
+	m->group = g;
+	g->members++;
+}
+
+/* m leaves its group. The last one out takes the group with it: its
+ * slaves become slaves of the group's own master, or stop being slaves
+ * when it had none (sharedsubtree.rst 3 and 5f; mount_namespaces(7),
+ * MS_PRIVATE: "the slaves ... are promoted" to its master). */
+static void leave_group(struct m_world *w, struct m_mount *m)
+{
+	struct m_group *g = m->group;
+
+	if (!g)
+		return;
+	m->group = NULL;
+	if (--g->members)
+		return;
+	for (size_t i = 0; i < w->nmounts; i++)
+		if (w->mounts[i]->master == g)
+			w->mounts[i]->master = m->master;
+	for (size_t i = 0; i < w->ngroups; i++)
+		if (w->groups[i]->master == g)
+			w->groups[i]->master = m->master;
+	m_gid_release(w, g->id);
+	g->id = 0;
+}
+
+void m_set_shared(struct m_world *w, struct m_mount *m)
+{
+	if (!m->group)
+		join(m, m_group_new(w, m->master));
+	m->unbindable = false;
+}
+
+/* mount_namespaces(7) and sharedsubtree.rst 2 for each type. MS_SLAVE on
+ * a shared mount with peers makes it a slave of its group; with no peers
+ * it keeps whatever master it had (or none: private). On anything not
+ * shared MS_SLAVE changes nothing, unbindable included (the kernel's
+ * change_mnt_propagation() keeps the flag). */
+void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type)
+{
+	if (type == MS_SHARED) {
+		m_set_shared(w, m);
+		return;
+	}
+	if (m->group) {
+		struct m_group *g = m->group;
+		bool peers = g->members > 1;
+
+		leave_group(w, m);
+		if (peers)
+			m->master = g;
+	}
+	if (type == MS_SLAVE)
+		return;
+	m->master = NULL;
+	m->unbindable = type == MS_UNBINDABLE;
+}
+
+void m_leave_propagation(struct m_world *w, struct m_mount *m)
+{
+	leave_group(w, m);
+	m->master = NULL;
+}
+
+/* ---- copies ---------------------------------------------------------- */
+
+static unsigned lockable(unsigned flags)
+{
+	return (flags & (M_RDONLY | M_NOSUID | M_NODEV | M_NOEXEC)) | M_LOCK_ATIME;
+}
+
+/* One mount copied as clone_mnt() does for the flags (see enum m_clone). */
+static struct m_mount *clone_one(struct m_world *w, struct m_mount *old,
+				 struct m_node *root, unsigned flags)
+{
+	struct m_mount *c = m_mount_new(w, old->sb, root);
+
+	c->flags = old->flags;
+	c->locked_flags = old->locked_flags;
+	c->unbindable = old->unbindable;
+	c->locked = old->locked;
+	if ((flags & M_CL_SLAVE) || ((flags & M_CL_SHARED_TO_SLAVE) && old->group)) {
+		c->master = old->group ? old->group : old->master;
+	} else if (!(flags & M_CL_PRIVATE)) {
+		if (old->group)
+			join(c, old->group);
+		c->master = old->master;
+	}
+	if ((flags & M_CL_MAKE_SHARED) && !c->group)
+		join(c, m_group_new(w, c->master));
+	if (flags & M_CL_LOCK) {
+		c->locked = true;
+		c->locked_flags |= lockable(c->flags);
+	}
+	return c;
+}
+
+struct m_mount *m_copy_tree(struct m_world *w, struct m_mount *src, struct m_node *root,
+			    unsigned flags, bool recursive, int *err)
+{
+	struct m_mount *top = clone_one(w, src, root, flags);
+
+	*err = 0;
+	src->copy = top;
+	if (!recursive)
+		return top;
+	for (struct m_mount *s = m_next(src, src); s; ) {
+		struct m_mount *pc = s->parent->copy;
+		bool skip = !pc || (s->parent == src && !m_node_under(s->mp, root));
+
+		if (!skip && s->unbindable && !(flags & M_CL_COPY_UNBINDABLE)) {
+			if (s->locked) {
+				/* unbindable and locked: the copy would reveal
+				 * what it covers (the kernel's copy_tree()) */
+				*err = EPERM;
+				return top;
+			}
+			skip = true;
+		}
+		if (skip) {
+			/* the whole subtree stays behind */
+			struct m_mount *after = s;
+			s->copy = NULL;
+			while (after != src && !after->sib)
+				after = after->parent;
+			s = after == src ? NULL : after->sib;
+			continue;
+		}
+		s->copy = clone_one(w, s, s->root, flags);
+		add_kid(pc, s->copy, s->mp);
+		s = m_next(s, src);
+	}
+	return top;
+}
+
+/* ---- propagation of a new tree (sharedsubtree.rst 5a, 5b, 5c) -------- */
+
+struct receipt {
+	struct m_mount *at;         /* the receiving mount */
+	struct m_mount *copy;       /* the copy made for it */
+	const char *how;
+};
+
+struct receipts {
+	struct receipt *v;
+	size_t n, cap;
+};
+
+static void receive(struct receipts *r, struct m_mount *at, struct m_mount *copy, const char *how)
+{
+	void *v = r->v;
+
+	ns_grow(&v, &r->cap, r->n + 1, sizeof(*r->v));
+	r->v = v;
+	r->v[r->n++] = (struct receipt){ at, copy, how };
+}
+
+/* Can m receive at d: a live mount of a real namespace whose root holds d
+ * ("if the mountpoint is not visible in a receiver, it gets nothing":
+ * the kernel's propagate_one(); sharedsubtree.rst is silent). */
+static bool can_receive(const struct m_mount *m, const struct m_node *d)
+{
+	return !m->dead && m->ns && !m->ns->anon && m_node_under(d, m->root);
+}
+
+static void kill_tree(struct m_world *w, struct m_mount *t)
+{
+	for (struct m_mount *m = t; m; m = m_next(m, t)) {
+		m_leave_propagation(w, m);
+		if (m->ns)
+			m->ns->mounts--;
+		m->ns = NULL;
+		m->dead = true;
+		if (!m->refs)
+			m_id_release(w, m->id);
+	}
+}
+
+/* A group seen once in a walk over the propagation tree. */
+struct seen {
+	struct m_group **v;
+	size_t n, cap;
+};
+
+static bool see(struct seen *s, struct m_group *g)
+{
+	void *v = s->v;
+
+	for (size_t i = 0; i < s->n; i++)
+		if (s->v[i] == g)
+			return false;
+	ns_grow(&v, &s->cap, s->n + 1, sizeof(*s->v));
+	s->v = v;
+	s->v[s->n++] = g;
+	return true;
+}
+
+/* The copies of t that P's propagation tree receives at d, one per
+ * receiving mount:
+ * - each peer of P gets a copy whose mounts are peers of t's (5a, case 1:
+ *   "the peer-group of C is merged with the peer group of A"; 5b);
+ * - each slave of P's group gets a copy that is a slave of the copy (or
+ *   of t) on the master side; the receivers of one shared slave group
+ *   get copies that are peers of each other, so the new propagation tree
+ *   mirrors P's (5a: "identical to the propagation tree of B");
+ * and so on down every slave group, in any namespace. */
+static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
+		      struct m_mount *t, struct receipts *out)
+{
+	struct { struct m_group *g; struct m_mount *src; } *q = NULL;
+	size_t nq = 0, qcap = 0;
+	struct seen seen = { 0 };
+	int err;
+
+	for (size_t i = 0; i < w->nmounts; i++) {
+		struct m_mount *r = w->mounts[i];
+		if (r != P && r->group == P->group && can_receive(r, d))
+			receive(out, r, m_copy_tree(w, t, t->root, M_CL_MAKE_SHARED, true, &err),
+				"a peer of the mount it was made on (sharedsubtree.rst 5a/5b: events go to every peer)");
+	}
+	if (w->broken == M_BREAK_SLAVES_RECEIVE_NOTHING)
+		return;
+	see(&seen, P->group);
+	{
+		void *v = q;
+		ns_grow(&v, &qcap, 1, sizeof(*q));
+		q = v;
+		q[nq].g = P->group;
+		q[nq++].src = t;
+	}
+	for (size_t qi = 0; qi < nq; qi++) {
+		struct m_group *x = q[qi].g;
+		struct m_mount *src = q[qi].src;
+
+		for (size_t i = 0; i < w->nmounts; i++) {
+			struct m_mount *s = w->mounts[i], *first = NULL;
+
+			if (s->dead || s->master != x)
+				continue;
+			if (!s->group) {
+				if (can_receive(s, d))
+					receive(out, s, m_copy_tree(w, src, src->root, M_CL_SLAVE, true, &err),
+						"a slave of a group that received the event (sharedsubtree.rst 5a: a slave receives from its master; the copy is a slave of the master's copy)");
+				continue;
+			}
+			if (!see(&seen, s->group))
+				continue;
+			for (size_t j = 0; j < w->nmounts; j++) {
+				struct m_mount *r = w->mounts[j], *c;
+				if (r->group != s->group || !can_receive(r, d))
+					continue;
+				c = first ? m_copy_tree(w, first, first->root, M_CL_MAKE_SHARED, true, &err)
+					  : m_copy_tree(w, src, src->root, M_CL_SLAVE | M_CL_MAKE_SHARED, true, &err);
+				if (!first)
+					first = c;
+				receive(out, r, c, "a shared slave that received the event from its master (sharedsubtree.rst 5a case 3: the copies form a peer group that is a slave of the master's copy)");
+			}
+			{
+				void *v = q;
+				ns_grow(&v, &qcap, nq + 1, sizeof(*q));
+				q = v;
+				q[nq].g = s->group;
+				q[nq++].src = first ? first : src;
+			}
+		}
+	}
+	free(q);
+	free(seen.v);
+}
+
+void m_detach(struct m_mount *t)
+{
+	remove_kid(t);
+	set_ns(t, NULL);
+}
+
+int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving,
+	     const char *what)
+{
+	struct m_mount *P = at.mnt;
+	struct receipts r = { 0 };
+	struct ns_buf place = NS_BUF_INIT;
+	size_t n = tree_size(t), extra = 0;
+	int ret = 0;
+
+	if (P->group) {
+		/* a tree attached under a shared mount becomes shared, each
+		 * mount in a new group unless it is in one (5a, 5b) */
+		for (struct m_mount *m = t; m; m = m_next(m, t))
+			if (!m->group)
+				m_set_shared(w, m);
+		propagate(w, P, at.d, t, &r);
+	}
+	for (size_t i = 0; i < r.n; i++)
+		extra += tree_size(r.v[i].copy);
+	if ((!moving || t->ns != P->ns) && P->ns->mounts + n + extra > M_MOUNT_MAX)
+		ret = -ENOSPC;
+	if (ret < 0) {
+		for (size_t i = 0; i < r.n; i++)
+			kill_tree(w, r.v[i].copy);
+		free(r.v);
+		return ret;
+	}
+	if (moving)
+		m_detach(t);
+	add_kid(P, t, at.d);
+	set_ns(t, P->ns);
+	if (w->trace)
+		m_node_path(at.d, &place);
+	m_why(w, t, "%s", what);
+	for (size_t i = 0; i < r.n; i++) {
+		struct m_mount *c = r.v[i].copy, *at_mnt = r.v[i].at;
+		struct m_mount *under = m_child_at(at_mnt, at.d);
+
+		add_kid(at_mnt, c, at.d);
+		if (under) {
+			/* a mount already there goes on top of the copy (the
+			 * kernel's mnt_change_mountpoint(); the documents
+			 * are silent) */
+			remove_kid(under);
+			add_kid(c, under, c->root);
+		}
+		set_ns(c, at_mnt->ns);
+		if (at_mnt->ns->owner != P->ns->owner) {
+			/* received across user namespaces: what it brings
+			 * is locked there, its top excepted
+			 * (mount_namespaces(7), "restrictions") */
+			for (struct m_mount *m = c; m; m = m_next(m, c)) {
+				m->locked = true;
+				m->locked_flags |= lockable(m->flags);
+			}
+			c->locked = false;
+		}
+		for (struct m_mount *m = c; m; m = m_next(m, c))
+			m_why(w, m, "propagated to %s: %s", ns_buf_str(&place), r.v[i].how);
+	}
+	ns_buf_free(&place);
+	free(r.v);
+	return 0;
+}
+
+/* ---- umount (sharedsubtree.rst 5f, propagate_umount.txt) -------------- */
+
+/* Every mount that receives events from m: its peers, the slaves of its
+ * group, their peers and slaves, in any namespace. */
+static void receivers(struct m_world *w, struct m_mount *m, struct m_mount ***out, size_t *n)
+{
+	struct seen seen = { 0 };
+	size_t cap = 0;
+	void *v = NULL;
+
+	*n = 0;
+	if (!m->group)
+		goto done;
+	see(&seen, m->group);
+	for (size_t gi = 0; gi < seen.n; gi++) {
+		struct m_group *g = seen.v[gi];
+		for (size_t i = 0; i < w->nmounts; i++) {
+			struct m_mount *r = w->mounts[i];
+			if (r->dead || !r->ns)
+				continue;
+			if (r->group == g && r != m) {
+				ns_grow(&v, &cap, *n + 1, sizeof(*out));
+				((struct m_mount **)v)[(*n)++] = r;
+			} else if (r->master == g &&
+				   !(w->broken == M_BREAK_SLAVES_RECEIVE_NOTHING)) {
+				if (r->group)
+					see(&seen, r->group);
+				else {
+					ns_grow(&v, &cap, *n + 1, sizeof(*out));
+					((struct m_mount **)v)[(*n)++] = r;
+				}
+			}
+		}
+	}
+done:
+	*out = v;
+	free(seen.v);
+}
+
+/* Is something that stays going to end up strictly inside c? A survivor
+ * mounted strictly inside it, or one at the top of a stack of removed
+ * mounts that starts strictly inside it: it would be reparented there
+ * ("Maximal non-shifting subsets"). Mounts covering c's root do not count:
+ * they go down to where c was. */
+static bool pinned(const struct m_world *w, const struct m_mount *c, unsigned in)
+{
+	for (const struct m_mount *k = c->kids; k; k = k->sib) {
+		if (k->mp == c->root)
+			continue;
+		if (k->mark != in)
+			return true;
+		if (w->quirks & (1u << M_QUIRK_UMOUNT_SHIFTS))
+			continue;
+		for (const struct m_mount *s = k; s; ) {
+			const struct m_mount *up = m_child_at(s, s->root);
+			if (!up)
+				break;
+			if (up->mark != in)
+				return true;
+			s = up;
+		}
+	}
+	return false;
+}
+
+int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
+{
+	unsigned in = m_new_mark(w);
+	struct m_mount **set = NULL, **cand = NULL;
+	size_t nset = 0, setcap = 0, ncand = 0, candcap = 0, nu;
+	struct ns_buf b = NS_BUF_INIT;
+	bool changed;
+	void *v;
+
+	if (!lazy && (m->kids || m->refs))
+		return -EBUSY;
+	/* U: the mount, and with -l everything under it */
+	for (struct m_mount *x = m; x; x = lazy ? m_next(x, m) : NULL) {
+		v = set;
+		ns_grow(&v, &setcap, nset + 1, sizeof(*set));
+		set = v;
+		set[nset++] = x;
+		x->mark = in;
+	}
+	nu = nset;
+	/* candidates: on every receiver of a removed mount's parent, what
+	 * sits at the same place ("Finding candidates") */
+	for (size_t i = 0; i < nset; i++) {
+		struct m_mount *x = set[i], **rv;
+		size_t nr;
+
+		if (!x->parent)
+			continue;
+		receivers(w, x->parent, &rv, &nr);
+		for (size_t j = 0; j < nr; j++) {
+			struct m_mount *c = m_child_at(rv[j], x->mp);
+			if (!c || c->mark == in)
+				continue;
+			c->mark = in;
+			v = cand;
+			ns_grow(&v, &candcap, ncand + 1, sizeof(*cand));
+			cand = v;
+			cand[ncand++] = c;
+			/* it joins the set, and so do the candidates its
+			 * own submounts' copies make */
+			v = set;
+			ns_grow(&v, &setcap, nset + 1, sizeof(*set));
+			set = v;
+			set[nset++] = c;
+		}
+		free(rv);
+	}
+	if (!lazy)
+		for (size_t i = 0; i < ncand; i++)
+			if (!cand[i]->kids && cand[i]->refs) {
+				/* a copy in use: the kernel's
+				 * propagate_mount_busy() */
+				for (size_t k = 0; k < nset; k++)
+					set[k]->mark = 0;
+				free(set);
+				free(cand);
+				return -EBUSY;
+			}
+	/* drop candidates that something staying would end up inside */
+	do {
+		changed = false;
+		for (size_t i = 0; i < ncand; i++)
+			if (cand[i]->mark == in && pinned(w, cand[i], in)) {
+				cand[i]->mark = 0;
+				changed = true;
+			}
+	} while (changed);
+	/* what stays on top of a removed mount's root goes down to where the
+	 * bottom of its stack is attached to a mount that stays
+	 * ("Reparenting") */
+	for (size_t i = 0; i < nset; i++) {
+		struct m_mount *x = set[i], *k, *next;
+
+		if (x->mark != in)
+			continue;
+		for (k = x->kids; k; k = next) {
+			struct m_mount *p = x->parent;
+			struct m_node *mp = x->mp;
+
+			next = k->sib;
+			if (k->mark == in)
+				continue;
+			while (p && p->mark == in && mp == p->root) {
+				mp = p->mp;
+				p = p->parent;
+			}
+			if (!p || p->mark == in)
+				continue; /* it goes with the detached tree */
+			remove_kid(k);
+			add_kid(p, k, mp);
+			m_event(w, "mount %u moves down to where mount %u was (propagate_umount.txt, Reparenting)",
+				k->id, x->id);
+		}
+	}
+	for (size_t i = 0; i < nset; i++) {
+		struct m_mount *x = set[i];
+
+		if (x->mark != in)
+			continue;
+		if (w->trace) {
+			ns_buf_reset(&b);
+			m_node_path(x->root, &b);
+			m_event(w, "mount %u (%s %s) goes: %s", x->id, x->sb->source, ns_buf_str(&b),
+				x == m ? "the mount named" :
+				i < nu ? "it is under the mount named (umount -l takes the whole tree)" :
+				"at the same place on a mount that receives from the removed mount's parent (sharedsubtree.rst 5f)");
+		}
+		if (!x->parent || x->parent->mark != in)
+			remove_kid(x);
+		m_leave_propagation(w, x);
+		if (x->ns)
+			x->ns->mounts--;
+		x->ns = NULL;
+		x->dead = true;
+		if (!x->refs)
+			m_id_release(w, x->id);
+	}
+	for (size_t i = 0; i < nset; i++)
+		set[i]->mark = 0;
+	ns_buf_free(&b);
+	free(set);
+	free(cand);
+	return 0;
+}
+
+void m_ns_drop(struct m_world *w, struct m_ns *ns)
+{
+	for (size_t i = 0; i < w->nmounts; i++) {
+		struct m_mount *x = w->mounts[i];
+		if (x->dead || x->ns != ns)
+			continue;
+		m_leave_propagation(w, x);
+		x->ns = NULL;
+		x->dead = true;
+		if (!x->refs)
+			m_id_release(w, x->id);
+	}
+	ns->mounts = 0;
+	ns->root = NULL;
+}
+
+struct m_ns *m_ns_copy(struct m_world *w, struct m_ns *old, struct m_userns *owner)
+{
+	struct m_ns *ns = m_ns_new(w, owner);
+	unsigned flags = M_CL_COPY_UNBINDABLE;
+	bool less = owner != old->owner;
+	int err;
+
+	if (less)
+		flags |= M_CL_SHARED_TO_SLAVE | M_CL_LOCK;
+	ns->root = m_copy_tree(w, old->root, old->root->root, flags, true, &err);
+	set_ns(ns->root, ns);
+	if (w->quirks & (1u << M_QUIRK_COPY_DROPS_UNBINDABLE))
+		for (struct m_mount *m = ns->root; m; m = m_next(m, ns->root))
+			m->unbindable = false;
+	for (struct m_mount *m = ns->root; m; m = m_next(m, ns->root))
+		m_why(w, m, "copied with the namespace (sharedsubtree.rst 5g: a copy keeps its propagation type%s)",
+		      less ? "; into a less privileged namespace shared ones become slaves and all are locked, mount_namespaces(7)" : "");
+	return ns;
+}

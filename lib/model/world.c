@@ -1,0 +1,234 @@
+/* world.c - see model.h: allocation of the model's objects, their IDs,
+ * and the directory trees of superblocks. Everything a world allocates is
+ * listed in it and freed with it. */
+#include "model/model.h"
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* The first mount ID handed out: the base below the scenario's root gets
+ * it, so the root is 20 on 19 as in the documents' examples. The values
+ * mean nothing; the matcher pairs numbers, not values. */
+#define M_FIRST_ID 19
+
+#define PUSH(w, arr, n, cap, x)                                         \
+	do {                                                            \
+		void *v_ = (w)->arr;                                    \
+		ns_grow(&v_, &(w)->cap, (w)->n + 1, sizeof(*(w)->arr)); \
+		(w)->arr = v_;                                          \
+		(w)->arr[(w)->n++] = (x);                               \
+	} while (0)
+
+void m_world_init(struct m_world *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->next_minor = 40;
+	w->next_ns = 1;
+	w->events = (struct ns_lines)NS_LINES_INIT;
+}
+
+static void free_nodes(struct m_node *d)
+{
+	while (d) {
+		struct m_node *next = d->next;
+		free_nodes(d->kids);
+		free(d->name);
+		free(d);
+		d = next;
+	}
+}
+
+void m_world_free(struct m_world *w)
+{
+	for (size_t i = 0; i < w->nmounts; i++) {
+		free(w->mounts[i]->why);
+		free(w->mounts[i]);
+	}
+	for (size_t i = 0; i < w->nsbs; i++) {
+		free_nodes(w->sbs[i]->root);
+		free(w->sbs[i]->source);
+		free(w->sbs[i]->fstype);
+		free(w->sbs[i]);
+	}
+	for (size_t i = 0; i < w->ngroups; i++)
+		free(w->groups[i]);
+	for (size_t i = 0; i < w->nnss; i++)
+		free(w->nss[i]);
+	for (size_t i = 0; i < w->nusers; i++)
+		free(w->users[i]);
+	free(w->mounts);
+	free(w->sbs);
+	free(w->groups);
+	free(w->nss);
+	free(w->users);
+	free(w->id_used);
+	free(w->gid_used);
+	ns_lines_free(&w->events);
+	memset(w, 0, sizeof(*w));
+}
+
+/* The lowest free number from first, as the kernel's IDAs hand out mount
+ * and peer-group IDs. */
+static unsigned take_id(unsigned char **used, size_t *cap, unsigned first)
+{
+	unsigned i = first;
+
+	while (i < *cap && (*used)[i])
+		i++;
+	if (i >= *cap) {
+		size_t old = *cap, n = old ? old * 2 : 256;
+		while (n <= i)
+			n *= 2;
+		*used = xrealloc(*used, n);
+		memset(*used + old, 0, n - old);
+		*cap = n;
+	}
+	(*used)[i] = 1;
+	return i;
+}
+
+void m_id_release(struct m_world *w, unsigned id)
+{
+	if (id < w->id_cap)
+		w->id_used[id] = 0;
+}
+
+void m_gid_release(struct m_world *w, unsigned id)
+{
+	if (id < w->gid_cap)
+		w->gid_used[id] = 0;
+}
+
+struct m_node *m_node_add(struct m_node *d, const char *name, bool dir)
+{
+	struct m_node *n = xcalloc(1, sizeof(*n)), **tail = &d->kids;
+
+	n->name = xstrdup(name);
+	n->parent = d;
+	n->dir = dir;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = n;
+	return n;
+}
+
+struct m_node *m_node_child(struct m_node *d, const char *name)
+{
+	for (struct m_node *k = d->kids; k; k = k->next)
+		if (!strcmp(k->name, name))
+			return k;
+	return NULL;
+}
+
+bool m_node_under(const struct m_node *d, const struct m_node *top)
+{
+	for (; d; d = d->parent)
+		if (d == top)
+			return true;
+	return false;
+}
+
+void m_node_path(const struct m_node *d, struct ns_buf *out)
+{
+	const struct m_node *v[256];
+	size_t n = 0;
+
+	for (; d && d->parent && n < NS_ARRAY_SIZE(v); d = d->parent)
+		v[n++] = d;
+	if (!n)
+		ns_buf_addc(out, '/');
+	while (n--) {
+		ns_buf_addc(out, '/');
+		ns_buf_adds(out, v[n]->name);
+	}
+}
+
+struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype)
+{
+	struct m_sb *sb = xcalloc(1, sizeof(*sb));
+
+	sb->source = xstrdup(source);
+	sb->fstype = xstrdup(fstype);
+	sb->minor = w->next_minor++;
+	sb->root = xcalloc(1, sizeof(*sb->root));
+	sb->root->name = xstrdup("");
+	sb->root->dir = true;
+	PUSH(w, sbs, nsbs, sbs_cap, sb);
+	return sb;
+}
+
+struct m_mount *m_mount_new(struct m_world *w, struct m_sb *sb, struct m_node *root)
+{
+	struct m_mount *m = xcalloc(1, sizeof(*m));
+
+	m->id = take_id(&w->id_used, &w->id_cap, M_FIRST_ID);
+	m->seq = ++w->seq;
+	m->sb = sb;
+	m->root = root;
+	m->flags = M_RELATIME;
+	PUSH(w, mounts, nmounts, mounts_cap, m);
+	return m;
+}
+
+struct m_group *m_group_new(struct m_world *w, struct m_group *master)
+{
+	struct m_group *g = xcalloc(1, sizeof(*g));
+
+	g->id = take_id(&w->gid_used, &w->gid_cap, 1);
+	g->master = master;
+	PUSH(w, groups, ngroups, groups_cap, g);
+	return g;
+}
+
+struct m_ns *m_ns_new(struct m_world *w, struct m_userns *owner)
+{
+	struct m_ns *ns = xcalloc(1, sizeof(*ns));
+
+	ns->id = w->next_ns++;
+	ns->owner = owner;
+	PUSH(w, nss, nnss, nss_cap, ns);
+	return ns;
+}
+
+struct m_userns *m_userns_new(struct m_world *w, struct m_userns *parent)
+{
+	struct m_userns *u = xcalloc(1, sizeof(*u));
+
+	u->parent = parent;
+	PUSH(w, users, nusers, users_cap, u);
+	return u;
+}
+
+void m_why(struct m_world *w, struct m_mount *m, const char *fmt, ...)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	va_list ap;
+
+	if (!w->trace)
+		return;
+	va_start(ap, fmt);
+	ns_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	free(m->why);
+	m->why = ns_buf_detach(&b);
+}
+
+void m_event(struct m_world *w, const char *fmt, ...)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	va_list ap;
+
+	if (!w->trace)
+		return;
+	va_start(ap, fmt);
+	ns_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	ns_lines_push(&w->events, ns_buf_str(&b));
+	ns_buf_free(&b);
+}
+
+unsigned m_new_mark(struct m_world *w)
+{
+	return ++w->mark_gen;
+}
