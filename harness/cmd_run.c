@@ -26,6 +26,10 @@ static const char run_help[] =
 	"come before or after the paths, and -- ends them.\n"
 	"\n"
 	"  --backend NAME         what carries the scenarios out (default: kernel)\n"
+	"  --quirk NAME           model backend: imitate this known kernel deviation\n"
+	"                         (repeatable; see nstest(1), QUIRKS)\n"
+	"  --quirks=kernel        model backend: imitate every deviation known for the\n"
+	"                         running kernel, and judge xfail: lines against it\n"
 	"  --devices=tmpfs|loop   the stand-in devices behind /dev/NAME (default: tmpfs)\n"
 	"  --userns               build each sandbox in a new user namespace (rootless mode)\n"
 	"  -t, --timeout SECONDS  watchdog per scenario, 0 for none (default: 60)\n"
@@ -60,7 +64,7 @@ struct run_cli {
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
-       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_HELP = 'h' };
+       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_HELP = 'h' };
 
 static int unknown_format(const char *name)
 {
@@ -114,6 +118,16 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_BACKEND:
 		cli->backend_name = optarg;
 		return 0;
+	case OPT_QUIRK:
+		opt_quirk(optarg);
+		return 0;
+	case OPT_QUIRKS:
+		if (strcmp(optarg, "kernel")) {
+			usage_error("--quirks takes 'kernel' (every quirk of the running kernel), not '%s'; name one with --quirk NAME", optarg);
+			return -1;
+		}
+		opt_quirk("kernel");
+		return 0;
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
@@ -140,6 +154,8 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "output", required_argument, NULL, OPT_OUTPUT },
 		{ "bisect", no_argument, NULL, OPT_BISECT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
+		{ "quirk", required_argument, NULL, OPT_QUIRK },
+		{ "quirks", required_argument, NULL, OPT_QUIRKS },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -174,6 +190,8 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		return -1;
 	}
 	cli->backend = choose_backend(cli->backend_name);
+	if (cli->backend && apply_quirks(cli->backend) < 0)
+		return -1;
 	return cli->backend ? 0 : -1;
 }
 

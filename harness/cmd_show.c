@@ -1,11 +1,16 @@
 /* cmd_show.c - `nstest show FILE`: run one scenario and print it as the
- * article reads, with this kernel's output under each command (show.h). */
+ * article reads, with this kernel's output under each command (show.h).
+ * On the model backend each step is followed by the model's causes (why
+ * each mount it made or removed is there or gone); --explain puts the
+ * model's view and causes beside a kernel step that differs. */
 #include "harness.h"
 
 #include <getopt.h>
+#include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
 
+#include "model/play.h"
 #include "run/backend.h"
 #include "run/require.h"
 #include "run/runner.h"
@@ -18,7 +23,12 @@ static const char show_help[] =
 	"Run one scenario and print it as it reads, with this kernel's output\n"
 	"under each command and the differences marked.\n"
 	"\n"
-	"  --backend NAME         what carries the scenario out (default: kernel)\n"
+	"  --backend NAME         what carries the scenario out (default: kernel); on the\n"
+	"                         model, each step is followed by the causes it recorded\n"
+	"  --explain              under each step that differs, what the model (the\n"
+	"                         documented rules) prints, and why\n"
+	"  --quirk NAME           model: imitate this known kernel deviation (repeatable)\n"
+	"  --quirks=kernel        model: imitate every deviation known for this kernel\n"
 	"  --devices=tmpfs|loop   the stand-in devices behind /dev/NAME (default: tmpfs)\n"
 	"  --userns               build the sandbox in a new user namespace (rootless mode)\n"
 	"  -t, --timeout SECONDS  watchdog, 0 for none (default: 60)\n"
@@ -27,7 +37,48 @@ static const char show_help[] =
 struct show_state {
 	const char *about;
 	enum ns_status status;
+	const struct ns_show_notes *notes;
 };
+
+static bool explain;
+
+/* The model's run of sc, step by step: its causes, and with --explain its
+ * output too. 0, or -1 with a message on stderr. */
+static int model_notes(const struct ns_scenario *sc, bool with_output,
+		       struct ns_show_notes *x)
+{
+	struct m_play *p = m_play_configured(sc, true);
+
+	x->n = sc->nsteps;
+	x->why = xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*x->why));
+	x->model = with_output ? xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*x->model)) : NULL;
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		struct ns_step_out o;
+		struct ns_buf why = NS_BUF_INIT;
+
+		m_play_step(p, i, &o);
+		m_play_causes(p, &why);
+		x->why[i] = why.len ? ns_buf_detach(&why) : NULL;
+		ns_buf_free(&why);
+		if (with_output)
+			x->model[i] = o.output;
+		else
+			free(o.output);
+	}
+	m_play_free(p);
+	return 0;
+}
+
+static void free_notes(struct ns_show_notes *x)
+{
+	for (size_t i = 0; i < x->n; i++) {
+		free(x->why[i]);
+		if (x->model)
+			free(x->model[i]);
+	}
+	free(x->why);
+	free(x->model);
+}
 
 /* 0, 1 after printing the help, or -1 after a usage message. */
 static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
@@ -37,6 +88,9 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 		{ "timeout", required_argument, NULL, 't' },
 		{ "userns", no_argument, NULL, 'u' },
 		{ "backend", required_argument, NULL, 'b' },
+		{ "explain", no_argument, NULL, 'e' },
+		{ "quirk", required_argument, NULL, 'q' },
+		{ "quirks", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -62,6 +116,16 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 			o->userns = true;
 		} else if (c == 'b') {
 			backend = optarg;
+		} else if (c == 'e') {
+			explain = true;
+		} else if (c == 'q') {
+			opt_quirk(optarg);
+		} else if (c == 'Q') {
+			if (strcmp(optarg, "kernel")) {
+				usage_error("--quirks takes 'kernel', not '%s'; name one with --quirk NAME", optarg);
+				return -1;
+			}
+			opt_quirk("kernel");
 		} else {
 			usage_error(c == ':' ? "show: option '%s' needs a value" : "show: unknown option '%s'",
 				    argv[optind - 1]);
@@ -73,6 +137,8 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 		return -1;
 	}
 	ro->backend = choose_backend(backend);
+	if (ro->backend && apply_quirks(ro->backend) < 0)
+		return -1;
 	return ro->backend ? 0 : -1;
 }
 
@@ -81,7 +147,7 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 	struct show_state *st = p;
 
 	(void)index;
-	ns_show(stdout, r, st->about);
+	ns_show(stdout, r, st->about, st->notes);
 	st->status = r->v->status;
 }
 
@@ -89,10 +155,11 @@ int cmd_show(int argc, char **argv)
 {
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_runner_opts ro = { NULL, { 0 }, 1, false };
-	struct show_state st = { NULL, NS_FAIL };
+	struct show_state st = { NULL, NS_FAIL, NULL };
 	struct ns_runner_hooks hooks = { &st, NULL, on_result };
 	struct ns_scenario *sc = NULL;
 	struct ns_diag d = { NULL, 0 };
+	struct ns_show_notes notes = { NULL, NULL, 0 };
 	const char *release;
 	char *about;
 
@@ -129,7 +196,22 @@ int cmd_show(int argc, char **argv)
 			  ns_require_mode(sc, &ro.run, ro.backend) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
 			  ro.backend->name, ro.run.userns ? ", rootless" : "");
 	st.about = about;
+	if (explain || !strcmp(ro.backend->name, "model")) {
+		struct ns_buf err = NS_BUF_INIT;
+		/* the model as the environment configures it (--quirk) */
+		if (ns_model_configure(getenv("NSTEST_MODEL_QUIRKS"), getenv("NSTEST_MODEL_BREAK"), &err) < 0) {
+			fprintf(stderr, "nstest: error: %s\n", ns_buf_str(&err));
+			ns_buf_free(&err);
+			free(about);
+			ns_scenario_free(sc);
+			return EXIT_USAGE;
+		}
+		model_notes(sc, explain && strcmp(ro.backend->name, "model"), &notes);
+		st.notes = &notes;
+	}
 	ns_runner_run(&sc, 1, &ro, &hooks);
+	if (st.notes)
+		free_notes(&notes);
 	free(about);
 	ns_scenario_free(sc);
 	return st.status == NS_FAIL || st.status == NS_XPASS ? EXIT_FAILED : EXIT_PASS;

@@ -37,6 +37,11 @@ struct ns_run_opts;
 struct ns_scenario;
 const struct ns_backend *choose_backend(const char *name);
 int opt_devices(const char *v, struct ns_run_opts *o);
+/* --quirk NAME (repeatable) and --quirks=kernel: what the model imitates.
+ * opt_quirk collects; apply_quirks hands them to the model through
+ * NSTEST_MODEL_QUIRKS, after checking that be is the model (0 or -1). */
+void opt_quirk(const char *name);
+int apply_quirks(const struct ns_backend *be);
 int opt_timeout(const char *v, struct ns_run_opts *o);
 int opt_uint(const char *v, unsigned long max, unsigned *out);
 int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,

@@ -4,6 +4,7 @@
  * loop image), each asked of the backend. */
 #include "harness.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -22,6 +23,30 @@ const struct ns_backend *choose_backend(const char *name)
 	usage_error("unknown backend '%s' (known: %s)", name, ns_buf_str(&known));
 	ns_buf_free(&known);
 	return NULL;
+}
+
+static struct ns_buf quirks = NS_BUF_INIT;
+
+void opt_quirk(const char *name)
+{
+	ns_buf_addf(&quirks, "%s%s", quirks.len ? "," : "", name);
+}
+
+int apply_quirks(const struct ns_backend *be)
+{
+	int r = 0;
+
+	if (!quirks.len)
+		return 0;
+	if (strcmp(be->name, "model")) {
+		usage_error("--quirk and --quirks make the model imitate a kernel: they need --backend model");
+		r = -1;
+	} else if (setenv("NSTEST_MODEL_QUIRKS", ns_buf_str(&quirks), 1) < 0) {
+		usage_error("cannot set NSTEST_MODEL_QUIRKS: %s", strerror(errno));
+		r = -1;
+	}
+	ns_buf_free(&quirks);
+	return r;
 }
 
 int opt_devices(const char *v, struct ns_run_opts *o)

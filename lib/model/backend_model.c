@@ -71,6 +71,11 @@ int ns_model_configure(const char *quirks, const char *broken, struct ns_buf *er
 	return 0;
 }
 
+struct m_play *m_play_configured(const struct ns_scenario *sc, bool trace)
+{
+	return m_play_new(sc, cfg.quirks, cfg.broken, trace);
+}
+
 static int model_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 {
 	if (o->devices == NS_DEVICES_LOOP) {
@@ -92,7 +97,7 @@ static int model_worker_init(const struct ns_run_opts *o, void **worker, struct 
 static int model_play(void *worker, const struct ns_scenario *sc,
 		      const struct ns_run_opts *o, int fd, int *status)
 {
-	struct m_play *p = m_play_new(sc, cfg.quirks, cfg.broken, false);
+	struct m_play *p = m_play_configured(sc, false);
 	int r = 0;
 
 	(void)worker, (void)o;

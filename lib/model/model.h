@@ -214,6 +214,9 @@ struct m_ns *m_ns_copy(struct m_world *w, struct m_ns *old, struct m_userns *own
 struct ns_snapshot;
 /* The mounts of ns seen from root, in mountinfo order; returns 0 or -errno. */
 int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out);
+/* Where m is mounted, as a path from the top of its namespace (the mount
+ * on the namespace's base), for causes; "?" for a detached mount. */
+void m_mount_where(const struct m_mount *m, struct ns_buf *out);
 /* The path of p as seen from root, or false when root cannot reach it. */
 bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out);
 

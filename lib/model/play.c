@@ -89,8 +89,8 @@ void m_play_causes(struct m_play *p, struct ns_buf *out)
 		if (m->dead || !m->why)
 			continue;
 		ns_buf_reset(&at);
-		m_node_path(m->root, &at);
-		ns_buf_addf(out, "mount %u (%s %s): %s\n", m->id, m->sb->source, ns_buf_str(&at), m->why);
+		m_mount_where(m, &at);
+		ns_buf_addf(out, "mount %u on %s (%s): %s\n", m->id, ns_buf_str(&at), m->sb->source, m->why);
 	}
 	for (size_t i = 0; i < w->events.n; i++)
 		ns_buf_addf(out, "%s\n", w->events.v[i]);

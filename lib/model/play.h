@@ -20,5 +20,8 @@ void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out);
  * each (trace only): appended to out. */
 void m_play_causes(struct m_play *p, struct ns_buf *out);
 void m_play_free(struct m_play *p);
+/* m_play_new with the quirks and break the model backend was configured
+ * with (ns_model_configure, run/backend.h). */
+struct m_play *m_play_configured(const struct ns_scenario *sc, bool trace);
 
 #endif

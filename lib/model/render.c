@@ -5,6 +5,7 @@
 #include "model/model.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -36,6 +37,22 @@ bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out)
 		ns_buf_adds(out, v[n]->name);
 	}
 	return true;
+}
+
+void m_mount_where(const struct m_mount *m, struct ns_buf *out)
+{
+	const struct m_mount *top = m;
+	struct m_path p = { (struct m_mount *)(uintptr_t)m, m->root }, root;
+
+	while (top->parent && top->parent->parent)
+		top = top->parent;
+	if (!m->ns || !top->parent) {
+		ns_buf_adds(out, m->ns && m == top ? "/" : "?");
+		return;
+	}
+	root = (struct m_path){ (struct m_mount *)(uintptr_t)top, top->root };
+	if (!m_path_string(p, root, out))
+		ns_buf_adds(out, "?");
 }
 
 static bool reachable(struct m_mount *m, struct m_path root)

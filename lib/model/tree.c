@@ -379,7 +379,6 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 {
 	struct m_mount *P = at.mnt;
 	struct receipts r = { 0 };
-	struct ns_buf place = NS_BUF_INIT;
 	size_t n = tree_size(t), extra = 0;
 	int ret = 0;
 
@@ -405,8 +404,6 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 		m_detach(t);
 	add_kid(P, t, at.d);
 	set_ns(t, P->ns);
-	if (w->trace)
-		m_node_path(at.d, &place);
 	m_why(w, t, "%s", what);
 	for (size_t i = 0; i < r.n; i++) {
 		struct m_mount *c = r.v[i].copy, *at_mnt = r.v[i].at;
@@ -432,9 +429,9 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 			c->locked = false;
 		}
 		for (struct m_mount *m = c; m; m = m_next(m, c))
-			m_why(w, m, "propagated to %s: %s", ns_buf_str(&place), r.v[i].how);
+			m_why(w, m, "propagated from mount %u's event to mount %u, %s", P->id, at_mnt->id,
+			      r.v[i].how);
 	}
-	ns_buf_free(&place);
 	free(r.v);
 	return 0;
 }
@@ -605,8 +602,8 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 			continue;
 		if (w->trace) {
 			ns_buf_reset(&b);
-			m_node_path(x->root, &b);
-			m_event(w, "mount %u (%s %s) goes: %s", x->id, x->sb->source, ns_buf_str(&b),
+			m_mount_where(x, &b);
+			m_event(w, "mount %u on %s (%s) goes: %s", x->id, ns_buf_str(&b), x->sb->source,
 				x == m ? "the mount named" :
 				i < nu ? "it is under the mount named (umount -l takes the whole tree)" :
 				"at the same place on a mount that receives from the removed mount's parent (sharedsubtree.rst 5f)");

@@ -13,6 +13,8 @@
 
 #define MARK_DIFF "!!  "
 #define MARK_NOT_RUN "--  "
+#define MARK_WHY "##  "
+#define MARK_MODEL "=>  "
 
 static void put_lines(FILE *f, const char *prefix, const char *text)
 {
@@ -37,6 +39,23 @@ static const char *not_run_reason(const struct ns_result *r, size_t i)
 }
 
 /* What this kernel made of step i, below its command (raw line r). */
+static void show_notes(FILE *f, const struct ns_result *r, size_t i,
+		       const struct ns_show_notes *x)
+{
+	bool ok = r->v->steps[i].ok;
+
+	if (!x || i >= x->n)
+		return;
+	if (x->model && x->model[i] && !ok) {
+		fprintf(f, MARK_MODEL "the model (the documented rules) prints:\n");
+		put_lines(f, MARK_MODEL "  ", x->model[i]);
+	}
+	/* the causes: always for the model's own run, else where a step
+	 * differs */
+	if (x->why && x->why[i] && (!x->model || !ok))
+		put_lines(f, MARK_WHY, x->why[i]);
+}
+
 static void show_step(FILE *f, const struct ns_result *r, size_t i, size_t raw)
 {
 	const struct ns_scenario *sc = r->sc;
@@ -86,7 +105,8 @@ static void show_result(FILE *f, const struct ns_result *r, const char *about)
 	fputs(*sep == ';' ? ")\n" : "\n", f);
 }
 
-void ns_show(FILE *f, const struct ns_result *r, const char *about)
+void ns_show(FILE *f, const struct ns_result *r, const char *about,
+	     const struct ns_show_notes *notes)
 {
 	const struct ns_scenario *sc = r->sc;
 
@@ -96,8 +116,11 @@ void ns_show(FILE *f, const struct ns_result *r, const char *about)
 		if (l->kind == NS_LINE_EXPECT)
 			continue;
 		fprintf(f, "%s\n", l->text);
-		if (l->kind == NS_LINE_COMMAND && l->step < r->v->n)
+		if (l->kind == NS_LINE_COMMAND && l->step < r->v->n) {
 			show_step(f, r, l->step, k);
+			if (r->v->steps[l->step].ran)
+				show_notes(f, r, l->step, notes);
+		}
 	}
 	if (r->run)
 		fputc('\n', f);

@@ -18,6 +18,19 @@
  * (reason)"; a skipped scenario prints only that line. about, when not
  * NULL, is added to the result line, e.g. "Linux 6.8.0, tmpfs
  * stand-ins, kernel backend". */
-void ns_show(FILE *f, const struct ns_result *r, const char *about);
+struct ns_show_notes {
+	/* per step, or NULL: why the mounts the step made or removed are
+	 * there or gone, a line each (the model's causes), printed under the
+	 * step's output after "##  " */
+	char **why;
+	/* per step, or NULL: what the model (the documented rules) printed,
+	 * shown under a step that did not match, after "=>  " (--explain) */
+	char **model;
+	size_t n;
+};
+
+/* notes may be NULL. */
+void ns_show(FILE *f, const struct ns_result *r, const char *about,
+	     const struct ns_show_notes *notes);
 
 #endif
