@@ -403,10 +403,10 @@ SCN
 	run --separate-stderr "$NSTEST" run --backend=kernel --format json "$scn"
 	assert_success
 	[[ $output == *'"backend":"kernel"'* ]] || fail "no backend in the JSON: $output"
-	run --separate-stderr "$NSTEST" run --backend model "$scn"
+	run --separate-stderr "$NSTEST" run --backend modle "$scn"
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown backend 'model' (known: kernel)"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown backend 'modle' (known: kernel, model)"$'\n'"usage: nstest run "* ]] ||
 		fail "unexpected stderr: $stderr"
 	run --separate-stderr "$NSTEST" show --backend model "$scn"
 	assert_failure 2
