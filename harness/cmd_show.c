@@ -192,7 +192,9 @@ int cmd_show(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 	release = ro.backend->release();
-	about = xasprintf("Linux %s, %s stand-ins, %s backend%s", release ? release : "unknown",
+	/* a backend that is no kernel (the model) follows the documents */
+	about = xasprintf("%s%s, %s stand-ins, %s backend%s", release ? "Linux " : "documented rules",
+			  release ? release : "",
 			  ns_require_mode(sc, &ro.run, ro.backend) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
 			  ro.backend->name, ro.run.userns ? ", rootless" : "");
 	st.about = about;

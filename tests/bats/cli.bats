@@ -408,9 +408,9 @@ SCN
 	assert_output ""
 	[[ $stderr == "nstest: error: unknown backend 'modle' (known: kernel, model)"$'\n'"usage: nstest run "* ]] ||
 		fail "unexpected stderr: $stderr"
-	run --separate-stderr "$NSTEST" show --backend model "$scn"
+	run --separate-stderr "$NSTEST" show --backend modle "$scn"
 	assert_failure 2
-	[[ $stderr == "nstest: error: unknown backend 'model' (known: kernel)"* ]] || fail "show: $stderr"
+	[[ $stderr == "nstest: error: unknown backend 'modle' (known: kernel, model)"* ]] || fail "show: $stderr"
 }
 
 @test "cli: a rootless run says so in the head line, the JSON and the JUnit report" {
