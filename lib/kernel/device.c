@@ -476,15 +476,24 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		     unsigned long long attr, const char **syscall)
 {
 	struct standin *s = &d->s[idx];
+	struct stat st;
 	int fd, err = 0;
 
+	/* What mount(2) of a real device checks, in its order: the target
+	 * is looked up first (ENOENT, ENOTDIR on the way), then the caller's
+	 * privilege; a filesystem whose root is a directory only goes on a
+	 * directory, ENOTDIR, where move_mount(2), which puts the stand-in in
+	 * place, says EINVAL. */
+	*syscall = "mount";
+	if (stat(target, &st) < 0)
+		return -1;
 	/* mounting a block device needs privilege over the device: a user
 	 * namespace's root does not have it (no FS_USERNS_MOUNT) */
 	if (d->userns_may_change && userns_ino(d->procfd) != d->userns) {
-		*syscall = "mount";
 		errno = EPERM;
 		return -1;
 	}
+
 	fd = d->mode == NS_DEVICES_LOOP ? loop_instance(d, s, syscall)
 					: tmpfs_instance(s, syscall);
 	if (fd < 0)
@@ -499,8 +508,12 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		}
 	}
 	if (!err && ns_move_mount(fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
-		*syscall = "move_mount";
 		err = errno;
+		/* mount(2) says ENOTDIR where move_mount(2) says EINVAL */
+		if (err == EINVAL && !S_ISDIR(st.st_mode))
+			err = ENOTDIR;
+		else
+			*syscall = "move_mount";
 	}
 	close(fd);
 	errno = err;

@@ -32,7 +32,7 @@ static int make(struct m_shell *sh, const char *path, bool dir, bool exist_ok,
 		*made = p.d;
 		return exist_ok ? 0 : -EEXIST;
 	}
-	if (parent.mnt->flags & M_RDONLY)
+	if ((parent.mnt->flags & M_RDONLY) || parent.mnt->sb->rdonly)
 		return -EROFS;
 	*made = m_node_add(parent.d, last, dir);
 	return 0;
@@ -97,7 +97,7 @@ int m_exec_touch(struct m_shell *sh, const void *args, struct ns_buf *out,
 			 * read-only mount */
 			if (at.d->dir)
 				return ns_cmd_fail(res, "open", EISDIR);
-			if (at.mnt->flags & M_RDONLY)
+			if ((at.mnt->flags & M_RDONLY) || at.mnt->sb->rdonly)
 				return ns_cmd_fail(res, "open", EROFS);
 			continue;
 		}

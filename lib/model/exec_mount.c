@@ -35,6 +35,13 @@ static bool is_root(struct m_path p)
 	return p.d == p.mnt->root;
 }
 
+/* Can something be mounted on m? Not on a mount that was unmounted (the
+ * kernel's lock_mount() says ENOENT for one in no namespace; 6.18). */
+static bool attached(const struct m_mount *m)
+{
+	return m->ns && !m->dead;
+}
+
 /* Is m in the shell's namespace (the kernel's check_mnt())? */
 static bool ours(struct m_shell *sh, const struct m_mount *m)
 {
@@ -137,6 +144,8 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 	r = m_lookup(sh, a->src, &from);
 	if (r < 0)
 		return ns_cmd_fail(res, "mount", -r);
+	if (!attached(to.mnt))
+		return ns_cmd_fail(res, "mount", ENOENT);
 	if (!ours(sh, to.mnt) || !ours(sh, from.mnt))
 		return ns_cmd_fail(res, "mount", EINVAL);
 	/* an unbindable mount cannot be bound (sharedsubtree.rst 5a case 5) */
@@ -178,8 +187,6 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", -r);
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, "mount", EPERM);
-	if (!ours(sh, to.mnt))
-		return ns_cmd_fail(res, "mount", EINVAL);
 	if (a->standin) {
 		/* a block device's filesystem belongs to the first user
 		 * namespace: nobody below it may mount it */
@@ -191,6 +198,10 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 	} else {
 		s = m_sb_new(&sh->sb->w, a->src, a->type);
 	}
+	if (!attached(to.mnt))
+		return ns_cmd_fail(res, "mount", ENOENT);
+	if (!ours(sh, to.mnt))
+		return ns_cmd_fail(res, "mount", EINVAL);
 	m = m_mount_new(&sh->sb->w, s, s->root);
 	m->flags = mount_flags(a->flags);
 	if (graft(sh, m, to, "made by mount", res) < 0)
@@ -206,18 +217,20 @@ int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_o
 	   struct ns_cmd_result *res, const char *sys)
 {
 	struct m_mount *old = from.mnt;
-	bool attached = old->parent != NULL;
+	bool on_parent = old->parent != NULL;
 	int r;
 
+	if (!is_root(from) || old->locked)
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (on_parent ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (!attached(to.mnt))
+		return ns_cmd_fail(res, sys, ENOENT);
 	if (!ours(sh, to.mnt))
-		return ns_cmd_fail(res, sys, EINVAL);
-	if (attached ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))
-		return ns_cmd_fail(res, sys, EINVAL);
-	if (old->locked || !is_root(from))
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (from.d->dir != to.d->dir)
 		return ns_cmd_fail(res, sys, EINVAL);
-	if (attached && old->parent->group)
+	if (on_parent && old->parent->group)
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (to.mnt->group)
 		for (struct m_mount *m = old; m; m = m_next(m, old))
@@ -280,6 +293,17 @@ int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
 			return ns_cmd_fail(res, "umount2", EPERM);
 		if (!is_root(at) || !ours(sh, at.mnt) || at.mnt->locked || !at.mnt->parent)
 			return ns_cmd_fail(res, "umount2", EINVAL);
+		if (!a->lazy && at.mnt == m_cur(sh)->root.mnt) {
+			/* unmounting one's own root makes its filesystem
+			 * read-only instead (the kernel's do_umount_root(); the
+			 * documents are silent); that needs privilege over the
+			 * filesystem, which a stand-in keeps in the first user
+			 * namespace */
+			if (m_cur(sh)->user != sh->sb->user0 && at.mnt->sb->source[0] == '/')
+				return ns_cmd_fail(res, "umount2", EPERM);
+			at.mnt->sb->rdonly = true;
+			continue;
+		}
 		r = m_umount(&sh->sb->w, at.mnt, a->lazy);
 		if (r < 0)
 			return ns_cmd_fail(res, "umount2", -r);

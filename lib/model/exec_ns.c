@@ -24,6 +24,12 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 
 	(void)out;
 	if (a->user) {
+		/* not from a chroot: the shell's root must be its mount
+		 * namespace's (unshare(2), EPERM) */
+		struct m_path top = { outer->ns->root, outer->ns->root->root };
+		m_follow(&top);
+		if (top.mnt != outer->root.mnt || top.d != outer->root.d)
+			return ns_cmd_fail(res, "unshare", EPERM);
 		/* a new user namespace: every capability in it */
 		user = m_userns_new(w, outer->user);
 		admin = true;

@@ -30,6 +30,7 @@ struct m_sb {
 	char *source;               /* "/dev/sdb1", as mountinfo shows it */
 	char *fstype;
 	unsigned minor;             /* st_dev is 0:minor */
+	bool rdonly;                /* the superblock is read-only */
 	struct m_node *root;
 };
 

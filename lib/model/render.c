@@ -147,7 +147,7 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 			.parent = m->parent ? m->parent->id : m->id,
 			.major = 0, .minor = m->sb->minor,
 			.fstype = m->sb->fstype, .source = m->sb->source,
-			.fs_options = "rw",
+			.fs_options = m->sb->rdonly ? "ro" : "rw",
 		};
 		n++;
 	}

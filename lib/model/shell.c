@@ -137,18 +137,20 @@ void m_shell_free(struct m_shell *sh)
 }
 
 /* ".." from p: out of mount roots to where they are mounted, then one
- * directory up; never above the shell's root (path_resolution(7)). */
+ * directory up; never above the shell's root (path_resolution(7)). What
+ * is mounted on the result is crossed, at the root too (the kernel's
+ * handle_dots() steps into the mounts on what ".." gave). */
 static void dotdot(struct m_path *p, struct m_path root)
 {
 	for (;;) {
 		if (p->mnt == root.mnt && p->d == root.d)
-			return;
+			break;
 		if (p->d != p->mnt->root) {
 			p->d = p->d->parent;
 			break;
 		}
 		if (!p->mnt->parent)
-			return;
+			break;
 		p->d = p->mnt->mp;
 		p->mnt = p->mnt->parent;
 	}

@@ -534,6 +534,11 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 			struct m_mount *c = m_child_at(rv[j], x->mp);
 			if (!c || c->mark == in)
 				continue;
+			/* what sits where the named mount sat may be shown:
+			 * unmounting it proves that safe, so its cognates are
+			 * unlocked (the kernel's propagate_mount_unlock()) */
+			if (x == m)
+				c->locked = false;
 			c->mark = in;
 			v = cand;
 			ns_grow(&v, &candcap, ncand + 1, sizeof(*cand));
@@ -563,7 +568,12 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 	do {
 		changed = false;
 		for (size_t i = 0; i < ncand; i++)
-			if (cand[i]->mark == in && pinned(w, cand[i], in)) {
+			if (cand[i]->mark == in &&
+			    (pinned(w, cand[i], in) ||
+			     /* the set must be non-revealing: a locked mount
+			      * goes only with its parent (propagate_umount.txt;
+			      * mount_namespaces(7), locked mounts) */
+			     (cand[i]->locked && cand[i]->parent && cand[i]->parent->mark != in))) {
 				cand[i]->mark = 0;
 				changed = true;
 			}
@@ -608,7 +618,11 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 				i < nu ? "it is under the mount named (umount -l takes the whole tree)" :
 				"at the same place on a mount that receives from the removed mount's parent (sharedsubtree.rst 5f)");
 		}
-		if (!x->parent || x->parent->mark != in)
+		/* out of its parent; inside a removed tree it stays connected
+		 * only if locked to it (the kernel's disconnect_mount(): the
+		 * documents are silent), so a shell left in a detached mount
+		 * sees the directories below, not the submounts */
+		if (!x->parent || x->parent->mark != in || !x->locked)
 			remove_kid(x);
 		m_leave_propagation(w, x);
 		if (x->ns)
