@@ -403,14 +403,14 @@ SCN
 	run --separate-stderr "$NSTEST" run --backend=kernel --format json "$scn"
 	assert_success
 	[[ $output == *'"backend":"kernel"'* ]] || fail "no backend in the JSON: $output"
-	run --separate-stderr "$NSTEST" run --backend model "$scn"
+	run --separate-stderr "$NSTEST" run --backend bogus "$scn"
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown backend 'model' (known: kernel)"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown backend 'bogus' (known: kernel, model)"$'\n'"usage: nstest run "* ]] ||
 		fail "unexpected stderr: $stderr"
-	run --separate-stderr "$NSTEST" show --backend model "$scn"
+	run --separate-stderr "$NSTEST" show --backend bogus "$scn"
 	assert_failure 2
-	[[ $stderr == "nstest: error: unknown backend 'model' (known: kernel)"* ]] || fail "show: $stderr"
+	[[ $stderr == "nstest: error: unknown backend 'bogus' (known: kernel, model)"* ]] || fail "show: $stderr"
 }
 
 @test "cli: a rootless run says so in the head line, the JSON and the JUnit report" {
