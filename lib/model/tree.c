@@ -593,7 +593,10 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 			next = k->sib;
 			if (k->mark == in)
 				continue;
-			while (p && p->mark == in && mp == p->root) {
+			/* kernels with umount-shifts-stacks move it down
+			 * out of any removed mount, shifting it */
+			while (p && p->mark == in &&
+			       (mp == p->root || (w->quirks & (1u << M_QUIRK_UMOUNT_SHIFTS)))) {
 				mp = p->mp;
 				p = p->parent;
 			}

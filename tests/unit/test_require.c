@@ -65,6 +65,16 @@ static const struct ns_backend fake = {
 	.tmpfs_remounts = fake_remounts, .has_feature = fake_feature,
 };
 
+/* The same answers under the kernel backend's name: a missing feature is
+ * then the kernel's, not the backend's. */
+static const struct ns_backend fake_kernel = {
+	.name = "kernel", .release = fake_release, .privilege_problem = fake_privilege,
+	.userns_allowed = fake_userns, .loop_devices = fake_loop,
+	.tmpfs_remounts = fake_remounts, .has_feature = fake_feature,
+};
+
+static const struct ns_backend *backend = &fake;
+
 static void reset_host(void)
 {
 	host.release = "6.12.0";
@@ -78,7 +88,7 @@ static void check_unmet(const char *text, const struct ns_run_opts *o, const cha
 			const char *what)
 {
 	struct ns_scenario *sc = parse(text);
-	char *why = sc ? ns_require_unmet(sc, o, &fake) : xstrdup("did not parse");
+	char *why = sc ? ns_require_unmet(sc, o, backend) : xstrdup("did not parse");
 
 	if (want)
 		ok(why && strstr(why, want), "%s: %s", what, why ? why : "(runs)");
@@ -112,7 +122,13 @@ static void test_backend_answers(void)
 	check_unmet("requires: userns\n    # ls\n", &o, "needs user namespaces", "userns not allowed");
 	reset_host();
 	host.features = ~NS_FEAT_LISTMOUNT;
-	check_unmet("requires: listmount\n    # ls\n", &o, "this kernel lacks listmount", "feature missing");
+	check_unmet("requires: listmount\n    # ls\n", &o,
+		    "needs the kernel itself: the fake backend has no listmount",
+		    "feature missing in another backend");
+	backend = &fake_kernel;
+	check_unmet("requires: listmount\n    # ls\n", &o, "this kernel lacks listmount",
+		    "feature missing in the kernel");
+	backend = &fake;
 	check_unmet("requires: open_tree\n    # ls\n", &o, NULL, "feature present");
 	reset_host();
 	host.remounts = false;

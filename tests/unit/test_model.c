@@ -1,0 +1,1324 @@
+/* test_model.c - the model backend (lib/model/) against the documents it
+ * models: Documentation/filesystems/sharedsubtree.rst (sections named
+ * "5a" to "5g" below are its "5) Detailed semantics", a) to g)),
+ * propagate_umount.txt, mount_namespaces(7), proc(5) and the system
+ * calls' manual pages.
+ *
+ * Each test plays a small scenario through model/play.h, one step at a
+ * time, and checks each step as it comes: a listing with the matcher
+ * (step.h; mount IDs, devices and peer groups are names, renamed
+ * consistently across the scenario), or a failure by its errno. The
+ * expected lines are written from the documents' rules, not from what
+ * the model prints; a scenario whose steps are not all checked fails. */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "match/match.h"
+#include "model/model.h"
+#include "model/play.h"
+#include "scn.h"
+#include "step.h"
+#include "tap.h"
+
+#define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+/* One session line of a scenario. */
+#define C(line) "    " line "\n"
+/* The listing every check reads: mountinfo without its " - ..." part. */
+#define MI "cat /proc/self/mountinfo | sed 's/ - .*//'"
+
+/* ---- a scenario played step by step -------------------------------------- */
+
+struct run {
+	const char *what;           /* the rule, for every check's name */
+	struct ns_scenario *sc;
+	struct m_play *p;
+	struct ns_matcher *m;
+	size_t next;                /* the next step to play */
+	struct ns_step_out out;     /* the last step played */
+};
+
+static struct run *start_with(const char *what, const char *text, unsigned quirks,
+			      enum m_break broken)
+{
+	struct run *r = xcalloc(1, sizeof(*r));
+
+	r->what = what;
+	r->sc = parse(text);
+	r->p = r->sc ? m_play_new(r->sc, quirks, broken, false) : NULL;
+	r->m = ns_matcher_new();
+	return r;
+}
+
+static struct run *start(const char *what, const char *text)
+{
+	return start_with(what, text, 0, M_BREAK_NONE);
+}
+
+/* Play the next step; false when there is none (a miscounted test). */
+static bool step(struct run *r)
+{
+	free(r->out.output);
+	memset(&r->out, 0, sizeof(r->out));
+	if (!r->p || r->next >= r->sc->nsteps)
+		return false;
+	m_play_step(r->p, r->next++, &r->out);
+	return true;
+}
+
+static const char *cmdline(const struct run *r)
+{
+	return r->next && r->sc ? r->sc->steps[r->next - 1].cmdline : "(no step)";
+}
+
+static void show_output(const struct run *r)
+{
+	const char *s = r->out.output ? r->out.output : "";
+
+	while (*s) {
+		size_t n = strcspn(s, "\n");
+		printf("#   | %.*s\n", (int)n, s);
+		s += n + (s[n] == '\n');
+	}
+}
+
+/* The next n steps set things up: each must succeed and print nothing. */
+static void setup(struct run *r, size_t n)
+{
+	bool good = true;
+
+	for (size_t i = 0; i < n && good; i++) {
+		good = step(r) && r->out.err == 0 && !(r->out.output && *r->out.output);
+		if (!good) {
+			printf("#   step \"%s\" failed or printed:\n", cmdline(r));
+			show_output(r);
+		}
+	}
+	ok(good, "%s: set-up (%zu steps) succeeds silently", r->what, n);
+}
+
+/* The next step succeeds and prints nothing. */
+static void quiet(struct run *r, const char *desc)
+{
+	bool good = step(r) && r->out.err == 0 && !(r->out.output && *r->out.output);
+
+	ok(good, "%s: %s", r->what, desc);
+	if (!good) {
+		printf("#   step \"%s\" (errno %d) printed:\n", cmdline(r), r->out.err);
+		show_output(r);
+	}
+}
+
+/* Does the next step print exactly these mountinfo lines, in any order
+ * (with the run's renaming, or with a fresh one)? */
+static bool table_matches(struct run *r, const char *const *exp, bool fresh, char **diff)
+{
+	struct ns_matcher *m = fresh ? ns_matcher_new() : r->m;
+	bool good = step(r) && r->out.err == 0 &&
+		    match_step(m, NULL, exp, true, r->out.output, diff);
+
+	if (fresh)
+		ns_matcher_free(m);
+	return good;
+}
+
+static void explain(const struct run *r, bool good, const char *diff)
+{
+	if (!good) {
+		printf("#   step \"%s\" (errno %d):\n", cmdline(r), r->out.err);
+		show_output(r);
+		if (diff && *diff)
+			printf("# diff:\n%s", diff);
+	}
+}
+
+/* The next step prints exactly these mountinfo lines, in any order. */
+static void table(struct run *r, const char *const *exp, const char *desc)
+{
+	char *diff = NULL;
+	bool good = table_matches(r, exp, false, &diff);
+
+	ok(good, "%s: %s", r->what, desc);
+	explain(r, good, diff);
+	free(diff);
+}
+
+/* The same with names of their own: for a listing after unmounts, whose
+ * new mounts and groups may get back numbers that earlier ones had
+ * (proc(5): IDs "may be reused"), which the run's renaming would not
+ * pair with new names. */
+static void table_anew(struct run *r, const char *const *exp, const char *desc)
+{
+	char *diff = NULL;
+	bool good = table_matches(r, exp, true, &diff);
+
+	ok(good, "%s: %s", r->what, desc);
+	explain(r, good, diff);
+	free(diff);
+}
+
+/* The next step does not print these lines (for the tests that break a
+ * rule on purpose: the listing must differ). */
+static void not_table(struct run *r, const char *const *exp, const char *desc)
+{
+	struct ns_matcher *fresh = ns_matcher_new();
+	bool same = step(r) && r->out.err == 0 &&
+		    match_step(fresh, NULL, exp, true, r->out.output, NULL);
+
+	ok(r->out.output && !same, "%s: %s", r->what, desc);
+	if (same)
+		show_output(r);
+	ns_matcher_free(fresh);
+}
+
+/* The next step fails with err, in the system call sys (NULL: any). */
+static void fails(struct run *r, int err, const char *sys, const char *desc)
+{
+	bool good = step(r) && r->out.err == err &&
+		    (!sys || strcmp(r->out.syscall, sys) == 0);
+
+	ok(good, "%s: %s", r->what, desc);
+	if (!good) {
+		printf("#   step \"%s\": errno %d (want %d), call \"%s\" (want \"%s\")\n",
+		       cmdline(r), r->out.err, err, r->out.syscall, sys ? sys : "any");
+		show_output(r);
+	}
+}
+
+/* The next step prints this text exactly. */
+static void prints(struct run *r, const char *want, const char *desc)
+{
+	bool played = step(r);
+
+	is_str(played ? r->out.output : NULL, want, "%s: %s", r->what, desc);
+}
+
+/* Every step of the scenario was checked. */
+static void finish(struct run *r)
+{
+	ok(r->sc && r->next == r->sc->nsteps, "%s: every step played and checked (%zu of %zu)",
+	   r->what, r->next, r->sc ? r->sc->nsteps : 0);
+	free(r->out.output);
+	m_play_free(r->p);
+	ns_matcher_free(r->m);
+	ns_scenario_free(r->sc);
+	free(r);
+}
+
+/* The mount ID of the line for mount point mp in text, 0 if none. */
+static unsigned long id_of(const char *text, const char *mp)
+{
+	unsigned long id = 0;
+	char *copy = xstrdup(text ? text : ""), *save = NULL;
+
+	for (char *line = strtok_r(copy, "\n", &save); line; line = strtok_r(NULL, "\n", &save)) {
+		struct ns_mi_line l;
+		if (ns_mi_parse(line, &l) && strcmp(l.mountpoint, mp) == 0)
+			id = l.id;
+		ns_mi_free(&l);
+	}
+	free(copy);
+	return id;
+}
+
+/* ---- 5a: the state diagram (make-shared, -slave, -private, -unbindable) --- */
+
+static void test_5a_make_shared_and_private(void)
+{
+	struct run *r = start("5a make-shared/make-private",
+		C("# mkdir /a")
+		C("# mount /dev/sdb1 /a")
+		C("# " MI)
+		C("# mount --make-shared /a")
+		C("# " MI)
+		C("# mount --make-private /a")
+		C("# " MI));
+
+	setup(r, 2);
+	/* mount_namespaces(7), NOTES: the parent / is private, so is /a */
+	table(r, L("20 19 8:1 / / rw,relatime", "21 20 8:17 / /a rw,relatime"),
+	      "a new mount under a private parent is private");
+	quiet(r, "--make-shared succeeds");
+	table(r, L("20 19 8:1 / / rw,relatime", "21 20 8:17 / /a rw,relatime shared:1"),
+	      "private -> make-shared -> shared in a new peer group");
+	quiet(r, "--make-private succeeds");
+	table(r, L("20 19 8:1 / / rw,relatime", "21 20 8:17 / /a rw,relatime"),
+	      "shared -> make-private -> private");
+	finish(r);
+}
+
+static void test_5a_make_slave(void)
+{
+	struct run *r = start("5a make-slave",
+		C("# mkdir /a /b /c")
+		C("# mount --make-shared /dev/sdb1 /a")
+		C("# mount --bind /a /b")
+		C("# mount --make-shared /dev/sdc1 /c")
+		C("# mount --make-slave /b")
+		C("# mount --make-slave /c")
+		C("# " MI)
+		C("# mount --make-shared /b")
+		C("# " MI)
+		C("# mount --make-slave /b")
+		C("# " MI)
+		C("# mount --make-private /b")
+		C("# " MI));
+
+	setup(r, 4);
+	quiet(r, "make-slave of a shared mount with a peer");
+	quiet(r, "make-slave of a shared mount alone in its group");
+	/* the diagram's "*": alone in its group, slave means private */
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime master:1",
+		   "23 20 8:33 / /c rw,relatime"),
+	      "with a peer it becomes a slave of its group; alone it becomes private");
+	quiet(r, "make-shared of a slave");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime shared:2 master:1",
+		   "23 20 8:33 / /c rw,relatime"),
+	      "slave -> make-shared -> shared and slave, in a new group");
+	quiet(r, "make-slave of a shared and slave mount");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime master:1",
+		   "23 20 8:33 / /c rw,relatime"),
+	      "shared and slave -> make-slave -> slave (of the same master)");
+	quiet(r, "make-private of a slave");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime",
+		   "23 20 8:33 / /c rw,relatime"),
+	      "slave -> make-private -> private");
+	finish(r);
+}
+
+static void test_5a_make_unbindable(void)
+{
+	struct run *r = start("5a make-unbindable",
+		C("# mkdir /a /b /u /x")
+		C("# mount --make-shared /dev/sdb1 /a")
+		C("# mount --bind /a /b")
+		C("# mount --make-slave /b")
+		C("# mount /dev/sdc1 /u")
+		C("# mount --make-unbindable /b")
+		C("# mount --make-unbindable /a")
+		C("# mount --make-unbindable /u")
+		C("# mount --make-slave /u")
+		C("# " MI)
+		C("# mount --bind /u /x")
+		C("# mount --make-shared /u")
+		C("# " MI));
+
+	setup(r, 5);
+	quiet(r, "make-unbindable of a slave");
+	quiet(r, "make-unbindable of a shared mount");
+	quiet(r, "make-unbindable of a private mount");
+	quiet(r, "make-slave of an unbindable mount succeeds");
+	/* the diagram's "**": slaving a non-shared mount has no effect */
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime unbindable",
+		   "22 20 8:17 / /b rw,relatime unbindable",
+		   "23 20 8:33 / /u rw,relatime unbindable"),
+	      "shared, slave and private all become unbindable; make-slave keeps it unbindable");
+	fails(r, EINVAL, "mount", "it still cannot be bound (5b case 8)");
+	quiet(r, "make-shared of an unbindable mount");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime unbindable",
+		   "22 20 8:17 / /b rw,relatime unbindable",
+		   "23 20 8:33 / /u rw,relatime shared:1"),
+	      "unbindable -> make-shared -> shared");
+	finish(r);
+}
+
+/* 2b, "a slave mount": events go from the master to the slave, not back. */
+static void test_2b_slave_receives_but_does_not_send(void)
+{
+	struct run *r = start("2b slave",
+		C("# mkdir /a /b")
+		C("# mount --make-shared /dev/sdb1 /a")
+		C("# mount --bind /a /b")
+		C("# mount --make-slave /b")
+		C("# mkdir /a/x /a/y")
+		C("# mount /dev/sdc1 /a/x")
+		C("# mount /dev/sdd1 /b/y")
+		C("# " MI));
+
+	setup(r, 7);
+	/* 5e is 5b with a private source; 5b case 2: the copy on the slave
+	 * is in a propagation tree like /a's: a slave of the new group */
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime master:1",
+		   "23 21 8:33 / /a/x rw,relatime shared:2",
+		   "24 22 8:33 / /b/x rw,relatime master:2",
+		   "25 22 8:49 / /b/y rw,relatime"),
+	      "the master's mount reaches the slave as a slave; the slave's stays private and stays there");
+	finish(r);
+}
+
+/* ---- 5b: bind semantics, the table and its eight cases -------------------- */
+
+/* The destination for the shared cases: /d shared, with a peer /e and a
+ * slave /s, so that "B's propagation tree" has both kinds. */
+#define SHARED_DEST \
+	C("# mkdir /d /e /s") \
+	C("# mount --make-shared /dev/sdc1 /d") \
+	C("# mkdir /d/t") \
+	C("# mount --bind /d /e") \
+	C("# mount --bind /d /s") \
+	C("# mount --make-slave /s")
+#define SHARED_DEST_STEPS 6
+#define SHARED_DEST_LINES \
+	"20 19 8:1 / / rw,relatime", \
+	"31 20 8:33 / /d rw,relatime shared:11", \
+	"32 20 8:33 / /e rw,relatime shared:11", \
+	"33 20 8:33 / /s rw,relatime master:11"
+
+static void test_5b_bind_shared_to_shared(void)
+{
+	struct run *r = start("5b case 1 (shared onto shared)",
+		SHARED_DEST
+		C("# mkdir /a")
+		C("# mount --make-shared /dev/sdb1 /a")
+		C("# mount --bind /a /d/t")
+		C("# " MI));
+
+	setup(r, SHARED_DEST_STEPS + 2);
+	quiet(r, "the bind succeeds");
+	/* C joins A's group; the copies on B's tree mirror it: C1 on the
+	 * peer /e is a peer, C2 on the slave /s a slave of C's group */
+	table(r, L(SHARED_DEST_LINES,
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "41 31 8:17 / /d/t rw,relatime shared:1",
+		   "42 32 8:17 / /e/t rw,relatime shared:1",
+		   "43 33 8:17 / /s/t rw,relatime master:1"),
+	      "C and its copies join A's peer group; the copy on B's slave is a slave");
+	finish(r);
+}
+
+static void test_5b_bind_private_to_shared(void)
+{
+	struct run *r = start("5b case 2 (private onto shared)",
+		SHARED_DEST
+		C("# mkdir /a")
+		C("# mount /dev/sdb1 /a")
+		C("# mount --bind /a /d/t")
+		C("# " MI));
+
+	setup(r, SHARED_DEST_STEPS + 2);
+	quiet(r, "the bind succeeds");
+	table(r, L(SHARED_DEST_LINES,
+		   "21 20 8:17 / /a rw,relatime",
+		   "41 31 8:17 / /d/t rw,relatime shared:2",
+		   "42 32 8:17 / /e/t rw,relatime shared:2",
+		   "43 33 8:17 / /s/t rw,relatime master:2"),
+	      "a new propagation tree like B's: C and C1 peers in a new group, C2 its slave; A stays private");
+	finish(r);
+}
+
+static void test_5b_bind_slave_to_shared(void)
+{
+	struct run *r = start("5b case 3 (slave onto shared)",
+		SHARED_DEST
+		C("# mkdir /z /a")
+		C("# mount --make-shared /dev/sdb1 /z")
+		C("# mount --bind /z /a")
+		C("# mount --make-slave /a")
+		C("# mount --bind /a /d/t")
+		C("# " MI));
+
+	setup(r, SHARED_DEST_STEPS + 4);
+	quiet(r, "the bind succeeds");
+	table(r, L(SHARED_DEST_LINES,
+		   "21 20 8:17 / /z rw,relatime shared:1",
+		   "22 20 8:17 / /a rw,relatime master:1",
+		   "41 31 8:17 / /d/t rw,relatime shared:2 master:1",
+		   "42 32 8:17 / /e/t rw,relatime shared:2 master:1",
+		   "43 33 8:17 / /s/t rw,relatime master:2"),
+	      "C and its peer group are shared and slaves of Z");
+	finish(r);
+}
+
+static void test_5b_bind_unbindable_is_invalid(void)
+{
+	struct run *r = start("5b cases 4 and 8 (unbindable source)",
+		SHARED_DEST
+		C("# mkdir /u /p")
+		C("# mount --make-unbindable /dev/sdb1 /u")
+		C("# mount --bind /u /d/t")
+		C("# mount --bind /u /p")
+		C("# mount --rbind /u /p")
+		C("# " MI));
+
+	setup(r, SHARED_DEST_STEPS + 2);
+	fails(r, EINVAL, "mount", "onto a shared mount: EINVAL");
+	fails(r, EINVAL, "mount", "onto a private mount: EINVAL");
+	fails(r, EINVAL, "mount", "--rbind of it: EINVAL");
+	table(r, L(SHARED_DEST_LINES, "21 20 8:17 / /u rw,relatime unbindable"),
+	      "nothing was mounted");
+	finish(r);
+}
+
+static void test_5b_bind_to_non_shared(void)
+{
+	struct run *r = start("5b cases 5, 6, 7 (onto non-shared)",
+		C("# mkdir /z /sh /sl /pr /n /n/1 /n/2 /n/3 /v")
+		C("# mount --make-shared /dev/sdb1 /z")
+		C("# mount --bind /z /sh")
+		C("# mount --bind /z /sl")
+		C("# mount --make-slave /sl")
+		C("# mount /dev/sdc1 /pr")
+		C("# mount --make-shared /dev/sdd1 /v")
+		C("# mkdir /v/1")
+		C("# mount --bind /v /v")
+		C("# mount --make-slave /v")
+		C("# mount --bind /pr /n/1")
+		C("# mount --bind /sh /n/2")
+		C("# mount --bind /sl /n/3")
+		C("# mount --bind /pr /v/1")
+		C("# " MI));
+
+	setup(r, 10);
+	quiet(r, "case 5: private onto private");
+	quiet(r, "case 6: shared onto private");
+	quiet(r, "case 7: slave onto private");
+	quiet(r, "case 5: private onto a slave (a non-shared mount)");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /z rw,relatime shared:1",
+		   "22 20 8:17 / /sh rw,relatime shared:1",
+		   "23 20 8:17 / /sl rw,relatime master:1",
+		   "24 20 8:33 / /pr rw,relatime",
+		   "25 20 8:49 / /v rw,relatime shared:3",
+		   "26 25 8:49 / /v rw,relatime master:3",
+		   "27 20 8:33 / /n/1 rw,relatime",
+		   "28 20 8:17 / /n/2 rw,relatime shared:1",
+		   "29 20 8:17 / /n/3 rw,relatime master:1",
+		   "30 26 8:33 / /v/1 rw,relatime"),
+	      "private stays private, shared joins A's group, slave becomes a slave of Z");
+	finish(r);
+}
+
+/* ---- 5c: rbind ------------------------------------------------------------ */
+
+static void test_5c_rbind_prunes_unbindable(void)
+{
+	/* the document's tree: A with B and C under it, D E under B, F G
+	 * under C; C unbindable; rbound to Z only A, B, D, E arrive */
+	struct run *r = start("5c rbind",
+		C("# mkdir /A /Z")
+		C("# mount /dev/sdb1 /A")
+		C("# mkdir /A/B /A/C")
+		C("# mount /dev/sdc1 /A/B")
+		C("# mount /dev/sdd1 /A/C")
+		C("# mkdir /A/B/D /A/B/E /A/C/F /A/C/G")
+		C("# mount /dev/sdc2 /A/B/D")
+		C("# mount /dev/sdc3 /A/B/E")
+		C("# mount /dev/sdd2 /A/C/F")
+		C("# mount /dev/sdd3 /A/C/G")
+		C("# mount --make-unbindable /A/C")
+		C("# mount --rbind /A /Z")
+		C("# " MI " | grep /Z")
+		C("# mount --bind /A /Z/B")
+		C("# " MI " | grep /Z"));
+
+	setup(r, 11);
+	quiet(r, "the rbind succeeds");
+	table(r, L("31 20 8:17 / /Z rw,relatime",
+		   "32 31 8:33 / /Z/B rw,relatime",
+		   "33 32 8:34 / /Z/B/D rw,relatime",
+		   "34 32 8:35 / /Z/B/E rw,relatime"),
+	      "the subtree under the unbindable C is pruned");
+	quiet(r, "a plain bind succeeds");
+	table(r, L("31 20 8:17 / /Z rw,relatime",
+		   "32 31 8:33 / /Z/B rw,relatime",
+		   "33 32 8:34 / /Z/B/D rw,relatime",
+		   "34 32 8:35 / /Z/B/E rw,relatime",
+		   "35 32 8:17 / /Z/B rw,relatime"),
+	      "a bind copies the mount alone, none of its submounts");
+	finish(r);
+}
+
+/* ---- 5d: move ------------------------------------------------------------- */
+
+static void test_5d_move_private_into_shared(void)
+{
+	struct run *r = start("5d case 2 (private into shared)",
+		SHARED_DEST
+		C("# mkdir /m")
+		C("# mount /dev/sdb1 /m")
+		C("# mount --move /m /d/t")
+		C("# " MI));
+
+	setup(r, SHARED_DEST_STEPS + 2);
+	quiet(r, "the move succeeds");
+	table(r, L(SHARED_DEST_LINES,
+		   "21 31 8:17 / /d/t rw,relatime shared:2",
+		   "41 32 8:17 / /e/t rw,relatime shared:2",
+		   "42 33 8:17 / /s/t rw,relatime master:2"),
+	      "A becomes shared, with copies in a tree like B's; A keeps its ID");
+	finish(r);
+}
+
+static void test_5d_move_unbindable(void)
+{
+	struct run *r = start("5d cases 4 and 8 (unbindable)",
+		SHARED_DEST
+		C("# mkdir /u /p")
+		C("# mount --make-unbindable /dev/sdb1 /u")
+		C("# mount --move /u /d/t")
+		C("# mount --move /u /p")
+		C("# " MI));
+
+	setup(r, SHARED_DEST_STEPS + 2);
+	fails(r, EINVAL, "mount", "into a shared mount: EINVAL");
+	quiet(r, "into a private mount: allowed");
+	table(r, L(SHARED_DEST_LINES, "21 20 8:17 / /p rw,relatime unbindable"),
+	      "it continues to be unbindable");
+	finish(r);
+}
+
+static void test_5d_move_under_shared_parent_and_loop(void)
+{
+	struct run *r = start("5d note and mount(2) ELOOP",
+		C("# mkdir /d /y /a")
+		C("# mount --make-shared /dev/sdb1 /d")
+		C("# mkdir /d/x")
+		C("# mount /dev/sdc1 /d/x")
+		C("# mount /dev/sdd1 /a")
+		C("# mkdir /a/sub")
+		C("# mount --move /d/x /y")
+		C("# mount --move /a /a/sub")
+		C("# " MI));
+
+	setup(r, 6);
+	/* "moving a mount residing under a shared mount is invalid" */
+	fails(r, EINVAL, "mount", "a mount whose parent is shared does not move: EINVAL");
+	/* mount(2): ELOOP, the target is a descendant of the source */
+	fails(r, ELOOP, "mount", "a mount moved under itself: ELOOP");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /d rw,relatime shared:1",
+		   "22 21 8:33 / /d/x rw,relatime shared:2",
+		   "23 20 8:49 / /a rw,relatime"),
+	      "neither moved");
+	finish(r);
+}
+
+/* ---- 5f: umount ----------------------------------------------------------- */
+
+static void test_5f_umount_propagates_to_peers_and_slaves(void)
+{
+	struct run *r = start("5f umount propagation",
+		C("# mkdir /p /q /s")
+		C("# mount --make-shared /dev/sdb1 /p")
+		C("# mount --bind /p /q")
+		C("# mount --bind /p /s")
+		C("# mount --make-slave /s")
+		C("# mkdir /p/b")
+		C("# mount /dev/sdc1 /p/b")
+		C("# " MI)
+		C("# umount /q/b")
+		C("# " MI)
+		C("# mount /dev/sdd1 /p/b")
+		C("# umount /s/b")
+		C("# " MI));
+
+	setup(r, 7);
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /p rw,relatime shared:1",
+		   "22 20 8:17 / /q rw,relatime shared:1",
+		   "23 20 8:17 / /s rw,relatime master:1",
+		   "24 21 8:33 / /p/b rw,relatime shared:2",
+		   "25 22 8:33 / /q/b rw,relatime shared:2",
+		   "26 23 8:33 / /s/b rw,relatime master:2"),
+	      "the mount reached the peer and the slave");
+	quiet(r, "umount of the peer's copy");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /p rw,relatime shared:1",
+		   "22 20 8:17 / /q rw,relatime shared:1",
+		   "23 20 8:17 / /s rw,relatime master:1"),
+	      "the umount reached every peer and the slave");
+	quiet(r, "mount again");
+	quiet(r, "umount of the slave's copy");
+	table_anew(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /p rw,relatime shared:1",
+		   "22 20 8:17 / /q rw,relatime shared:1",
+		   "23 20 8:17 / /s rw,relatime master:1",
+		   "27 21 8:49 / /p/b rw,relatime shared:3",
+		   "28 22 8:49 / /q/b rw,relatime shared:3"),
+	      "a slave's umount does not reach its master");
+	finish(r);
+}
+
+static void test_5f_umount_most_recent_and_submounts(void)
+{
+	struct run *r = start("5f most recent, submounts",
+		C("# mkdir /p /q")
+		C("# mount --make-shared /dev/sdb1 /p")
+		C("# mount --bind /p /q")
+		C("# mkdir /p/b")
+		C("# mount /dev/sdc1 /p/b")
+		C("# mount /dev/sdd1 /p/b")
+		C("# " MI)
+		C("# mkdir /p/b/x")
+		C("# mount /dev/sde1 /p/b/x")
+		C("# umount /p/b")
+		C("# umount /p/b/x")
+		C("# umount /q/b")
+		C("# " MI));
+
+	setup(r, 6);
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /p rw,relatime shared:1",
+		   "22 20 8:17 / /q rw,relatime shared:1",
+		   "23 21 8:33 / /p/b rw,relatime shared:2",
+		   "24 22 8:33 / /q/b rw,relatime shared:2",
+		   "25 23 8:49 / /p/b rw,relatime shared:3",
+		   "26 24 8:49 / /q/b rw,relatime shared:3"),
+	      "A1, A2 and C1, C2 stacked on the peers");
+	setup(r, 2);
+	/* "if 'C1' is told to be unmounted and 'C1' has some sub-mounts,
+	 * the umount operation is failed entirely"; umount(2): EBUSY */
+	fails(r, EBUSY, "umount2", "a mount with a submount: EBUSY");
+	quiet(r, "its submount goes");
+	quiet(r, "umount of C2");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /p rw,relatime shared:1",
+		   "22 20 8:17 / /q rw,relatime shared:1",
+		   "23 21 8:33 / /p/b rw,relatime shared:2",
+		   "24 22 8:33 / /q/b rw,relatime shared:2"),
+	      "the most recent mounts, C1 and C2, went; A1 and A2 stay");
+	finish(r);
+}
+
+static void test_5f_umount_busy_cwd_and_lazy(void)
+{
+	struct run *r = start("umount(2) EBUSY and MNT_DETACH",
+		C("sh1# mkdir /a")
+		C("sh1# mount /dev/sdb1 /a")
+		C("sh1# mkdir /a/b")
+		C("sh1# mount /dev/sdc1 /a/b")
+		C("sh2# cd /a/b")
+		C("sh1# umount /a/b")
+		C("sh1# umount -l /a")
+		C("sh1# " MI)
+		C("sh2# ls"));
+
+	setup(r, 5);
+	fails(r, EBUSY, "umount2", "a mount that is a shell's working directory: EBUSY");
+	quiet(r, "umount -l of the tree above it succeeds");
+	table(r, L("20 19 8:1 / / rw,relatime"),
+	      "umount -l detaches the mount with everything under it");
+	quiet(r, "the working directory is still usable after the lazy umount");
+	finish(r);
+}
+
+/* ---- 5g: a copy of the namespace (unshare -m) ------------------------------ */
+
+static void test_5g_clone_keeps_types(void)
+{
+	struct run *r = start("5g clone namespace",
+		C("sh1# mkdir /sh /sl /pr /ub")
+		C("sh1# mount --make-shared /dev/sdb1 /sh")
+		C("sh1# mount --bind /sh /sl")
+		C("sh1# mount --make-slave /sl")
+		C("sh1# mount /dev/sdc1 /pr")
+		C("sh1# mount --make-unbindable /dev/sdd1 /ub")
+		C("sh1# " MI)
+		C("sh2# unshare -m --propagation unchanged sh")
+		C("sh2# " MI)
+		C("sh1# mkdir /sh/n")
+		C("sh1# mount /dev/sde1 /sh/n")
+		C("sh2# " MI " | grep /sh/n"));
+
+	setup(r, 6);
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /sh rw,relatime shared:1",
+		   "22 20 8:17 / /sl rw,relatime master:1",
+		   "23 20 8:33 / /pr rw,relatime",
+		   "24 20 8:49 / /ub rw,relatime unbindable"),
+	      "the first namespace");
+	quiet(r, "unshare -m --propagation unchanged");
+	table(r, L("40 39 8:1 / / rw,relatime",
+		   "41 40 8:17 / /sh rw,relatime shared:1",
+		   "42 40 8:17 / /sl rw,relatime master:1",
+		   "43 40 8:33 / /pr rw,relatime",
+		   "44 40 8:49 / /ub rw,relatime unbindable"),
+	      "each copy keeps its type: peer, slave of the same master, private, unbindable");
+	setup(r, 2);
+	table(r, L("45 41 8:65 / /sh/n rw,relatime shared:2"),
+	      "a mount under the shared mount reaches the copy, its peer");
+	finish(r);
+}
+
+static void test_5g_unshare_default_private(void)
+{
+	struct run *r = start("unshare(1) default propagation",
+		C("sh1# mkdir /sh")
+		C("sh1# mount --make-shared /dev/sdb1 /sh")
+		C("sh2# unshare -m sh")
+		C("sh2# " MI)
+		C("sh1# mkdir /sh/n")
+		C("sh1# mount /dev/sdc1 /sh/n")
+		C("sh2# " MI)
+		C("sh1# " MI));
+
+	setup(r, 2);
+	quiet(r, "unshare -m");
+	/* mount_namespaces(7), NOTES: unshare(1) does mount --make-rprivate / */
+	table(r, L("40 39 8:1 / / rw,relatime", "41 40 8:17 / /sh rw,relatime"),
+	      "every mount of the copy is private");
+	setup(r, 2);
+	table(r, L("40 39 8:1 / / rw,relatime", "41 40 8:17 / /sh rw,relatime"),
+	      "nothing propagates into it");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /sh rw,relatime shared:1",
+		   "22 21 8:33 / /sh/n rw,relatime shared:2"),
+	      "the original stays shared");
+	finish(r);
+}
+
+/* ---- mount_namespaces(7), restrictions: a less privileged copy ------------- */
+
+static void test_userns_shared_become_slaves_and_locked(void)
+{
+	struct run *r = start("mount_namespaces(7) [2] [3] [5]",
+		C("sh1# mkdir /sh /ro /x")
+		C("sh1# mount --make-shared /dev/sdb1 /sh")
+		C("sh1# mount -o ro /dev/sdc1 /ro")
+		C("sh2# unshare -U -r -m --propagation unchanged sh")
+		C("sh2# " MI)
+		C("sh2# umount /ro")
+		C("sh2# umount /sh")
+		C("sh2# mount_setattr -o rw /ro")
+		C("sh2# mount /dev/sdd1 /x")
+		C("sh2# mount -t tmpfs none /x")
+		C("sh2# mount_setattr -o nosuid /x")
+		C("sh2# umount /x")
+		C("sh1# mkdir /sh/n")
+		C("sh1# mount /dev/sde1 /sh/n")
+		C("sh2# " MI " | grep /sh/n")
+		C("sh2# umount /sh/n"));
+
+	setup(r, 3);
+	quiet(r, "unshare -U -r -m");
+	/* [2] shared mounts are reduced to slave mounts */
+	table(r, L("40 39 8:1 / / rw,relatime",
+		   "41 40 8:17 / /sh rw,relatime master:1",
+		   "42 40 8:33 / /ro ro,relatime"),
+	      "the shared mount becomes a slave of its old group");
+	/* [3] locked: umount2 gives EINVAL */
+	fails(r, EINVAL, "umount2", "a locked mount cannot be unmounted: EINVAL");
+	fails(r, EINVAL, "umount2", "nor can the slave: EINVAL");
+	/* [5] flags locked: mount_setattr(2) EPERM */
+	fails(r, EPERM, "mount_setattr", "clearing a locked ro: EPERM");
+	/* a device belongs to the initial user namespace */
+	fails(r, EPERM, "mount", "mounting a block device from the user namespace: EPERM");
+	quiet(r, "a tmpfs may be mounted over a locked mount");
+	quiet(r, "and its flags changed");
+	quiet(r, "and unmounted again");
+	setup(r, 2);
+	table(r, L("44 41 8:65 / /sh/n rw,relatime master:2"),
+	      "a mount propagated from the more privileged namespace arrives");
+	/* [3]: what propagates as a unit may not be separated; this copy is
+	 * the unit's top, which may go */
+	quiet(r, "the top of a propagated unit can be unmounted");
+	finish(r);
+}
+
+static void test_capsh_drop_sys_admin(void)
+{
+	struct run *r = start("capsh --drop=cap_sys_admin",
+		C("# mkdir /a")
+		C("# capsh --drop=cap_sys_admin --")
+		C("# mount /dev/sdb1 /a")
+		C("# mount --make-shared /")
+		C("# umount /")
+		C("# mkdir /a/b")
+		C("# exit")
+		C("# mount /dev/sdb1 /a"));
+
+	setup(r, 2);
+	fails(r, EPERM, "mount", "mount(2) without CAP_SYS_ADMIN: EPERM");
+	fails(r, EPERM, "mount", "a propagation change too: EPERM");
+	fails(r, EPERM, "umount2", "umount2(2) too: EPERM");
+	quiet(r, "files are no mounts: mkdir still works");
+	quiet(r, "exit");
+	quiet(r, "the outer shell still has it: mount works");
+	finish(r);
+}
+
+/* ---- proc(5): mount IDs and propagate_from --------------------------------- */
+
+static void test_mount_ids_reused_lowest_first(void)
+{
+	struct run *r = start("mount IDs",
+		C("# mkdir /a /b /c /d")
+		C("# mount /dev/sdb1 /a")
+		C("# mount /dev/sdc1 /b")
+		C("# mount /dev/sdd1 /c")
+		C("# cat /proc/self/mountinfo")
+		C("# umount /b")
+		C("# umount /a")
+		C("# mount /dev/sde1 /d")
+		C("# cat /proc/self/mountinfo"));
+	unsigned long a, b, c, d;
+
+	setup(r, 4);
+	step(r);
+	a = id_of(r->out.output, "/a");
+	b = id_of(r->out.output, "/b");
+	c = id_of(r->out.output, "/c");
+	ok(a && b && c && a != b && b != c && a != c, "%s: three mounts, three IDs", r->what);
+	setup(r, 3);
+	step(r);
+	d = id_of(r->out.output, "/d");
+	ok(id_of(r->out.output, "/a") == 0 && id_of(r->out.output, "/b") == 0,
+	   "%s: /a and /b are gone", r->what);
+	ok(d == (a < b ? a : b), "%s: the next mount gets the lowest ID given back (%lu; %lu and %lu were free)",
+	   r->what, d, a, b);
+	ok(id_of(r->out.output, "/c") == c, "%s: a mount keeps its ID", r->what);
+	finish(r);
+}
+
+static void test_propagate_from_under_chroot(void)
+{
+	/* mount_namespaces(7), "The /proc/pid/mountinfo propagate_from
+	 * tag", on stand-ins: G1 at /m, G2 at /t (a slave of G1), and a
+	 * slave of G2 at /m/t/x; after chroot /m, /t is out of sight */
+	struct run *r = start("propagate_from (chroot)",
+		C("# mkdir /m /t")
+		C("# mount --make-shared /dev/sdb1 /m")
+		C("# mkdir -p /m/x /m/t/x")
+		C("# mount --bind /m/x /t")
+		C("# mount --make-slave /t")
+		C("# mount --make-shared /t")
+		C("# mount --bind /t /m/t/x")
+		C("# mount --make-slave /m/t/x")
+		C("# " MI)
+		C("# chroot /m")
+		C("# " MI));
+
+	setup(r, 8);
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /m rw,relatime shared:1",
+		   "22 20 8:17 /x /t rw,relatime shared:2 master:1",
+		   "23 21 8:17 /x /m/t/x rw,relatime master:2"),
+	      "the immediate master is in sight: master:X alone");
+	quiet(r, "chroot");
+	table(r, L("21 20 8:17 / / rw,relatime shared:1",
+		   "23 21 8:17 /x /t/x rw,relatime master:2 propagate_from:1"),
+	      "mounts outside the root are not listed; the nearest dominant group in sight is propagate_from");
+	finish(r);
+}
+
+static void test_propagate_from_master_in_another_namespace(void)
+{
+	struct run *r = start("propagate_from (another namespace)",
+		C("sh1# mkdir /a /b /c")
+		C("sh1# mount --make-shared /dev/sdb1 /a")
+		C("sh1# mount --bind /a /b")
+		C("sh1# mount --make-slave /b")
+		C("sh1# mount --make-shared /b")
+		C("sh2# unshare -m --propagation unchanged sh")
+		C("sh2# mount --bind /b /c")
+		C("sh2# mount --make-slave /c")
+		C("sh2# mount --make-private /b")
+		C("sh2# " MI));
+
+	setup(r, 9);
+	/* /c's master, group 2, has no member in sh2's namespace any more;
+	 * group 1, its master's master, has /a there */
+	table(r, L("40 39 8:1 / / rw,relatime",
+		   "41 40 8:17 / /a rw,relatime shared:1",
+		   "42 40 8:17 / /b rw,relatime",
+		   "43 40 8:17 / /c rw,relatime master:2 propagate_from:1"),
+	      "a master out of the namespace is named with the dominant group in it");
+	finish(r);
+}
+
+/* ---- files: the errors of mkdir(2), open(2), chdir(2), opendir(3) ------- */
+
+static void test_file_errors(void)
+{
+	struct run *r = start("file errors",
+		C("# mkdir /a /r")
+		C("# touch /f")
+		C("# mkdir /a")
+		C("# mkdir /no/x")
+		C("# mkdir /f/x")
+		C("# touch /no/f")
+		C("# cat /a")
+		C("# cat /no")
+		C("# cd /f")
+		C("# cd /no")
+		C("# ls /no")
+		C("# mount -o ro /dev/sdb1 /r")
+		C("# mkdir /r/d")
+		C("# touch /r/f")
+		C("# mkdir -p /r")
+		C("# mkdir -p /a/b/c")
+		C("# ls -1 /"));
+
+	setup(r, 2);
+	fails(r, EEXIST, "mkdir", "mkdir of an existing directory: EEXIST");
+	fails(r, ENOENT, "mkdir", "mkdir in a missing directory: ENOENT");
+	fails(r, ENOTDIR, "mkdir", "mkdir under a file: ENOTDIR");
+	fails(r, ENOENT, "open", "touch in a missing directory: ENOENT");
+	fails(r, EISDIR, "read", "cat of a directory: EISDIR");
+	fails(r, ENOENT, "read", "cat of a missing file: ENOENT");
+	fails(r, ENOTDIR, "chdir", "cd to a file: ENOTDIR");
+	fails(r, ENOENT, "chdir", "cd to a missing directory: ENOENT");
+	fails(r, ENOENT, "opendir", "ls of a missing directory: ENOENT");
+	quiet(r, "a read-only mount");
+	fails(r, EROFS, "mkdir", "mkdir on a read-only mount: EROFS");
+	fails(r, EROFS, "open", "touch on a read-only mount: EROFS");
+	quiet(r, "mkdir -p of an existing directory succeeds");
+	quiet(r, "mkdir -p makes the parents");
+	prints(r, "a\nf\nr\n", "ls -1 lists the names sorted");
+	finish(r);
+}
+
+/* ---- the new mount API ----------------------------------------------------- */
+
+static void test_open_tree_clone_and_move_mount(void)
+{
+	struct run *r = start("open_tree(2) and move_mount(2)",
+		SHARED_DEST
+		C("# mkdir /a /b")
+		C("# mount /dev/sdb1 /a")
+		C("# mkdir /a/sub")
+		C("# mount /dev/sdb2 /a/sub")
+		C("# open_tree -c /a @top")
+		C("# open_tree -c -R /a @all")
+		C("# " MI " | grep /a")
+		C("# move_mount @top /b")
+		C("# move_mount @all /d/t")
+		C("# " MI));
+
+	setup(r, SHARED_DEST_STEPS + 4);
+	quiet(r, "open_tree -c");
+	quiet(r, "open_tree -c -R");
+	table(r, L("21 20 8:17 / /a rw,relatime",
+		   "22 21 8:18 / /a/sub rw,relatime"),
+	      "detached copies are in no namespace's table");
+	quiet(r, "move_mount of the copy of one mount");
+	quiet(r, "move_mount of the recursive copy onto a shared mount");
+	table(r, L(SHARED_DEST_LINES,
+		   "21 20 8:17 / /a rw,relatime",
+		   "22 21 8:18 / /a/sub rw,relatime",
+		   "41 20 8:17 / /b rw,relatime",
+		   "42 31 8:17 / /d/t rw,relatime shared:2",
+		   "43 42 8:18 / /d/t/sub rw,relatime shared:3",
+		   "44 32 8:17 / /e/t rw,relatime shared:2",
+		   "45 44 8:18 / /e/t/sub rw,relatime shared:3",
+		   "46 33 8:17 / /s/t rw,relatime master:2",
+		   "47 46 8:18 / /s/t/sub rw,relatime master:3"),
+	      "-c copies one mount, -R the tree; moved onto a shared mount it propagates (5d case 2)");
+	finish(r);
+}
+
+static void test_move_mount_set_group(void)
+{
+	/* move_mount(2), MOVE_MOUNT_SET_GROUP: both mount roots, one
+	 * filesystem, TO's root inside FROM's, TO private, FROM shared or
+	 * a slave; each failure below breaks exactly one condition */
+	struct run *r = start("move_mount(2) MOVE_MOUNT_SET_GROUP",
+		C("# mkdir /a /c /f /g /p /q")
+		C("# mount --make-shared /dev/sdb1 /a")
+		C("# mkdir /a/sub")
+		C("# mount --bind /a /c")
+		C("# mount --make-private /c")
+		C("# mount --bind /a/sub /f")
+		C("# mount --bind /a/sub /g")
+		C("# mount --make-private /g")
+		C("# mount /dev/sdb1 /p")
+		C("# mount --make-shared /dev/sdb1 /q")
+		C("# move_mount --set-group /f /c")
+		C("# move_mount --set-group /p /c")
+		C("# move_mount --set-group /a/sub /g")
+		C("# move_mount --set-group /a /q")
+		C("# move_mount --set-group /a /c")
+		C("# move_mount --set-group /a /g")
+		C("# move_mount --set-group /a /c")
+		C("# " MI));
+
+	setup(r, 10);
+	fails(r, EINVAL, "move_mount", "TO's root outside FROM's: EINVAL");
+	fails(r, EINVAL, "move_mount", "FROM private: EINVAL");
+	fails(r, EINVAL, "move_mount", "FROM not a mount's root: EINVAL");
+	fails(r, EINVAL, "move_mount", "TO already shared: EINVAL");
+	quiet(r, "a private TO joins FROM's group");
+	quiet(r, "a TO whose root lies inside FROM's joins too");
+	fails(r, EINVAL, "move_mount", "once shared, TO cannot join again: EINVAL");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /c rw,relatime shared:1",
+		   "23 20 8:17 /sub /f rw,relatime shared:1",
+		   "24 20 8:17 /sub /g rw,relatime shared:1",
+		   "25 20 8:17 / /p rw,relatime",
+		   "26 20 8:17 / /q rw,relatime shared:2"),
+	      "/c and /g became peers of /a; nothing else changed");
+	finish(r);
+}
+
+static void test_move_mount_set_group_other_superblock(void)
+{
+	struct run *r = start("move_mount(2) MOVE_MOUNT_SET_GROUP, superblocks",
+		C("# mkdir /a /d")
+		C("# mount --make-shared /dev/sdb1 /a")
+		C("# mount /dev/sdc1 /d")
+		C("# move_mount --set-group /a /d")
+		C("# " MI));
+
+	setup(r, 3);
+	fails(r, EINVAL, "move_mount", "a mount of another filesystem: EINVAL");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:33 / /d rw,relatime"),
+	      "nothing changed");
+	finish(r);
+}
+
+static void test_mount_setattr_recursive(void)
+{
+	struct run *r = start("mount_setattr(2) AT_RECURSIVE",
+		C("# mkdir /a /b")
+		C("# mount /dev/sdb1 /a")
+		C("# mkdir /a/x")
+		C("# mount /dev/sdc1 /a/x")
+		C("# mount /dev/sdd1 /b")
+		C("# mkdir /b/x")
+		C("# mount /dev/sde1 /b/x")
+		C("# mount_setattr -o ro,nosuid /a")
+		C("# mount_setattr -R -o ro --propagation shared /b")
+		C("# " MI)
+		C("# mount_setattr -R -o rw /b")
+		C("# " MI " | grep /b"));
+
+	setup(r, 7);
+	quiet(r, "without -R");
+	quiet(r, "with -R");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a ro,nosuid,relatime",
+		   "22 21 8:33 / /a/x rw,relatime",
+		   "23 20 8:49 / /b ro,relatime shared:1",
+		   "24 23 8:65 / /b/x ro,relatime shared:2"),
+	      "without -R one mount changes; with -R the tree, propagation included");
+	quiet(r, "-R -o rw");
+	table(r, L("23 20 8:49 / /b rw,relatime shared:1",
+		   "24 23 8:65 / /b/x rw,relatime shared:2"),
+	      "rw clears ro on the whole tree");
+	finish(r);
+}
+
+/* ---- quirks.c and the test-only broken rule --------------------------------- */
+
+static void test_quirks_parse(void)
+{
+	unsigned shifts = 1u << M_QUIRK_UMOUNT_SHIFTS;
+	unsigned drops = 1u << M_QUIRK_COPY_DROPS_UNBINDABLE;
+	static const struct { const char *release; unsigned want; } kernel[] = {
+		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS },
+		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS },
+		{ "6.0.19", 0 },
+		{ "6.2.0", 0 },
+		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
+		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
+		{ "6.17.9", 0 },
+		{ "6.19.0", 0 },
+		{ "6.12.48", 0 },
+		{ "garbage", 0 },
+	};
+	struct ns_buf err = NS_BUF_INIT;
+	unsigned mask = 99;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(kernel); i++) {
+		mask = 99;
+		ok(m_quirks_parse("kernel", kernel[i].release, &mask, &err) == 0 &&
+		   mask == kernel[i].want, "quirks: \"kernel\" on %s gives %#x (got %#x)",
+		   kernel[i].release, kernel[i].want, mask);
+	}
+	mask = 99;
+	ok(m_quirks_parse("kernel", NULL, &mask, &err) == 0 && mask == 0,
+	   "quirks: \"kernel\" without a release gives none");
+	mask = 99;
+	ok(m_quirks_parse("umount-shifts-stacks", "6.18.0", &mask, &err) == 0 && mask == shifts,
+	   "quirks: a name holds whatever the release");
+	mask = 99;
+	ok(m_quirks_parse("copy-drops-unbindable,umount-shifts-stacks", NULL, &mask, &err) == 0 &&
+	   mask == (shifts | drops), "quirks: two names");
+	mask = 99;
+	ok(m_quirks_parse("", NULL, &mask, &err) == 0 && mask == 0, "quirks: empty is none");
+	mask = 99;
+	ok(m_quirks_parse(NULL, NULL, &mask, &err) == 0 && mask == 0, "quirks: NULL is none");
+	ok(err.len == 0, "quirks: no message for a good spec");
+
+	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
+	is_str(ns_buf_str(&err),
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable; or kernel)",
+	       "quirks: the message names it and every known one");
+	ns_buf_reset(&err);
+	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
+	   strstr(ns_buf_str(&err), "'kernelx'") != NULL,
+	   "quirks: a name that only starts like one is unknown");
+	ns_buf_free(&err);
+
+	for (int i = 0; i < M_QUIRK__COUNT; i++)
+		ok(m_quirks[i].name && m_quirks[i].range && m_quirks[i].what &&
+		   strstr(m_quirks[i].what, ".scn") != NULL,
+		   "quirks: %s says what it breaks and where it was seen", m_quirks[i].name);
+}
+
+#define CLONE_UNBINDABLE \
+	C("sh1# mkdir /ub /x") \
+	C("sh1# mount --make-unbindable /dev/sdb1 /ub") \
+	C("sh2# unshare -m --propagation unchanged sh") \
+	C("sh2# " MI) \
+	C("sh2# mount --bind /ub /x")
+
+static void test_quirk_copy_drops_unbindable(void)
+{
+	struct run *r = start("5g unbindable copy", CLONE_UNBINDABLE);
+
+	setup(r, 3);
+	table(r, L("40 39 8:1 / / rw,relatime", "41 40 8:17 / /ub rw,relatime unbindable"),
+	      "without the quirk the copy of an unbindable mount is unbindable");
+	fails(r, EINVAL, "mount", "and cannot be bound");
+	finish(r);
+
+	r = start_with("quirk copy-drops-unbindable", CLONE_UNBINDABLE,
+		       1u << M_QUIRK_COPY_DROPS_UNBINDABLE, M_BREAK_NONE);
+	setup(r, 3);
+	table(r, L("40 39 8:1 / / rw,relatime", "41 40 8:17 / /ub rw,relatime"),
+	      "with it the copy is private");
+	quiet(r, "and can be bound");
+	finish(r);
+}
+
+/* propagate_umount.txt, "Maximal non-shifting subsets": T2 (the copy of
+ * T on the peer /q2) stays, since D, which stays, sits strictly inside it
+ * through C2; C2 goes and D goes down to where C2 was. */
+#define SHIFT_STACK \
+	C("# mkdir /q /q2") \
+	C("# mount --make-shared /dev/sdb1 /q") \
+	C("# mkdir /q/t") \
+	C("# mount --bind /q /q2") \
+	C("# mount /dev/sdb2 /q/t") \
+	C("# mkdir /q/t/x") \
+	C("# mount /dev/sdc1 /q/t/x") \
+	C("# mount --make-private /q2/t/x") \
+	C("# mount /dev/sdc2 /q2/t/x") \
+	C("# umount -l /q/t") \
+	C("# " MI)
+
+static void test_quirk_umount_shifts_stacks(void)
+{
+	struct run *r = start("propagate_umount.txt non-shifting", SHIFT_STACK);
+
+	setup(r, 10);
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /q rw,relatime shared:1",
+		   "22 20 8:17 / /q2 rw,relatime shared:1",
+		   "24 22 8:18 / /q2/t rw,relatime shared:2",
+		   "27 24 8:34 / /q2/t/x rw,relatime"),
+	      "T2 stays; C2 goes and D moves down onto T2 at x");
+	finish(r);
+
+	r = start_with("quirk umount-shifts-stacks", SHIFT_STACK,
+		       1u << M_QUIRK_UMOUNT_SHIFTS, M_BREAK_NONE);
+	setup(r, 10);
+	/* the quirk's own description (quirks.c) and the xfail: reason of
+	 * scenarios/sharedsubtree/46: "T2 is unmounted as well and D, E and
+	 * F shift down to /q2/t" */
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /q rw,relatime shared:1",
+		   "22 20 8:17 / /q2 rw,relatime shared:1",
+		   "27 22 8:34 / /q2/t rw,relatime"),
+	      "with the quirk T2 goes too and D shifts down to /q2/t");
+	finish(r);
+}
+
+static void test_break_slaves_receive_nothing(void)
+{
+	static const char *const both[] = {
+		"20 19 8:1 / / rw,relatime",
+		"21 20 8:17 / /a rw,relatime shared:1",
+		"22 20 8:17 / /b rw,relatime master:1",
+		"23 21 8:33 / /a/x rw,relatime shared:2",
+		"24 22 8:33 / /b/x rw,relatime master:2",
+		NULL,
+	};
+#define SLAVE_GETS \
+	C("# mkdir /a /b") \
+	C("# mount --make-shared /dev/sdb1 /a") \
+	C("# mount --bind /a /b") \
+	C("# mount --make-slave /b") \
+	C("# mkdir /a/x") \
+	C("# mount /dev/sdc1 /a/x") \
+	C("# " MI) \
+	C("# umount /a/x") \
+	C("# " MI)
+	struct run *r = start("slave propagation", SLAVE_GETS);
+
+	setup(r, 6);
+	table(r, both, "unbroken, the slave receives the mount");
+	quiet(r, "umount");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime master:1"),
+	      "and the umount");
+	finish(r);
+
+	r = start_with("broken: slaves-receive-nothing", SLAVE_GETS, 0,
+		       M_BREAK_SLAVES_RECEIVE_NOTHING);
+	setup(r, 6);
+	not_table(r, both, "the slave's copy is missing");
+	ok(id_of(r->out.output, "/b/x") == 0 && id_of(r->out.output, "/a/x") != 0,
+	   "%s: /a/x is there, /b/x is not", r->what);
+	quiet(r, "umount");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime master:1"),
+	      "peers still work");
+	finish(r);
+#undef SLAVE_GETS
+}
+
+int main(void)
+{
+	test_5a_make_shared_and_private();
+	test_5a_make_slave();
+	test_5a_make_unbindable();
+	test_2b_slave_receives_but_does_not_send();
+	test_5b_bind_shared_to_shared();
+	test_5b_bind_private_to_shared();
+	test_5b_bind_slave_to_shared();
+	test_5b_bind_unbindable_is_invalid();
+	test_5b_bind_to_non_shared();
+	test_5c_rbind_prunes_unbindable();
+	test_5d_move_private_into_shared();
+	test_5d_move_unbindable();
+	test_5d_move_under_shared_parent_and_loop();
+	test_5f_umount_propagates_to_peers_and_slaves();
+	test_5f_umount_most_recent_and_submounts();
+	test_5f_umount_busy_cwd_and_lazy();
+	test_5g_clone_keeps_types();
+	test_5g_unshare_default_private();
+	test_userns_shared_become_slaves_and_locked();
+	test_capsh_drop_sys_admin();
+	test_mount_ids_reused_lowest_first();
+	test_propagate_from_under_chroot();
+	test_propagate_from_master_in_another_namespace();
+	test_file_errors();
+	test_open_tree_clone_and_move_mount();
+	test_move_mount_set_group();
+	test_move_mount_set_group_other_superblock();
+	test_mount_setattr_recursive();
+	test_quirks_parse();
+	test_quirk_copy_drops_unbindable();
+	test_quirk_umount_shifts_stacks();
+	test_break_slaves_receive_nothing();
+	return tap_done();
+}
