@@ -148,7 +148,7 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", ENOENT);
 	if (!ours(sh, to.mnt) || !ours(sh, from.mnt))
 		return ns_cmd_fail(res, "mount", EINVAL);
-	/* an unbindable mount cannot be bound (sharedsubtree.rst 5a case 5) */
+	/* an unbindable mount cannot be bound (sharedsubtree.rst 5b, case 8) */
 	if (from.mnt->unbindable)
 		return ns_cmd_fail(res, "mount", EINVAL);
 	if (!a->recursive) {
@@ -168,7 +168,7 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 	}
 	t->locked = false;
 	if (graft(sh, t, to, a->recursive ? "made by mount --rbind (sharedsubtree.rst 5c)"
-				       : "made by mount --bind (sharedsubtree.rst 5a)", res) < 0)
+				       : "made by mount --bind (sharedsubtree.rst 5b)", res) < 0)
 		return -1;
 	if (a->flags && remount_bind(sh, a, res) < 0)
 		return -1;
@@ -204,7 +204,7 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", EINVAL);
 	m = m_mount_new(&sh->sb->w, s, s->root);
 	m->flags = mount_flags(a->flags);
-	if (graft(sh, m, to, "made by mount", res) < 0)
+	if (graft(sh, m, to, "made by mount (sharedsubtree.rst 5e)", res) < 0)
 		return -1;
 	return apply_propagation(sh, a, res);
 }

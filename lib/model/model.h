@@ -195,7 +195,7 @@ enum m_clone {
 struct m_mount *m_copy_tree(struct m_world *w, struct m_mount *src, struct m_node *root,
 			    unsigned flags, bool recursive, int *err);
 /* Attach the tree under t at (p, d): propagate it to every mount that
- * receives from p when p is shared (sharedsubtree.rst 5a, 5b), and give
+ * receives from p when p is shared (sharedsubtree.rst 5b-5e), and give
  * the tree's mounts p's namespace. Returns 0 or -errno (ENOSPC). */
 int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving,
 	     const char *what);

@@ -233,7 +233,7 @@ struct m_mount *m_copy_tree(struct m_world *w, struct m_mount *src, struct m_nod
 	return top;
 }
 
-/* ---- propagation of a new tree (sharedsubtree.rst 5a, 5b, 5c) -------- */
+/* ---- propagation of a new tree (sharedsubtree.rst 5b-5e) ---------- */
 
 struct receipt {
 	struct m_mount *at;         /* the receiving mount */
@@ -297,12 +297,12 @@ static bool see(struct seen *s, struct m_group *g)
 
 /* The copies of t that P's propagation tree receives at d, one per
  * receiving mount:
- * - each peer of P gets a copy whose mounts are peers of t's (5a, case 1:
+ * - each peer of P gets a copy whose mounts are peers of t's (5b, case 1:
  *   "the peer-group of C is merged with the peer group of A"; 5b);
  * - each slave of P's group gets a copy that is a slave of the copy (or
  *   of t) on the master side; the receivers of one shared slave group
  *   get copies that are peers of each other, so the new propagation tree
- *   mirrors P's (5a: "identical to the propagation tree of B");
+ *   mirrors P's (5b: "identical to the propagation tree of B");
  * and so on down every slave group, in any namespace. */
 static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 		      struct m_mount *t, struct receipts *out)
@@ -316,7 +316,7 @@ static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 		struct m_mount *r = w->mounts[i];
 		if (r != P && r->group == P->group && can_receive(r, d))
 			receive(out, r, m_copy_tree(w, t, t->root, M_CL_MAKE_SHARED, true, &err),
-				"a peer of the mount it was made on (sharedsubtree.rst 5a/5b: events go to every peer)");
+				"a peer of the mount it was made on (sharedsubtree.rst 5b-5e: an event on a shared mount reaches every peer)");
 	}
 	if (w->broken == M_BREAK_SLAVES_RECEIVE_NOTHING)
 		return;
@@ -340,7 +340,7 @@ static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 			if (!s->group) {
 				if (can_receive(s, d))
 					receive(out, s, m_copy_tree(w, src, src->root, M_CL_SLAVE, true, &err),
-						"a slave of a group that received the event (sharedsubtree.rst 5a: a slave receives from its master; the copy is a slave of the master's copy)");
+						"a slave of a group that received the event (sharedsubtree.rst 2b, 5b: a slave receives from its master; the copy is a slave of the master's copy)");
 				continue;
 			}
 			if (!see(&seen, s->group))
@@ -353,7 +353,7 @@ static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 					  : m_copy_tree(w, src, src->root, M_CL_SLAVE | M_CL_MAKE_SHARED, true, &err);
 				if (!first)
 					first = c;
-				receive(out, r, c, "a shared slave that received the event from its master (sharedsubtree.rst 5a case 3: the copies form a peer group that is a slave of the master's copy)");
+				receive(out, r, c, "a shared slave that received the event from its master (sharedsubtree.rst 5b, case 3: the copies form a peer group that is a slave of the master's copy)");
 			}
 			{
 				void *v = q;
@@ -384,7 +384,7 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 
 	if (P->group) {
 		/* a tree attached under a shared mount becomes shared, each
-		 * mount in a new group unless it is in one (5a, 5b) */
+		 * mount in a new group unless it is in one (5b, 5d) */
 		for (struct m_mount *m = t; m; m = m_next(m, t))
 			if (!m->group)
 				m_set_shared(w, m);
