@@ -5,7 +5,8 @@
  * tests and VMs: --vs kernel (the kernel against itself), --print-scenarios
  * (the generated scenarios, nothing run), --play-dump FILE... (play files
  * on the kernel and print their runs for the host, lib/fuzz/dump.h),
- * --batch N (cases per runner call). */
+ * --batch N (cases per runner call), --first NAME (the first side's backend,
+ * default kernel: `--first model --vs model` times the model alone). */
 #include "harness.h"
 
 #include <errno.h>
@@ -54,13 +55,14 @@ struct fuzz_cli {
 	unsigned jobs;
 	bool count_given, time_given, help, print, play_dump;
 	const char *vs;                 /* "model" or "kernel" */
+	const char *first;              /* the first side's backend */
 	const char *image;              /* --vs-kernel */
 	struct ns_buf quirks;           /* comma-separated */
 	struct ns_buf options;          /* the options, for the findings' prose */
 };
 
 enum { OPT_SEED = 256, OPT_COUNT, OPT_TIME, OPT_STEPS, OPT_TERMS, OPT_OUT, OPT_QUIRK,
-       OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH };
+       OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST };
 
 static int bad(const char *fmt, ...) NS_PRINTF(1, 2);
 static int bad(const char *fmt, ...)
@@ -171,6 +173,11 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	case OPT_VS_KERNEL:
 		cli->image = optarg;
 		return 0;
+	case OPT_FIRST:
+		if (strcmp(optarg, "model") && strcmp(optarg, "kernel"))
+			return bad("--first takes kernel or model, not '%s'", optarg);
+		cli->first = optarg;
+		return 0;
 	case OPT_PRINT:
 		cli->print = true;
 		return 0;
@@ -206,6 +213,7 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 		{ "print-scenarios", no_argument, NULL, OPT_PRINT },
 		{ "play-dump", no_argument, NULL, OPT_PLAY_DUMP },
 		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "first", required_argument, NULL, OPT_FIRST },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -217,6 +225,7 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	cli->o.out_dir = "fuzz-findings";
 	cli->jobs = 1;
 	cli->vs = "model";
+	cli->first = "kernel";
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
@@ -380,32 +389,42 @@ static int vm_side(struct fuzz_cli *cli, struct ns_fuzz_side *b, char **vm_run, 
 	return 0;
 }
 
+/* A backend of this process, prepared (its quirks read): 0, or -1 after
+ * saying why. */
+static int local_side(const char *name, const char *opt, struct ns_fuzz_side *s)
+{
+	struct ns_buf err = NS_BUF_INIT;
+
+	s->label = name;
+	s->be = ns_backend_find(name);
+	if (!s->be) {
+		fprintf(stderr, "nstest fuzz: %s %s: this nstest has no %s backend\n", opt, name, name);
+		return -1;
+	}
+	if (s->be != &ns_backend_kernel && s->be->prepare && s->be->prepare(&s->run, &err) < 0) {
+		fprintf(stderr, "nstest fuzz: the %s backend: %s\n", name, ns_buf_str(&err));
+		ns_buf_free(&err);
+		return -1;
+	}
+	return 0;
+}
+
 /* Both sides, prepared: 0, or -1 after saying why. */
 static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_side *b,
 		 char **vm_run, char **self)
 {
 	struct ns_run_opts ro = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false };
-	struct ns_buf err = NS_BUF_INIT;
 
 	if (prepare_sandboxes(&ns_backend_kernel, &ro, NULL, 0) < 0)
 		return -1;
 	*a = (struct ns_fuzz_side){ .label = "kernel", .be = &ns_backend_kernel, .run = ro,
 				    .jobs = cli->jobs };
 	*b = *a;
+	if (local_side(cli->first, "--first", a) < 0)
+		return -1;
 	if (cli->image)
 		return vm_side(cli, b, vm_run, self);
-	b->label = cli->vs;
-	b->be = ns_backend_find(cli->vs);
-	if (!b->be) {
-		fprintf(stderr, "nstest fuzz: --vs %s: this nstest has no %s backend\n", cli->vs, cli->vs);
-		return -1;
-	}
-	if (b->be != &ns_backend_kernel && b->be->prepare && b->be->prepare(&b->run, &err) < 0) {
-		fprintf(stderr, "nstest fuzz: the %s backend: %s\n", cli->vs, ns_buf_str(&err));
-		ns_buf_free(&err);
-		return -1;
-	}
-	return 0;
+	return local_side(cli->vs, "--vs", b);
 }
 
 struct progress {
@@ -435,9 +454,9 @@ static void on_progress(void *p, const struct ns_fuzz_report *r)
 static void summary(const struct fuzz_cli *cli, const struct ns_fuzz_side *b,
 		    const struct ns_fuzz_report *r)
 {
-	printf("fuzz: %" PRIu64 " scenarios in %.1f s (%.1f/s), kernel vs %s, seed %" PRIu64 "%s\n",
+	printf("fuzz: %" PRIu64 " scenarios in %.1f s (%.1f/s), %s vs %s, seed %" PRIu64 "%s\n",
 	       r->scenarios, r->seconds, r->seconds > 0 ? (double)r->scenarios / r->seconds : 0.0,
-	       b->label, cli->o.seed, r->interrupted ? ", interrupted" : "");
+	       cli->first, b->label, cli->o.seed, r->interrupted ? ", interrupted" : "");
 	printf("fuzz: %zu findings, %zu signatures\n", r->findings, r->nf);
 	for (size_t i = 0; i < r->nf; i++)
 		printf("  %zu x %s/%s: %s (%zu operations)\n", r->f[i].count, cli->o.out_dir,
