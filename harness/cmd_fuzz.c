@@ -286,10 +286,13 @@ static void dump_one(void *p, size_t i, const struct ns_run *run)
 	ns_buf_free(&b);
 }
 
+/* Loop stand-ins on both sides of --vs-kernel: a kernel before 6.15
+ * plays a scenario that mounts a name twice with loop devices anyway
+ * (ext4), and the two tables must show the same filesystems. */
 static int play_dump(struct fuzz_cli *cli, int argc, char **argv)
 {
 	struct ns_lines files = NS_LINES_INIT;
-	struct ns_run_opts ro = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false };
+	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false };
 	struct ns_scenario **sc;
 	struct dump_ctx d;
 
@@ -414,6 +417,7 @@ static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_si
 		 char **vm_run, char **self)
 {
 	struct ns_run_opts ro = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false };
+	struct ns_buf err = NS_BUF_INIT;
 
 	if (prepare_sandboxes(&ns_backend_kernel, &ro, NULL, 0) < 0)
 		return -1;
@@ -422,8 +426,17 @@ static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_si
 	*b = *a;
 	if (local_side(cli->first, "--first", a) < 0)
 		return -1;
-	if (cli->image)
+	if (cli->image) {
+		/* as the guest plays them (play_dump) */
+		a->run.devices = NS_DEVICES_LOOP;
+		if (prepare_sandboxes(&ns_backend_kernel, &a->run, NULL, 0) < 0 ||
+		    ns_backend_kernel.prepare(&a->run, &err) < 0) {
+			fprintf(stderr, "nstest fuzz: --vs-kernel: loop stand-ins: %s\n", ns_buf_str(&err));
+			ns_buf_free(&err);
+			return -1;
+		}
 		return vm_side(cli, b, vm_run, self);
+	}
 	return local_side(cli->vs, "--vs", b);
 }
 
