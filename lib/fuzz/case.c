@@ -161,12 +161,41 @@ static char *rewrite_cmd(const char *cmd, rename_fn *fn, void *ctx)
 	return ns_buf_detach(&b);
 }
 
+/* mkdir and touch name each operand once: after a merge, "mkdir -p /a/x
+ * /b/x" that became "mkdir -p /a/x /a/x" is "mkdir -p /a/x". */
+static char *once_each(char *cmd)
+{
+	struct ns_lines words = NS_LINES_INIT;
+	struct ns_buf b = NS_BUF_INIT;
+	const char *p = cmd;
+
+	if (strncmp(cmd, "mkdir ", 6) && strncmp(cmd, "touch ", 6))
+		return cmd;
+	while (*p) {
+		size_t wl = strcspn(p, " ");
+		bool seen = false;
+		for (size_t i = 0; i < words.n && !seen; i++)
+			seen = strlen(words.v[i]) == wl && !strncmp(words.v[i], p, wl);
+		if (!seen) {
+			ns_lines_pushn(&words, p, wl);
+			if (b.len)
+				ns_buf_addc(&b, ' ');
+			ns_buf_add(&b, p, wl);
+		}
+		p += wl;
+		p += strspn(p, " ");
+	}
+	ns_lines_free(&words);
+	free(cmd);
+	return ns_buf_detach(&b);
+}
+
 static void rewrite(struct ns_fuzz_case *dst, const struct ns_fuzz_case *src,
 		    rename_fn *fn, void *ctx)
 {
 	memset(dst, 0, sizeof(*dst));
 	for (size_t i = 0; i < src->n; i++) {
-		char *cmd = rewrite_cmd(src->ops[i].cmd, fn, ctx);
+		char *cmd = once_each(rewrite_cmd(src->ops[i].cmd, fn, ctx));
 		ns_fuzz_case_add(dst, src->ops[i].term, cmd);
 		free(cmd);
 	}

@@ -105,6 +105,15 @@ static void test_rewrites(void)
 	       "the normal form: names by first appearance, one observation per terminal");
 	ns_fuzz_case_free(&r);
 	ns_buf_free(&b);
+	ns_fuzz_case_free(&c);
+	ns_fuzz_case_add(&c, 1, "mkdir -p /a/x /b/x /c/x");
+	ns_fuzz_case_rename(&r, &c, "b", "a");
+	is_str(r.ops[0].cmd, "mkdir -p /a/x /c/x", "a merge leaves each mkdir operand once");
+	ns_fuzz_case_free(&r);
+	ns_fuzz_case_free(&c);
+	ns_fuzz_case_add(&c, 3, "mount --bind /b/x /c");
+	ns_fuzz_case_add(&c, 2, "mount /dev/d3 /b");
+	ns_fuzz_case_add(&c, 3, "cat /proc/self/mountinfo");
 	ns_fuzz_case_drop_term(&r, &c, 3);
 	ok(r.n == 1 && r.ops[0].term == 2, "a terminal dropped");
 	ns_fuzz_case_free(&r);
