@@ -10,11 +10,14 @@ static const char usage_text[] =
 	"       nstest run --update [OPTION...] PATH...\n"
 	"       nstest show [OPTION...] FILE\n"
 	"       nstest lint PATH...\n"
+	"       nstest fuzz [OPTION...]\n"
 	"       nstest --help | --version\n"
 	"\n"
 	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
 	"  show   run one scenario and print it with this kernel's output under each command\n"
 	"  lint   parse scenario files and report errors; runs nothing\n"
+	"  fuzz   compare the kernel with the model on generated scenarios; shrink and\n"
+	"         write each divergence as a scenario file\n"
 	"\n"
 	"nstest COMMAND --help lists the options of each command.\n"
 	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage or parse error\n"
@@ -52,6 +55,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "fuzz"))
+		return cmd_fuzz(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "lint"))
 		return cmd_lint(argc - 1, argv + 1);
 	usage_error("unknown command '%s'", argv[1]);

@@ -1,0 +1,548 @@
+/* cmd_fuzz.c - `nstest fuzz`: the differential fuzzer. Generated
+ * scenarios are played on the kernel and on a second side (the model
+ * backend, or another kernel in a VM), and every divergence is shrunk and
+ * written as a scenario file (lib/fuzz/session.h). Hidden options for
+ * tests and VMs: --vs kernel (the kernel against itself), --print-scenarios
+ * (the generated scenarios, nothing run), --play-dump FILE... (play files
+ * on the kernel and print their runs for the host, lib/fuzz/dump.h),
+ * --batch N (cases per runner call), --first NAME (the first side's backend,
+ * default kernel: `--first model --vs model` times the model alone). */
+#include "harness.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <inttypes.h>
+#include <signal.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "fuzz/dump.h"
+#include "fuzz/session.h"
+#include "run/backend.h"
+#include "scenario/scenario.h"
+
+#define MAX_JOBS 256
+#define MAX_STEPS 200
+#define FUZZ_TIMEOUT 20
+
+static const char fuzz_help[] =
+	"usage: nstest fuzz [OPTION...]\n"
+	"Play generated scenarios on the kernel and on a second side, and write each\n"
+	"divergence, shrunk, as a scenario file.\n"
+	"\n"
+	"  --seed N               the run's seed (default: 1); same seed, same scenarios\n"
+	"  --count N              scenarios to play (default: 1000 unless --time)\n"
+	"  --time S               play for S seconds (then the batch under way ends)\n"
+	"  --steps M              operations per scenario (default: 10)\n"
+	"  --terminals K          terminals sh1..shK, 1 to 16 (default: 3)\n"
+	"  -j, --jobs N           workers per side, 1 to 256 (default: 1)\n"
+	"  --out DIR              where findings go (default: fuzz-findings; created)\n"
+	"  --quirk NAME           a quirk of the model (repeatable); NSTEST_MODEL_QUIRKS\n"
+	"  --quirks=kernel        every quirk the model knows the kernel has\n"
+	"  --vs model             the second side: the model backend (the default)\n"
+	"  --vs-kernel IMAGE      the second side: the kernel IMAGE booted by ci/vm-run\n"
+	"  -h, --help             this help\n"
+	"\n"
+	"Exit status: 0 no finding, 1 findings, 2 usage or setup error, 130 interrupted.\n";
+
+struct fuzz_cli {
+	struct ns_fuzz_opts o;
+	unsigned jobs;
+	bool count_given, time_given, help, print, play_dump;
+	const char *vs;                 /* "model" or "kernel" */
+	const char *first;              /* the first side's backend */
+	const char *image;              /* --vs-kernel */
+	struct ns_buf quirks;           /* comma-separated */
+	struct ns_buf options;          /* the options, for the findings' prose */
+};
+
+enum { OPT_SEED = 256, OPT_COUNT, OPT_TIME, OPT_STEPS, OPT_TERMS, OPT_OUT, OPT_QUIRK,
+       OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST };
+
+static int bad(const char *fmt, ...) NS_PRINTF(1, 2);
+static int bad(const char *fmt, ...)
+{
+	va_list ap;
+
+	fputs("nstest fuzz: ", stderr);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputs(" (see nstest fuzz --help)\n", stderr);
+	return -1;
+}
+
+static int u64(const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long n;
+
+	if (!*v || *v < '0' || *v > '9')
+		return -1;
+	errno = 0;
+	n = strtoull(v, &end, 10);
+	if (*end || errno || n < min || n > max)
+		return -1;
+	*out = n;
+	return 0;
+}
+
+static int number_opt(const char *name, const char *v, uint64_t min, uint64_t max, uint64_t *out)
+{
+	if (u64(v, min, max, out) == 0)
+		return 0;
+	return bad("%s must be a whole number from %" PRIu64 " to %" PRIu64 ", not '%s'",
+		   name, min, max, v);
+}
+
+static bool quirk_syntax(const char *q)
+{
+	if (!*q)
+		return false;
+	for (; *q; q++)
+		if (!((*q >= 'a' && *q <= 'z') || (*q >= '0' && *q <= '9') || *q == '-' || *q == '_'))
+			return false;
+	return true;
+}
+
+static int add_quirk(struct fuzz_cli *cli, const char *q)
+{
+	if (cli->quirks.len)
+		ns_buf_addc(&cli->quirks, ',');
+	ns_buf_adds(&cli->quirks, q);
+	return 0;
+}
+
+static int parse_option(int c, struct fuzz_cli *cli)
+{
+	uint64_t v;
+
+	switch (c) {
+	case OPT_SEED:
+		return number_opt("--seed", optarg, 0, UINT64_MAX, &cli->o.seed);
+	case OPT_COUNT:
+		cli->count_given = true;
+		return number_opt("--count", optarg, 1, UINT64_MAX, &cli->o.count);
+	case OPT_TIME:
+		cli->time_given = true;
+		if (number_opt("--time", optarg, 1, 86400 * 365, &v) < 0)
+			return -1;
+		cli->o.seconds = (double)v;
+		return 0;
+	case OPT_STEPS:
+		if (number_opt("--steps", optarg, 1, MAX_STEPS, &v) < 0)
+			return -1;
+		cli->o.gen.steps = (unsigned)v;
+		return 0;
+	case OPT_TERMS:
+		if (number_opt("--terminals", optarg, 1, NS_FUZZ_MAX_TERMS, &v) < 0)
+			return -1;
+		cli->o.gen.terminals = (unsigned)v;
+		return 0;
+	case 'j':
+		if (number_opt("-j", optarg, 1, MAX_JOBS, &v) < 0)
+			return -1;
+		cli->jobs = (unsigned)v;
+		return 0;
+	case OPT_BATCH:
+		if (number_opt("--batch", optarg, 1, 100000, &v) < 0)
+			return -1;
+		cli->o.batch = (size_t)v;
+		return 0;
+	case OPT_OUT:
+		cli->o.out_dir = optarg;
+		return 0;
+	case OPT_QUIRK:
+		if (!quirk_syntax(optarg))
+			return bad("--quirk takes a name of lowercase letters, digits, - and _, not '%s'", optarg);
+		return add_quirk(cli, optarg);
+	case OPT_QUIRKS:
+		if (strcmp(optarg, "kernel"))
+			return bad("--quirks takes only the word kernel, not '%s' (name single quirks with --quirk)", optarg);
+		return add_quirk(cli, "kernel");
+	case OPT_VS:
+		if (strcmp(optarg, "model") && strcmp(optarg, "kernel"))
+			return bad("--vs takes model, not '%s' (another kernel: --vs-kernel IMAGE)", optarg);
+		cli->vs = optarg;
+		return 0;
+	case OPT_VS_KERNEL:
+		cli->image = optarg;
+		return 0;
+	case OPT_FIRST:
+		if (strcmp(optarg, "model") && strcmp(optarg, "kernel"))
+			return bad("--first takes kernel or model, not '%s'", optarg);
+		cli->first = optarg;
+		return 0;
+	case OPT_PRINT:
+		cli->print = true;
+		return 0;
+	case OPT_PLAY_DUMP:
+		cli->play_dump = true;
+		return 0;
+	}
+	return -1;
+}
+
+/* The options that shape the scenarios, for the findings' prose. */
+static void describe(struct fuzz_cli *cli)
+{
+	ns_buf_addf(&cli->options, "--steps %u --terminals %u", cli->o.gen.steps, cli->o.gen.terminals);
+	if (cli->quirks.len)
+		ns_buf_addf(&cli->options, ", NSTEST_MODEL_QUIRKS=%s", ns_buf_str(&cli->quirks));
+}
+
+static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
+{
+	static const struct option longopts[] = {
+		{ "seed", required_argument, NULL, OPT_SEED },
+		{ "count", required_argument, NULL, OPT_COUNT },
+		{ "time", required_argument, NULL, OPT_TIME },
+		{ "steps", required_argument, NULL, OPT_STEPS },
+		{ "terminals", required_argument, NULL, OPT_TERMS },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "out", required_argument, NULL, OPT_OUT },
+		{ "quirk", required_argument, NULL, OPT_QUIRK },
+		{ "quirks", required_argument, NULL, OPT_QUIRKS },
+		{ "vs", required_argument, NULL, OPT_VS },
+		{ "vs-kernel", required_argument, NULL, OPT_VS_KERNEL },
+		{ "print-scenarios", no_argument, NULL, OPT_PRINT },
+		{ "play-dump", no_argument, NULL, OPT_PLAY_DUMP },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "first", required_argument, NULL, OPT_FIRST },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	int c;
+
+	cli->o.seed = 1;
+	cli->o.gen.steps = 10;
+	cli->o.gen.terminals = 3;
+	cli->o.out_dir = "fuzz-findings";
+	cli->jobs = 1;
+	cli->vs = "model";
+	cli->first = "kernel";
+	optind = 1;
+	opterr = 0;
+	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
+		if (c == ':')
+			return bad("option '%s' needs a value", argv[optind - 1]);
+		if (c == '?')
+			return bad("unknown option '%s'", argv[optind - 1]);
+		if (c == 'h') {
+			fputs(fuzz_help, stdout);
+			cli->help = true;
+			return 0;
+		}
+		if (parse_option(c, cli) < 0)
+			return -1;
+	}
+	if (optind < argc && !cli->play_dump)
+		return bad("unexpected argument '%s' (fuzz takes options only)", argv[optind]);
+	if (cli->count_given && cli->time_given)
+		return bad("--time and --count exclude each other");
+	if (!cli->count_given && !cli->time_given)
+		cli->o.count = 1000;
+	describe(cli);
+	return 0;
+}
+
+/* ---- --print-scenarios and --play-dump ---------------------------------- */
+
+static int print_scenarios(const struct fuzz_cli *cli)
+{
+	uint64_t n = cli->o.count ? cli->o.count : 1000;
+
+	for (uint64_t i = 0; i < n; i++) {
+		struct ns_fuzz_case c;
+		struct ns_buf text = NS_BUF_INIT;
+		char title[96];
+		ns_fuzz_generate(cli->o.seed, i, &cli->o.gen, &c);
+		snprintf(title, sizeof(title), "fuzz seed %" PRIu64 " scenario %" PRIu64, cli->o.seed, i);
+		ns_fuzz_case_text(&c, title, &text);
+		fputs(ns_buf_str(&text), stdout);
+		fputs("\n", stdout);
+		ns_buf_free(&text);
+		ns_fuzz_case_free(&c);
+	}
+	return EXIT_PASS;
+}
+
+struct dump_ctx {
+	struct ns_scenario **sc;
+};
+
+static void dump_one(void *p, size_t i, const struct ns_run *run)
+{
+	struct dump_ctx *d = p;
+	struct ns_buf b = NS_BUF_INIT;
+
+	ns_fuzz_dump_run(&b, i, run, d->sc[i]->nsteps);
+	fwrite(b.data, 1, b.len, stdout);
+	ns_buf_free(&b);
+}
+
+/* Loop stand-ins on both sides of --vs-kernel: a kernel before 6.15
+ * plays a scenario that mounts a name twice with loop devices anyway
+ * (ext4), and the two tables must show the same filesystems. */
+static int play_dump(struct fuzz_cli *cli, int argc, char **argv)
+{
+	struct ns_lines files = NS_LINES_INIT;
+	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false };
+	struct ns_scenario **sc;
+	struct dump_ctx d;
+
+	for (int i = optind; i < argc; i++)
+		ns_lines_push(&files, argv[i]);
+	if (!files.n) {
+		ns_lines_free(&files);
+		bad("--play-dump needs scenario files");
+		return EXIT_USAGE;
+	}
+	sc = parse_scenarios(&files);
+	if (!sc || prepare_sandboxes(&ns_backend_kernel, &ro, sc, files.n) < 0) {
+		if (sc)
+			free_scenarios(sc, &files);
+		else
+			ns_lines_free(&files);
+		return EXIT_USAGE;
+	}
+	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
+	d.sc = sc;
+	ns_fuzz_play_scenarios(&ns_backend_kernel, &ro, cli->jobs, sc, files.n, dump_one, &d);
+	fflush(stdout);
+	free_scenarios(sc, &files);
+	return EXIT_PASS;
+}
+
+/* ---- the session --------------------------------------------------------- */
+
+static volatile sig_atomic_t interrupted;
+
+static void on_sigint(int sig)
+{
+	(void)sig;
+	interrupted = 1;
+}
+
+/* --out: a folder this process can write in, created if missing. */
+static int check_out(const char *dir)
+{
+	struct stat st;
+	char *probe;
+	int fd;
+
+	if (mkdir(dir, 0777) < 0 && errno != EEXIST) {
+		fprintf(stderr, "nstest fuzz: --out %s: cannot create the folder: %s\n", dir, strerror(errno));
+		return -1;
+	}
+	if (stat(dir, &st) < 0 || !S_ISDIR(st.st_mode)) {
+		fprintf(stderr, "nstest fuzz: --out %s: not a folder\n", dir);
+		return -1;
+	}
+	probe = xasprintf("%s/.nstest-fuzz-probe", dir);
+	fd = open(probe, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
+	if (fd < 0) {
+		fprintf(stderr, "nstest fuzz: --out %s: cannot write in the folder: %s\n", dir, strerror(errno));
+		free(probe);
+		return -1;
+	}
+	close(fd);
+	unlink(probe);
+	free(probe);
+	return 0;
+}
+
+/* ci/vm-run next to this program's repository, and this program. */
+static int vm_side(struct fuzz_cli *cli, struct ns_fuzz_side *b, char **vm_run, char **self)
+{
+	char exe[4096];
+	ssize_t l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *dir;
+
+	if (access(cli->image, R_OK) < 0) {
+		fprintf(stderr, "nstest fuzz: --vs-kernel %s: cannot read the kernel image: %s\n",
+			cli->image, strerror(errno));
+		return -1;
+	}
+	if (l <= 0) {
+		fprintf(stderr, "nstest fuzz: --vs-kernel: cannot find this program: %s\n", strerror(errno));
+		return -1;
+	}
+	exe[l] = '\0';
+	*self = xstrdup(exe);
+	dir = xstrdup(exe);
+	*strrchr(dir, '/') = '\0';
+	*vm_run = getenv("NSTEST_VM_RUN") ? xstrdup(getenv("NSTEST_VM_RUN"))
+					  : xasprintf("%s/ci/vm-run", dir);
+	free(dir);
+	if (access(*vm_run, X_OK) < 0) {
+		fprintf(stderr, "nstest fuzz: --vs-kernel: no ci/vm-run at %s (set NSTEST_VM_RUN)\n", *vm_run);
+		return -1;
+	}
+	b->label = "the kernel in a VM";
+	b->be = NULL;
+	b->image = cli->image;
+	b->vm_run = *vm_run;
+	b->nstest = *self;
+	return 0;
+}
+
+/* A backend of this process, prepared (its quirks read): 0, or -1 after
+ * saying why. */
+static int local_side(const char *name, const char *opt, struct ns_fuzz_side *s)
+{
+	struct ns_buf err = NS_BUF_INIT;
+
+	s->label = name;
+	s->be = ns_backend_find(name);
+	if (!s->be) {
+		fprintf(stderr, "nstest fuzz: %s %s: this nstest has no %s backend\n", opt, name, name);
+		return -1;
+	}
+	if (s->be != &ns_backend_kernel && s->be->prepare && s->be->prepare(&s->run, &err) < 0) {
+		fprintf(stderr, "nstest fuzz: the %s backend: %s\n", name, ns_buf_str(&err));
+		ns_buf_free(&err);
+		return -1;
+	}
+	return 0;
+}
+
+/* Both sides, prepared: 0, or -1 after saying why. */
+static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_side *b,
+		 char **vm_run, char **self)
+{
+	struct ns_run_opts ro = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false };
+	struct ns_buf err = NS_BUF_INIT;
+
+	if (prepare_sandboxes(&ns_backend_kernel, &ro, NULL, 0) < 0)
+		return -1;
+	*a = (struct ns_fuzz_side){ .label = "kernel", .be = &ns_backend_kernel, .run = ro,
+				    .jobs = cli->jobs };
+	*b = *a;
+	if (local_side(cli->first, "--first", a) < 0)
+		return -1;
+	if (cli->image) {
+		/* as the guest plays them (play_dump) */
+		a->run.devices = NS_DEVICES_LOOP;
+		if (prepare_sandboxes(&ns_backend_kernel, &a->run, NULL, 0) < 0 ||
+		    ns_backend_kernel.prepare(&a->run, &err) < 0) {
+			fprintf(stderr, "nstest fuzz: --vs-kernel: loop stand-ins: %s\n", ns_buf_str(&err));
+			ns_buf_free(&err);
+			return -1;
+		}
+		return vm_side(cli, b, vm_run, self);
+	}
+	return local_side(cli->vs, "--vs", b);
+}
+
+struct progress {
+	bool tty;
+	struct timespec last;
+	bool shown;
+};
+
+static void on_progress(void *p, const struct ns_fuzz_report *r)
+{
+	struct progress *pr = p;
+	struct timespec now;
+
+	if (!pr->tty)
+		return;
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (pr->shown && (double)(now.tv_sec - pr->last.tv_sec) +
+			 (double)(now.tv_nsec - pr->last.tv_nsec) / 1e9 < 0.25)
+		return;
+	pr->last = now;
+	pr->shown = true;
+	fprintf(stderr, "\r\033[Kfuzz: %" PRIu64 " scenarios, %.0f/s, %zu findings (%zu signatures)",
+		r->scenarios, r->seconds > 0 ? (double)r->scenarios / r->seconds : 0.0,
+		r->findings, r->nf);
+}
+
+static void summary(const struct fuzz_cli *cli, const struct ns_fuzz_side *b,
+		    const struct ns_fuzz_report *r)
+{
+	printf("fuzz: %" PRIu64 " scenarios in %.1f s (%.1f/s), %s vs %s, seed %" PRIu64 "%s\n",
+	       r->scenarios, r->seconds, r->seconds > 0 ? (double)r->scenarios / r->seconds : 0.0,
+	       cli->first, b->label, cli->o.seed, r->interrupted ? ", interrupted" : "");
+	printf("fuzz: %zu findings, %zu signatures\n", r->findings, r->nf);
+	for (size_t i = 0; i < r->nf; i++)
+		printf("  %zu x %s/%s: %s (%zu operations)\n", r->f[i].count, cli->o.out_dir,
+		       r->f[i].file, r->f[i].what, r->f[i].ops);
+	if (r->unjudged)
+		fprintf(stderr, "nstest fuzz: %" PRIu64 " scenarios could not be compared: %s\n",
+			r->unjudged, r->unjudged_why);
+}
+
+static int session(struct fuzz_cli *cli)
+{
+	struct ns_fuzz_side a, b;
+	struct ns_fuzz_report r;
+	struct progress pr = { isatty(STDERR_FILENO), { 0, 0 }, false };
+	struct ns_fuzz_hooks h = { &pr, on_progress };
+	struct sigaction sa;
+	char *vm_run = NULL, *self = NULL;
+	int status;
+
+	if (check_out(cli->o.out_dir) < 0)
+		return EXIT_USAGE;
+	if (cli->quirks.len)
+		setenv("NSTEST_MODEL_QUIRKS", ns_buf_str(&cli->quirks), 1);
+	if (sides(cli, &a, &b, &vm_run, &self) < 0) {
+		free(vm_run);
+		free(self);
+		return EXIT_USAGE;
+	}
+	cli->o.options_text = ns_buf_str(&cli->options);
+	cli->o.quirks = cli->quirks.len ? ns_buf_str(&cli->quirks) : "none";
+	/* the new mount API only where both sides have it */
+	for (unsigned bit = NS_FEAT_FIRST; bit <= NS_FEAT_LAST; bit <<= 1)
+		if (a.be->has_feature(bit) && (!b.be || b.be->has_feature(bit)))
+			cli->o.gen.features |= bit;
+	if (!cli->o.batch)
+		cli->o.batch = b.be ? 64 * cli->jobs : 200;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_sigint;
+	sa.sa_flags = SA_RESETHAND; /* a second ^C ends the program */
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	ns_fuzz_session(&a, &b, &cli->o, &interrupted, &h, &r);
+	signal(SIGINT, SIG_DFL);
+	if (pr.shown)
+		fputs("\r\033[K", stderr);
+	summary(cli, &b, &r);
+	if (r.error)
+		fprintf(stderr, "nstest fuzz: %s\n", r.error);
+	status = r.interrupted ? 130 : r.error ? EXIT_USAGE : r.nf ? EXIT_FAILED :
+		 r.unjudged && r.unjudged == r.scenarios ? EXIT_USAGE : EXIT_PASS;
+	ns_fuzz_report_free(&r);
+	free(vm_run);
+	free(self);
+	return status;
+}
+
+int cmd_fuzz(int argc, char **argv)
+{
+	struct fuzz_cli cli;
+	int status;
+
+	memset(&cli, 0, sizeof(cli));
+	if (parse_args(argc, argv, &cli) < 0)
+		status = EXIT_USAGE;
+	else if (cli.help)
+		status = EXIT_PASS;
+	else if (cli.print)
+		status = print_scenarios(&cli);
+	else if (cli.play_dump)
+		status = play_dump(&cli, argc, argv);
+	else
+		status = session(&cli);
+	ns_buf_free(&cli.quirks);
+	ns_buf_free(&cli.options);
+	return status;
+}

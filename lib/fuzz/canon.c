@@ -1,0 +1,205 @@
+/* canon.c - see canon.h. */
+#include "fuzz/canon.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#define MAX_FIELDS 64
+
+struct rec {
+	char *line;             /* a copy, cut into fields in place */
+	char *f[MAX_FIELDS];
+	size_t nf;
+	size_t dash;            /* index of the "-" field, or nf */
+	unsigned long id, parent;
+	char *key;              /* ancestry, then the rest without numbers */
+	size_t pos;             /* sorted position */
+};
+
+void ns_fuzz_groups_free(struct ns_fuzz_groups *g)
+{
+	free(g->from);
+	g->from = NULL;
+	g->n = g->cap = 0;
+}
+
+static size_t group_name(struct ns_fuzz_groups *g, unsigned long n)
+{
+	for (size_t i = 0; i < g->n; i++)
+		if (g->from[i] == n)
+			return i + 1;
+	ns_grow((void **)&g->from, &g->cap, g->n + 1, sizeof(*g->from));
+	g->from[g->n++] = n;
+	return g->n;
+}
+
+static bool number(const char *s, unsigned long *v)
+{
+	char *end;
+
+	if (*s < '0' || *s > '9')
+		return false;
+	*v = strtoul(s, &end, 10);
+	return !*end;
+}
+
+/* Cut a line into fields; false when it is not a mountinfo record. */
+static bool cut(struct rec *r, const char *line, size_t len)
+{
+	char *save = NULL;
+
+	r->line = xstrndup(line, len);
+	r->nf = 0;
+	for (char *t = strtok_r(r->line, " ", &save); t && r->nf < MAX_FIELDS;
+	     t = strtok_r(NULL, " ", &save))
+		r->f[r->nf++] = t;
+	if (r->nf < 6 || !number(r->f[0], &r->id) || !number(r->f[1], &r->parent) ||
+	    !strchr(r->f[2], ':') || r->f[3][0] != '/' || r->f[4][0] != '/')
+		return false;
+	r->dash = r->nf;
+	for (size_t i = 6; i < r->nf; i++)
+		if (!strcmp(r->f[i], "-")) {
+			r->dash = i;
+			break;
+		}
+	return true;
+}
+
+static const char *source(const struct rec *r)
+{
+	return r->dash + 2 < r->nf ? r->f[r->dash + 2] : "";
+}
+
+static struct rec *find(struct rec *v, size_t n, unsigned long id)
+{
+	for (size_t i = 0; i < n; i++)
+		if (v[i].id == id)
+			return &v[i];
+	return NULL;
+}
+
+/* An optional field with its number: "shared:" for shared:12, else NULL. */
+static const char *group_tag(const char *f, unsigned long *num)
+{
+	static const char *const tags[] = { "shared:", "master:", "propagate_from:" };
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(tags); k++) {
+		size_t l = strlen(tags[k]);
+		if (!strncmp(f, tags[k], l) && number(f + l, num))
+			return tags[k];
+	}
+	return NULL;
+}
+
+static void make_key(struct rec *v, size_t n, struct rec *r)
+{
+	struct ns_buf k = NS_BUF_INIT;
+	struct rec *p = r;
+	unsigned long num;
+
+	/* ancestry, bounded: a table with a cycle still ends */
+	for (size_t depth = 0; p && depth <= n; depth++) {
+		ns_buf_adds(&k, p->f[4]);
+		ns_buf_addc(&k, '\x01');
+		ns_buf_adds(&k, p->f[3]);
+		ns_buf_addc(&k, '\x01');
+		ns_buf_adds(&k, source(p));
+		ns_buf_addc(&k, '\x02');
+		p = p->parent == p->id ? NULL : find(v, n, p->parent);
+	}
+	ns_buf_addc(&k, '\x03');
+	for (size_t i = 5; i < r->nf; i++) {
+		const char *tag = group_tag(r->f[i], &num);
+		ns_buf_adds(&k, tag ? tag : r->f[i]);
+		ns_buf_addc(&k, ' ');
+	}
+	r->key = ns_buf_detach(&k);
+}
+
+static int by_key(const void *a, const void *b)
+{
+	const struct rec *x = *(const struct rec *const *)a, *y = *(const struct rec *const *)b;
+
+	return strcmp(x->key, y->key);
+}
+
+static void emit(struct rec *v, size_t n, struct rec *r, struct ns_fuzz_groups *g,
+		 unsigned long *unknown, size_t *nunknown, struct ns_buf *out)
+{
+	struct rec *p = find(v, n, r->parent);
+	unsigned long num;
+
+	ns_buf_addu(out, r->pos);
+	ns_buf_addc(out, ' ');
+	if (p) {
+		ns_buf_addu(out, p->pos);
+	} else {
+		size_t k = 0;
+		while (k < *nunknown && unknown[k] != r->parent)
+			k++;
+		if (k == *nunknown)
+			unknown[(*nunknown)++] = r->parent;
+		ns_buf_addc(out, 'p');
+		ns_buf_addu(out, k + 1);
+	}
+	/* MAJ:MIN (field 2) is left out */
+	for (size_t i = 3; i < r->nf; i++) {
+		const char *tag = i > 5 && i < r->dash ? group_tag(r->f[i], &num) : NULL;
+		ns_buf_addc(out, ' ');
+		if (tag) {
+			ns_buf_adds(out, tag);
+			ns_buf_addc(out, 'g');
+			ns_buf_addu(out, group_name(g, num));
+		} else {
+			ns_buf_adds(out, r->f[i]);
+		}
+	}
+	ns_buf_addc(out, '\n');
+}
+
+void ns_fuzz_canon_mountinfo(const char *text, struct ns_fuzz_groups *g, struct ns_buf *out)
+{
+	struct rec *v = NULL, **sorted;
+	struct ns_lines other = NS_LINES_INIT;
+	size_t n = 0, cap = 0, nunknown = 0;
+	unsigned long *unknown;
+	const char *p = text;
+
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		ns_grow((void **)&v, &cap, n + 1, sizeof(*v));
+		memset(&v[n], 0, sizeof(v[n]));
+		if (cut(&v[n], p, len))
+			n++;
+		else {
+			ns_lines_pushn(&other, p, len);
+			free(v[n].line);
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	sorted = xcalloc(n ? n : 1, sizeof(*sorted));
+	for (size_t i = 0; i < n; i++) {
+		make_key(v, n, &v[i]);
+		sorted[i] = &v[i];
+	}
+	qsort(sorted, n, sizeof(*sorted), by_key);
+	for (size_t i = 0; i < n; i++)
+		sorted[i]->pos = i + 1;
+	unknown = xcalloc(n ? n : 1, sizeof(*unknown));
+	for (size_t i = 0; i < n; i++)
+		emit(v, n, sorted[i], g, unknown, &nunknown, out);
+	for (size_t i = 0; i < other.n; i++) {
+		ns_buf_adds(out, other.v[i]);
+		ns_buf_addc(out, '\n');
+	}
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].line);
+		free(v[i].key);
+	}
+	free(v);
+	free(sorted);
+	free(unknown);
+	ns_lines_free(&other);
+}

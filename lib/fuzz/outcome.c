@@ -1,0 +1,55 @@
+/* outcome.c - see outcome.h. */
+#include "fuzz/outcome.h"
+
+#include <string.h>
+
+#include "fuzz/canon.h"
+
+void ns_fuzz_outcome_take(struct ns_fuzz_outcome *o, const struct ns_run *run,
+			  size_t nsteps, size_t nops)
+{
+	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT;
+
+	memset(o, 0, sizeof(*o));
+	o->n = nsteps;
+	o->nops = nops;
+	o->s = xcalloc(nsteps ? nsteps : 1, sizeof(*o->s));
+	if (!run) {
+		o->skipped = true;
+		return;
+	}
+	o->setup_failed = run->setup_failed;
+	o->timed_out = run->timed_out;
+	o->aborted = run->aborted ? xstrdup(run->aborted) : NULL;
+	for (size_t i = 0; i < nsteps && i < run->n; i++) {
+		const struct ns_obs *ob = &run->obs[i];
+		struct ns_fuzz_step *s = &o->s[i];
+		s->ran = ob->ran;
+		if (!ob->ran)
+			continue;
+		s->err = ob->out.err;
+		s->out = xstrdup(ob->out.output ? ob->out.output : "");
+		if (i >= nops) {
+			struct ns_buf b = NS_BUF_INIT;
+			ns_fuzz_canon_mountinfo(s->out, &g, &b);
+			s->canon = ns_buf_detach(&b);
+		}
+	}
+	ns_fuzz_groups_free(&g);
+}
+
+void ns_fuzz_outcome_free(struct ns_fuzz_outcome *o)
+{
+	for (size_t i = 0; i < o->n; i++) {
+		free(o->s[i].out);
+		free(o->s[i].canon);
+	}
+	free(o->s);
+	free(o->aborted);
+	memset(o, 0, sizeof(*o));
+}
+
+const char *ns_fuzz_step_text(const struct ns_fuzz_step *s)
+{
+	return s->canon ? s->canon : s->out ? s->out : "";
+}

@@ -1,0 +1,41 @@
+/* play.h - one side of the comparison, and playing a batch of fuzz cases
+ * on it: a backend of this process through the runner (one runner call,
+ * so its workers serve the whole batch), or the kernel of a VM booted
+ * once for the batch (vm.h). */
+#ifndef NS_FUZZ_PLAY_H
+#define NS_FUZZ_PLAY_H
+
+#include "base/util.h"
+#include "fuzz/case.h"
+#include "fuzz/outcome.h"
+#include "run/backend.h"
+#include "scenario/scenario.h"
+
+struct ns_fuzz_side {
+	const char *label;              /* "kernel", "model", "kernel in a VM" */
+	const struct ns_backend *be;    /* NULL: a VM */
+	const char *image;              /* the VM's kernel image (ci/vm-run) */
+	const char *vm_run;             /* path of ci/vm-run */
+	const char *nstest;             /* this program, for the VM */
+	struct ns_run_opts run;
+	unsigned jobs;
+};
+
+/* The scenario of case c, parsed; NULL (with the parser's message in
+ * err) should the generator ever write a line the parser refuses. */
+struct ns_scenario *ns_fuzz_case_scenario(const struct ns_fuzz_case *c, const char *path,
+					  struct ns_buf *err);
+
+/* Play cases[0..n) on side s into out[0..n). 0, or -1 with err set (the
+ * side could not play at all). */
+int ns_fuzz_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
+		 struct ns_fuzz_outcome *out, struct ns_buf *err);
+
+/* Play parsed scenarios on a backend of this process, handing each run
+ * (NULL: skipped) to fn in order: shared by ns_fuzz_play and the guest
+ * side of a VM (--play-dump). */
+void ns_fuzz_play_scenarios(const struct ns_backend *be, const struct ns_run_opts *ro,
+			    unsigned jobs, struct ns_scenario *const *sc, size_t n,
+			    void (*fn)(void *ctx, size_t i, const struct ns_run *run), void *ctx);
+
+#endif

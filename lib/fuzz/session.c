@@ -1,0 +1,261 @@
+/* session.c - see session.h. */
+#include "fuzz/session.h"
+
+#include <string.h>
+#include <time.h>
+
+#include "fuzz/compare.h"
+#include "fuzz/shrink.h"
+#include "fuzz/write.h"
+
+struct session {
+	const struct ns_fuzz_side *a, *b;
+	const struct ns_fuzz_opts *o;
+	const volatile sig_atomic_t *stop;
+	const struct ns_fuzz_hooks *h;
+	struct ns_fuzz_report *r;
+	struct timespec t0;
+};
+
+static double elapsed(const struct session *s)
+{
+	struct timespec now;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	return (double)(now.tv_sec - s->t0.tv_sec) + (double)(now.tv_nsec - s->t0.tv_nsec) / 1e9;
+}
+
+static void progress(struct session *s)
+{
+	s->r->seconds = elapsed(s);
+	if (s->h && s->h->progress)
+		s->h->progress(s->h->ctx, s->r);
+}
+
+/* Play cases on both sides: 0, or -1 with r->error set. */
+static int play_both(struct session *s, const struct ns_fuzz_case *cases, size_t n,
+		     struct ns_fuzz_outcome *oa, struct ns_fuzz_outcome *ob)
+{
+	struct ns_buf err = NS_BUF_INIT;
+
+	memset(oa, 0, n * sizeof(*oa));
+	memset(ob, 0, n * sizeof(*ob));
+	if (ns_fuzz_play(s->a, cases, n, oa, &err) < 0 ||
+	    ns_fuzz_play(s->b, cases, n, ob, &err) < 0) {
+		if (!s->r->error)
+			s->r->error = ns_buf_detach(&err);
+		ns_buf_free(&err);
+		return -1;
+	}
+	return 0;
+}
+
+static void free_outcomes(struct ns_fuzz_outcome *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		ns_fuzz_outcome_free(&v[i]);
+	free(v);
+}
+
+struct oracle_ctx {
+	struct session *s;
+	const char *cls;        /* the class the original diverges with */
+};
+
+static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep)
+{
+	struct oracle_ctx *k = p;
+	struct ns_fuzz_outcome *oa = xcalloc(n, sizeof(*oa)), *ob = xcalloc(n, sizeof(*ob));
+	int r = play_both(k->s, cand, n, oa, ob);
+
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct ns_fuzz_diff d;
+		keep[i] = ns_fuzz_compare(&cand[i], &oa[i], &ob[i], &d) == NS_FUZZ_DIVERGES &&
+			  !strcmp(d.cls, k->cls);
+		ns_fuzz_diff_free(&d);
+	}
+	free_outcomes(oa, n);
+	free_outcomes(ob, n);
+	progress(k->s);
+	return r;
+}
+
+char *ns_fuzz_signature(const struct ns_fuzz_case *c, const struct ns_fuzz_diff *d)
+{
+	struct ns_fuzz_case norm;
+	struct ns_buf b = NS_BUF_INIT;
+
+	ns_fuzz_case_normalize(&norm, c);
+	for (size_t i = 0; i < norm.n; i++)
+		ns_buf_addf(&b, "sh%u# %s\n", norm.ops[i].term, norm.ops[i].cmd);
+	ns_buf_addf(&b, "%s at step %zu", d->cls, d->step + 1);
+	ns_fuzz_case_free(&norm);
+	return ns_buf_detach(&b);
+}
+
+static struct ns_fuzz_finding *known(struct ns_fuzz_report *r, const char *sig)
+{
+	for (size_t i = 0; i < r->nf; i++)
+		if (!strcmp(r->f[i].signature, sig))
+			return &r->f[i];
+	return NULL;
+}
+
+static void origin(const struct session *s, uint64_t index, size_t ops, struct ns_fuzz_origin *o)
+{
+	o->seed = s->o->seed;
+	o->index = index;
+	o->options = s->o->options_text;
+	o->first = s->a->label;
+	o->second = s->b->label;
+	o->release = s->a->be && s->a->be->release ? s->a->be->release() : NULL;
+	o->quirks = s->o->quirks;
+	o->original_ops = ops;
+}
+
+/* Case index diverged as d: shrink it, and count or write the finding.
+ * 0, or -1 when a side failed. */
+static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case *orig,
+		   const struct ns_fuzz_diff *d0)
+{
+	struct oracle_ctx k = { s, d0->cls };
+	struct ns_fuzz_case c;
+	struct ns_fuzz_outcome oa, ob;
+	struct ns_fuzz_diff d;
+	struct ns_fuzz_finding *f;
+	char *sig;
+	int r;
+
+	ns_fuzz_case_copy(&c, orig);
+	if (ns_fuzz_shrink(&c, oracle, &k, s->stop, NULL) < 0 || play_both(s, &c, 1, &oa, &ob) < 0) {
+		ns_fuzz_case_free(&c);
+		return -1;
+	}
+	s->r->findings++;
+	/* the shrunk case as it plays now; should it have stopped diverging
+	 * (a flaky side), the original is what is written */
+	if (ns_fuzz_compare(&c, &oa, &ob, &d) != NS_FUZZ_DIVERGES) {
+		ns_fuzz_diff_free(&d);
+		ns_fuzz_outcome_free(&oa);
+		ns_fuzz_outcome_free(&ob);
+		ns_fuzz_case_free(&c);
+		ns_fuzz_case_copy(&c, orig);
+		if (play_both(s, &c, 1, &oa, &ob) < 0 ||
+		    ns_fuzz_compare(&c, &oa, &ob, &d) != NS_FUZZ_DIVERGES) {
+			ns_fuzz_diff_free(&d);
+			ns_fuzz_case_free(&c);
+			return 0;
+		}
+	}
+	sig = ns_fuzz_signature(&c, &d);
+	f = known(s->r, sig);
+	r = 0;
+	if (f) {
+		f->count++;
+		free(sig);
+	} else {
+		struct ns_buf text = NS_BUF_INIT, err = NS_BUF_INIT;
+		struct ns_fuzz_origin o;
+		ns_grow((void **)&s->r->f, &s->r->fcap, s->r->nf + 1, sizeof(*s->r->f));
+		f = &s->r->f[s->r->nf++];
+		memset(f, 0, sizeof(*f));
+		f->signature = sig;
+		f->count = 1;
+		f->what = xstrdup(d.what);
+		f->ops = c.n;
+		f->file = ns_fuzz_file_name(s->o->seed, index);
+		origin(s, index, orig->n, &o);
+		ns_fuzz_write_text(&c, &oa, &ob, &d, &o, &text);
+		if (ns_fuzz_write_file(s->o->out_dir, f->file, &text, &err) < 0) {
+			s->r->error = ns_buf_detach(&err);
+			r = -1;
+		}
+		ns_buf_free(&text);
+		ns_buf_free(&err);
+	}
+	ns_fuzz_diff_free(&d);
+	ns_fuzz_outcome_free(&oa);
+	ns_fuzz_outcome_free(&ob);
+	ns_fuzz_case_free(&c);
+	return r;
+}
+
+static void unjudged(struct ns_fuzz_report *r, const char *why)
+{
+	r->unjudged++;
+	if (!r->unjudged_why)
+		r->unjudged_why = xstrdup(why ? why : "?");
+}
+
+/* One batch of n cases from index first. 0, or -1. */
+static int batch(struct session *s, uint64_t first, size_t n)
+{
+	struct ns_fuzz_case *cases = xcalloc(n, sizeof(*cases));
+	struct ns_fuzz_outcome *oa = xcalloc(n, sizeof(*oa)), *ob = xcalloc(n, sizeof(*ob));
+	int r;
+
+	for (size_t i = 0; i < n; i++)
+		ns_fuzz_generate(s->o->seed, first + i, &s->o->gen, &cases[i]);
+	r = play_both(s, cases, n, oa, ob);
+	for (size_t i = 0; r == 0 && i < n; i++) {
+		struct ns_fuzz_diff d;
+		enum ns_fuzz_verdict v = ns_fuzz_compare(&cases[i], &oa[i], &ob[i], &d);
+		s->r->scenarios++;
+		if (v == NS_FUZZ_UNJUDGED)
+			unjudged(s->r, d.what);
+		else if (v == NS_FUZZ_DIVERGES && !*s->stop)
+			r = finding(s, first + i, &cases[i], &d);
+		ns_fuzz_diff_free(&d);
+	}
+	for (size_t i = 0; i < n; i++)
+		ns_fuzz_case_free(&cases[i]);
+	free(cases);
+	free_outcomes(oa, n);
+	free_outcomes(ob, n);
+	progress(s);
+	return r;
+}
+
+int ns_fuzz_session(const struct ns_fuzz_side *a, const struct ns_fuzz_side *b,
+		    const struct ns_fuzz_opts *o, const volatile sig_atomic_t *stop,
+		    const struct ns_fuzz_hooks *h, struct ns_fuzz_report *r)
+{
+	struct session s = { a, b, o, stop, h, r, { 0, 0 } };
+	uint64_t next = 0;
+	size_t size = o->batch ? o->batch : 64;
+
+	memset(r, 0, sizeof(*r));
+	clock_gettime(CLOCK_MONOTONIC, &s.t0);
+	for (;;) {
+		size_t n = size;
+		if (*stop) {
+			r->interrupted = true;
+			break;
+		}
+		if (o->count && next >= o->count)
+			break;
+		if (!o->count && o->seconds > 0 && elapsed(&s) >= o->seconds)
+			break;
+		if (o->count && o->count - next < n)
+			n = (size_t)(o->count - next);
+		if (batch(&s, next, n) < 0)
+			break;
+		next += n;
+	}
+	r->interrupted |= *stop != 0;
+	r->seconds = elapsed(&s);
+	return r->error ? -1 : 0;
+}
+
+void ns_fuzz_report_free(struct ns_fuzz_report *r)
+{
+	for (size_t i = 0; i < r->nf; i++) {
+		free(r->f[i].signature);
+		free(r->f[i].file);
+		free(r->f[i].what);
+	}
+	free(r->f);
+	free(r->unjudged_why);
+	free(r->error);
+	memset(r, 0, sizeof(*r));
+}

@@ -1,0 +1,66 @@
+/* session.h - a fuzzing session: generate cases in batches, play each
+ * batch on both sides, compare, shrink every divergence, and write each
+ * finding whose signature is new. The signature of a finding is the
+ * shrunk case's operations in normal form (case.h: terminals, directories
+ * and devices renamed by first appearance), then the class of the
+ * difference and its step; findings with the same signature are counted
+ * once, and only the first gets a file. */
+#ifndef NS_FUZZ_SESSION_H
+#define NS_FUZZ_SESSION_H
+
+#include <signal.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "fuzz/compare.h"
+#include "fuzz/gen.h"
+#include "fuzz/play.h"
+
+struct ns_fuzz_opts {
+	uint64_t seed;
+	uint64_t count;                 /* cases to play; 0: until seconds */
+	double seconds;                 /* 0: until count */
+	size_t batch;                   /* cases per runner call */
+	struct ns_fuzz_gen_opts gen;
+	const char *out_dir;
+	const char *options_text;       /* for the findings' prose */
+	const char *quirks;             /* for the findings' prose */
+};
+
+struct ns_fuzz_finding {
+	char *signature;
+	char *file;                     /* the file written (name in out_dir) */
+	char *what;                     /* the first one's difference */
+	size_t ops;                     /* its operations, shrunk */
+	size_t count;                   /* cases found with this signature */
+};
+
+struct ns_fuzz_report {
+	uint64_t scenarios;             /* cases played on both sides */
+	uint64_t unjudged;              /* of which could not be compared */
+	char *unjudged_why;             /* the first reason */
+	double seconds;
+	struct ns_fuzz_finding *f;
+	size_t nf, fcap;
+	size_t findings;                /* divergences, every signature */
+	bool interrupted;
+	char *error;                    /* a side could not play: why */
+};
+
+struct ns_fuzz_hooks {
+	void *ctx;
+	/* After each batch and each shrink round (may be NULL). */
+	void (*progress)(void *ctx, const struct ns_fuzz_report *r);
+};
+
+/* Run the session; *r is filled (free it with ns_fuzz_report_free).
+ * Returns 0, or -1 when r->error says why it stopped. */
+int ns_fuzz_session(const struct ns_fuzz_side *a, const struct ns_fuzz_side *b,
+		    const struct ns_fuzz_opts *o, const volatile sig_atomic_t *stop,
+		    const struct ns_fuzz_hooks *h, struct ns_fuzz_report *r);
+void ns_fuzz_report_free(struct ns_fuzz_report *r);
+
+/* The signature of shrunk case c diverging as d. */
+char *ns_fuzz_signature(const struct ns_fuzz_case *c, const struct ns_fuzz_diff *d);
+
+#endif

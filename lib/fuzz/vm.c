@@ -1,0 +1,132 @@
+/* vm.c - see vm.h. ci/vm-run copies the files named on its command line
+ * into the guest at the same paths, runs nstest there, and passes its
+ * standard output through. */
+#include "fuzz/vm.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "fuzz/dump.h"
+
+static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t n,
+		       struct ns_lines *files, struct ns_buf *err)
+{
+	for (size_t i = 0; i < n; i++) {
+		struct ns_buf text = NS_BUF_INIT;
+		char *path = xasprintf("%s/case-%06zu.scn", dir, i);
+		int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), r;
+
+		ns_fuzz_case_text(&cases[i], "fuzz case", &text);
+		r = fd < 0 ? -errno : ns_write_all(fd, text.data, text.len);
+		if (fd >= 0)
+			close(fd);
+		ns_buf_free(&text);
+		if (r < 0) {
+			ns_buf_addf(err, "writing %s: %s", path, strerror(-r));
+			free(path);
+			return -1;
+		}
+		ns_lines_push(files, path);
+		free(path);
+	}
+	return 0;
+}
+
+/* Run argv with its standard output into *out; its exit status. */
+static int run_capture(char *const *argv, struct ns_buf *out, struct ns_buf *err)
+{
+	int p[2], status = 0;
+	char chunk[65536];
+	ssize_t got;
+	pid_t pid;
+
+	if (pipe2(p, O_CLOEXEC) < 0) {
+		ns_buf_addf(err, "pipe: %s", strerror(errno));
+		return -1;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ns_buf_addf(err, "fork: %s", strerror(errno));
+		close(p[0]);
+		close(p[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		dup2(p[1], STDOUT_FILENO);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(p[1]);
+	while ((got = read(p[0], chunk, sizeof(chunk))) > 0 || (got < 0 && errno == EINTR))
+		if (got > 0)
+			ns_buf_add(out, chunk, (size_t)got);
+	close(p[0]);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	return WIFEXITED(status) ? WEXITSTATUS(status) : 128 + WTERMSIG(status);
+}
+
+static void remove_all(const char *dir, const struct ns_lines *files)
+{
+	for (size_t i = 0; i < files->n; i++)
+		unlink(files->v[i]);
+	rmdir(dir);
+}
+
+int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
+		    struct ns_fuzz_outcome *out, struct ns_buf *err)
+{
+	char dir[] = "/tmp/nstest-fuzz-vm.XXXXXX";
+	struct ns_lines files = NS_LINES_INIT, argv = NS_LINES_INIT;
+	struct ns_buf text = NS_BUF_INIT;
+	struct ns_run *runs;
+	bool *skipped;
+	int status, r = -1;
+
+	if (!mkdtemp(dir)) {
+		ns_buf_addf(err, "a temporary folder for the VM's scenarios: %s", strerror(errno));
+		return -1;
+	}
+	runs = xcalloc(n ? n : 1, sizeof(*runs));
+	skipped = xcalloc(n ? n : 1, sizeof(*skipped));
+	if (write_cases(dir, cases, n, &files, err) < 0)
+		goto out;
+	ns_lines_push(&argv, s->vm_run);
+	ns_lines_push(&argv, "--nstest");
+	ns_lines_push(&argv, s->nstest);
+	ns_lines_push(&argv, s->image);
+	ns_lines_push(&argv, "--");
+	ns_lines_push(&argv, "fuzz");
+	ns_lines_push(&argv, "--play-dump");
+	for (size_t i = 0; i < files.n; i++)
+		ns_lines_push(&argv, files.v[i]);
+	ns_lines_push(&argv, "");
+	free(argv.v[argv.n - 1]);
+	argv.v[argv.n - 1] = NULL;
+	status = run_capture(argv.v, &text, err);
+	if (status != 0) {
+		if (status > 0)
+			ns_buf_addf(err, "%s %s gave no results (exit status %d)", s->vm_run,
+				    s->image, status);
+		goto out;
+	}
+	if (ns_fuzz_undump(ns_buf_str(&text), text.len, runs, skipped, n, err) < 0)
+		goto out;
+	for (size_t i = 0; i < n; i++)
+		ns_fuzz_outcome_take(&out[i], skipped[i] ? NULL : &runs[i], runs[i].n, cases[i].n);
+	r = 0;
+out:
+	for (size_t i = 0; i < n; i++)
+		ns_run_free(&runs[i]);
+	free(runs);
+	free(skipped);
+	ns_buf_free(&text);
+	remove_all(dir, &files);
+	ns_lines_free(&files);
+	ns_lines_free(&argv);
+	return r;
+}

@@ -1,0 +1,13 @@
+/* vm.h - a side played by another kernel: each batch of cases is written
+ * to scenario files in a temporary folder, one VM is booted with
+ * ci/vm-run to play them all (`nstest fuzz --play-dump FILE...` in the
+ * guest, which prints dump.h's stream), and the runs are read back. */
+#ifndef NS_FUZZ_VM_H
+#define NS_FUZZ_VM_H
+
+#include "fuzz/play.h"
+
+int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
+		    struct ns_fuzz_outcome *out, struct ns_buf *err);
+
+#endif

@@ -1,0 +1,110 @@
+/* write.c - see write.h. */
+#include "fuzz/write.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <string.h>
+#include <unistd.h>
+
+/* Lines of text as "  | LINE" prose; "  | (nothing)" for no output. */
+static void quote(struct ns_buf *out, const char *text)
+{
+	const char *p = text;
+
+	if (!*p) {
+		ns_buf_adds(out, "  | (nothing)\n");
+		return;
+	}
+	while (*p) {
+		size_t l = strcspn(p, "\n");
+		ns_buf_adds(out, "  | ");
+		ns_buf_add(out, p, l);
+		ns_buf_addc(out, '\n');
+		p += l;
+		p += *p == '\n';
+	}
+}
+
+static void prose(struct ns_buf *out, const struct ns_fuzz_case *c,
+		  const struct ns_fuzz_outcome *a, const struct ns_fuzz_diff *d,
+		  const struct ns_fuzz_origin *o)
+{
+	const struct ns_fuzz_step *s = d->step < a->n ? &a->s[d->step] : NULL;
+
+	ns_buf_addf(out, "Found by nstest fuzz with seed %" PRIu64 ", scenario %" PRIu64 " (%s),\n",
+		    o->seed, o->index, o->options);
+	ns_buf_addf(out, "comparing %s (Linux %s) with %s (quirks: %s).\n", o->first,
+		    o->release ? o->release : "unknown", o->second, o->quirks);
+	ns_buf_addf(out, "Shrunk from %zu to %zu operations. The expected output below is what\n",
+		    o->original_ops, c->n);
+	ns_buf_addf(out, "%s printed; %s differs at step %zu:\n", o->second, o->first, d->step + 1);
+	ns_buf_addf(out, "%s.\n\n", d->what);
+	ns_buf_addf(out, "What %s printed at that step:\n\n", o->first);
+	if (!s || !s->ran)
+		ns_buf_adds(out, "  | (the step did not run)\n");
+	else
+		quote(out, s->out ? s->out : "");
+	ns_buf_adds(out, "\n");
+}
+
+/* One step's expected block: the second side's output. */
+static void expected(struct ns_buf *out, const struct ns_fuzz_step *s, bool table)
+{
+	const char *p = s->out;
+	bool first = true;
+
+	if (!s->ran || !p || !*p)
+		return;
+	while (*p) {
+		size_t l = strcspn(p, "\n");
+		if (first && table)
+			ns_buf_adds(out, "    [unordered]\n");
+		first = false;
+		/* a blank line would end the block: any lines may stand there */
+		if (!l || !p[strspn(p, " \t")] || p[strspn(p, " \t")] == '\n')
+			ns_buf_adds(out, "    ...\n");
+		else {
+			ns_buf_adds(out, "    ");
+			ns_buf_add(out, p, l);
+			ns_buf_addc(out, '\n');
+		}
+		p += l;
+		p += *p == '\n';
+	}
+}
+
+void ns_fuzz_write_text(const struct ns_fuzz_case *c, const struct ns_fuzz_outcome *a,
+			const struct ns_fuzz_outcome *b, const struct ns_fuzz_diff *d,
+			const struct ns_fuzz_origin *o, struct ns_buf *out)
+{
+	size_t nsteps = ns_fuzz_case_nsteps(c);
+
+	ns_buf_addf(out, "title: fuzz finding: %s\n\n", d->what);
+	prose(out, c, a, d, o);
+	for (size_t i = 0; i < nsteps; i++) {
+		ns_buf_addf(out, "    sh%u# %s\n", ns_fuzz_step_term(c, i), ns_fuzz_step_cmd(c, i));
+		if (i < b->n)
+			expected(out, &b->s[i], i >= c->n);
+	}
+}
+
+char *ns_fuzz_file_name(uint64_t seed, uint64_t index)
+{
+	return xasprintf("fuzz-%" PRIu64 "-%" PRIu64 ".scn", seed, index);
+}
+
+int ns_fuzz_write_file(const char *dir, const char *name, const struct ns_buf *text,
+		       struct ns_buf *err)
+{
+	char *path = xasprintf("%s/%s", dir, name);
+	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), r;
+
+	r = fd < 0 ? -errno : ns_write_all(fd, text->data, text->len);
+	if (fd >= 0 && close(fd) < 0 && r == 0)
+		r = -errno;
+	if (r < 0)
+		ns_buf_addf(err, "writing %s: %s", path, strerror(-r));
+	free(path);
+	return r < 0 ? -1 : 0;
+}

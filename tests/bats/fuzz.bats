@@ -1,0 +1,157 @@
+#!/usr/bin/env bats
+# tests/bats/fuzz.bats - `nstest fuzz`, the differential fuzzer: its
+# errors, the kernel against itself (which must find nothing), the
+# determinism of --seed, SIGINT, the host left alone, and, once the model
+# backend exists, a planted model bug found, shrunk and written as a
+# scenario that passes on the model and fails on the kernel.
+
+load helpers
+
+# The model backend is on this branch when `run --backend model` knows it.
+have_model() {
+	! "$NSTEST" run --backend model /dev/null 2>&1 | grep -q "unknown backend"
+}
+
+# ---- errors: one line naming the problem, exit 2 --------------------------
+
+@test "fuzz: bad option values exit 2 naming the option" {
+	local args
+	for args in "--seed x" "--count 0" "--count -3" "--steps 0" "--steps ten" \
+		"-j 0" "-j 257" "--terminals 0" "--terminals 17" "--time 0" \
+		"--quirk Bad!" "--quirks all" "--vs nothing"; do
+		# shellcheck disable=SC2086
+		run "$NSTEST" fuzz $args --out "$BATS_TEST_TMPDIR/out"
+		assert_failure 2
+		assert_output --partial "nstest fuzz: ${args%% *}"
+		[[ ${#lines[@]} == 1 ]] || fail "more than one line for $args: $output"
+	done
+}
+
+@test "fuzz: --time and --count together, an unknown option, a stray argument" {
+	run "$NSTEST" fuzz --time 5 --count 10
+	assert_failure 2
+	assert_output --partial "--time and --count exclude each other"
+	run "$NSTEST" fuzz --frobnicate
+	assert_failure 2
+	assert_output --partial "unknown option '--frobnicate'"
+	run "$NSTEST" fuzz stray
+	assert_failure 2
+	assert_output --partial "unexpected argument 'stray'"
+}
+
+@test "fuzz: an --out that is a file, or cannot be written in, exits 2 before any run" {
+	touch "$BATS_TEST_TMPDIR/file"
+	run "$NSTEST" fuzz --vs kernel --count 5 --out "$BATS_TEST_TMPDIR/file"
+	assert_failure 2
+	assert_output --partial "--out $BATS_TEST_TMPDIR/file: not a folder"
+	refute_output --partial "scenarios in"
+	run "$NSTEST" fuzz --vs kernel --count 5 --out /proc/1
+	assert_failure 2
+	assert_output --partial "--out /proc/1: cannot write in the folder"
+	run "$NSTEST" fuzz --vs kernel --count 5 --out "$BATS_TEST_TMPDIR/no/such/dir"
+	assert_failure 2
+	assert_output --partial "cannot create the folder"
+}
+
+@test "fuzz: --vs-kernel with an image that is missing exits 2" {
+	run "$NSTEST" fuzz --vs-kernel "$BATS_TEST_TMPDIR/bzImage" --count 5 --out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	assert_output --partial "--vs-kernel $BATS_TEST_TMPDIR/bzImage: cannot read the kernel image"
+}
+
+@test "fuzz: without the model, --vs model says so and exits 2" {
+	have_model && skip "the model backend exists"
+	run "$NSTEST" fuzz --count 5 --out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	assert_output --partial "nstest fuzz: --vs model: this nstest has no model backend"
+}
+
+@test "fuzz: --help lists the options" {
+	run "$NSTEST" fuzz --help
+	assert_success
+	assert_output --partial "--vs-kernel IMAGE"
+	assert_output --partial "--quirk NAME"
+	run "$NSTEST" --help
+	assert_output --partial "nstest fuzz"
+}
+
+# ---- the generator --------------------------------------------------------
+
+@test "fuzz: the same seed gives byte-identical scenarios, another seed others" {
+	run "$NSTEST" fuzz --print-scenarios --seed 9 --count 50 --steps 12 --terminals 4
+	assert_success
+	local first=$output
+	run "$NSTEST" fuzz --print-scenarios --seed 9 --count 50 --steps 12 --terminals 4
+	[[ $output == "$first" ]] || fail "two runs with --seed 9 differ"
+	run "$NSTEST" fuzz --print-scenarios --seed 10 --count 50 --steps 12 --terminals 4
+	[[ $output != "$first" ]] || fail "--seed 10 gave the scenarios of --seed 9"
+	[[ $first == *"sh4# "* ]] || fail "no fourth terminal in 50 scenarios"
+}
+
+@test "fuzz: the printed scenarios are scenario files nstest lint accepts" {
+	"$NSTEST" fuzz --print-scenarios --seed 3 --count 20 |
+		awk -v dir="$BATS_TEST_TMPDIR" '/^title: / { n++ } { print > (dir "/s" n ".scn") }'
+	run "$NSTEST" lint "$BATS_TEST_TMPDIR"
+	assert_success
+}
+
+# ---- the kernel against itself -------------------------------------------
+
+@test "fuzz: the kernel against itself finds nothing in 200 scenarios, and the host is left alone" {
+	run "$NSTEST_ROOT/tests/isolation-check" "$NSTEST" fuzz --vs kernel --count 200 -j 2 \
+		--out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "fuzz: 200 scenarios in"
+	assert_output --partial "fuzz: 0 findings, 0 signatures"
+	run ls -A "$BATS_TEST_TMPDIR/out"
+	assert_output ""
+}
+
+@test "fuzz: SIGINT ends the run after the batch under way, with the summary" {
+	"$NSTEST" fuzz --vs kernel --time 60 --out "$BATS_TEST_TMPDIR/out" \
+		>"$BATS_TEST_TMPDIR/stdout" 2>"$BATS_TEST_TMPDIR/stderr" &
+	local pid=$! status=0
+	sleep 2
+	kill -INT "$pid"
+	wait "$pid" || status=$?
+	[[ $status == 130 ]] || fail "exit status $status, not 130: $(cat "$BATS_TEST_TMPDIR/stderr")"
+	run cat "$BATS_TEST_TMPDIR/stdout"
+	assert_output --regexp "fuzz: [1-9][0-9]* scenarios in .*, interrupted"
+	assert_output --partial "fuzz: 0 findings"
+}
+
+# ---- a planted model bug -------------------------------------------------
+
+@test "fuzz: a model whose slaves receive nothing is found, shrunk to at most 5 steps and written" {
+	have_model || skip "no model backend in this build (nstest run --backend model: unknown backend)"
+	local out=$BATS_TEST_TMPDIR/out n
+	NSTEST_MODEL_BREAK=slaves-receive-nothing run "$NSTEST" fuzz --count 300 -j 2 --out "$out"
+	assert_failure 1
+	assert_output --regexp "fuzz: [1-9][0-9]* findings"
+	# every signature's first finding, shrunk: "(N operations)"
+	while read -r n; do
+		((n <= 5)) || fail "a finding of $n operations: $output"
+	done < <(grep -o '([0-9]* operations)' <<<"$output" | tr -dc '0-9\n')
+	local f
+	for f in "$out"/fuzz-1-*.scn; do
+		NSTEST_MODEL_BREAK=slaves-receive-nothing run "$NSTEST" run --backend=model "$f"
+		assert_success
+		run "$NSTEST" run "$f"
+		assert_failure 1
+	done
+}
+
+@test "fuzz: the kernel against the model, 200 scenarios (findings are the model's to fix)" {
+	have_model || skip "no model backend in this build (nstest run --backend model: unknown backend)"
+	run "$NSTEST_ROOT/tests/isolation-check" "$NSTEST" fuzz --count 200 -j 2 --out "$BATS_TEST_TMPDIR/out"
+	[[ $status == 0 || $status == 1 ]] || fail "status $status: $output"
+	assert_output --partial "fuzz: 200 scenarios in"
+	local f
+	for f in "$BATS_TEST_TMPDIR"/out/*.scn; do
+		[[ -e $f ]] || continue
+		run "$NSTEST" run --backend=model "$f"
+		assert_success
+		run "$NSTEST" run "$f"
+		assert_failure 1
+	done
+}

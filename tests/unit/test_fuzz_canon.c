@@ -1,0 +1,187 @@
+/* test_fuzz_canon.c - the canonical form of mountinfo tables (fuzz/canon.h):
+ * tables that differ only in numbering and order are equal, and each
+ * rule has a case that would fail without it; tables that differ in a
+ * propagation field, a root, an option or a parent are not. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "fuzz/canon.h"
+#include "tap.h"
+
+static char *canon(const char *text)
+{
+	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT;
+	struct ns_buf b = NS_BUF_INIT;
+
+	ns_fuzz_canon_mountinfo(text, &g, &b);
+	ns_fuzz_groups_free(&g);
+	return ns_buf_detach(&b);
+}
+
+static bool same(const char *x, const char *y)
+{
+	char *a = canon(x), *b = canon(y);
+	bool r = !strcmp(a, b);
+
+	free(a);
+	free(b);
+	return r;
+}
+
+static const char base[] =
+	"61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+	"70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+	"71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+	"72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n";
+
+static void test_numbering_and_order(void)
+{
+	/* every number different, lines in another order */
+	ok(same(base,
+		"990 5 0:99 / / rw,relatime shared:17 - tmpfs /dev/sda1 rw\n"
+		"993 991 0:97 /x /a/x rw,relatime shared:40 - tmpfs /dev/d1 rw\n"
+		"992 990 0:98 / /b rw,relatime master:40 - tmpfs /dev/d2 rw\n"
+		"991 990 0:97 / /a rw,relatime shared:40 - tmpfs /dev/d1 rw\n"),
+	   "numbering and order do not count");
+}
+
+/* Each rule alone. */
+static void test_each_rule(void)
+{
+	ok(same(base,
+		"61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		"70 61 0:51 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		"71 61 0:52 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		"72 70 0:51 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "MAJ:MIN is dropped");
+	ok(same(base,
+		"72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		"71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		"70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		"61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"),
+	   "lines are sorted");
+	ok(same(base,
+		"161 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		"170 161 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		"171 161 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		"172 170 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "mount IDs are renamed");
+	ok(same(base,
+		"61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		"70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		"71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		"72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "a table equals itself");
+	ok(same(base,
+		"61 9 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		"70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		"71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		"72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "a parent outside the table is renamed");
+	ok(same(base,
+		"61 60 0:40 / / rw,relatime shared:8 - tmpfs /dev/sda1 rw\n"
+		"70 61 0:41 / /a rw,relatime shared:3 - tmpfs /dev/d1 rw\n"
+		"71 61 0:42 / /b rw,relatime master:3 - tmpfs /dev/d2 rw\n"
+		"72 70 0:41 /x /a/x rw,relatime shared:3 - tmpfs /dev/d1 rw\n"),
+	   "peer groups are renamed");
+	/* two mounts at one mount point, told apart by their ancestry: the
+	 * order they are listed in must not matter */
+	ok(same("1 0 0:1 / / rw - tmpfs /dev/sda1 rw\n"
+		"2 1 0:2 / /a rw shared:5 - tmpfs /dev/d1 rw\n"
+		"3 2 0:3 / /a rw shared:6 - tmpfs /dev/d2 rw\n"
+		"4 3 0:3 / /a/x rw - tmpfs /dev/d3 rw\n"
+		"5 2 0:2 / /a/x rw - tmpfs /dev/d3 rw\n",
+		"1 0 0:1 / / rw - tmpfs /dev/sda1 rw\n"
+		"3 2 0:3 / /a rw shared:9 - tmpfs /dev/d2 rw\n"
+		"5 2 0:2 / /a/x rw - tmpfs /dev/d3 rw\n"
+		"2 1 0:2 / /a rw shared:7 - tmpfs /dev/d1 rw\n"
+		"4 3 0:3 / /a/x rw - tmpfs /dev/d3 rw\n"),
+	   "stacked mounts are ordered by their ancestry");
+}
+
+static void test_differences(void)
+{
+	ok(!same(base,
+		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		 "70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		 "71 61 0:42 / /b rw,relatime - tmpfs /dev/d2 rw\n"
+		 "72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "a propagation field that differs");
+	ok(!same(base,
+		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		 "70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		 "71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		 "72 70 0:41 /x /a/x rw,relatime shared:3 - tmpfs /dev/d1 rw\n"),
+	   "a peer group that differs");
+	ok(!same(base,
+		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		 "70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		 "71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		 "72 70 0:41 / /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "a root that differs");
+	ok(!same(base,
+		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		 "70 61 0:41 / /a ro,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		 "71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		 "72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "an option that differs");
+	ok(!same(base,
+		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		 "70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		 "71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
+		 "72 71 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "a parent that differs");
+	ok(!same(base,
+		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		 "70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		 "71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d3 rw\n"
+		 "72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"),
+	   "a source that differs");
+	ok(!same(base,
+		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		 "70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+		 "71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"),
+	   "a mount missing");
+}
+
+/* One renaming of peer groups for the tables of a scenario. */
+static void test_groups_across_tables(void)
+{
+	const char *t1 = "1 0 0:1 / / rw shared:5 - tmpfs /dev/sda1 rw\n";
+	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT, h = NS_FUZZ_GROUPS_INIT;
+	struct ns_buf a = NS_BUF_INIT, b = NS_BUF_INIT;
+
+	ns_fuzz_canon_mountinfo(t1, &g, &a);
+	ns_fuzz_canon_mountinfo("7 0 0:1 / / rw shared:5 - tmpfs /dev/sda1 rw\n", &g, &a);
+	ns_fuzz_canon_mountinfo(t1, &h, &b);
+	ns_fuzz_canon_mountinfo("7 0 0:1 / / rw shared:6 - tmpfs /dev/sda1 rw\n", &h, &b);
+	ok(strcmp(ns_buf_str(&a), ns_buf_str(&b)) != 0,
+	   "the same peer group in two tables is not a new one");
+	is_str(ns_buf_str(&a), "1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n",
+	       "the canonical text");
+	ns_buf_free(&a);
+	ns_buf_free(&b);
+	ns_fuzz_groups_free(&g);
+	ns_fuzz_groups_free(&h);
+}
+
+static void test_other_lines(void)
+{
+	char *c = canon("cat: ENOENT (No such file or directory)\n");
+
+	is_str(c, "cat: ENOENT (No such file or directory)\n", "a line that is no record is kept");
+	free(c);
+	c = canon("");
+	is_str(c, "", "an empty table");
+	free(c);
+}
+
+int main(void)
+{
+	test_numbering_and_order();
+	test_each_rule();
+	test_differences();
+	test_groups_across_tables();
+	test_other_lines();
+	return tap_done();
+}
