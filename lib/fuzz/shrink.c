@@ -12,7 +12,8 @@ struct cands {
  * listed; frees it otherwise. */
 static void offer(struct cands *k, struct ns_fuzz_case *c, const struct ns_fuzz_case *cur)
 {
-	bool dup = ns_fuzz_case_equal(c, cur);
+	/* a scenario needs a command: an empty candidate is no candidate */
+	bool dup = c->n == 0 || ns_fuzz_case_equal(c, cur);
 
 	for (size_t i = 0; i < k->n && !dup; i++)
 		dup = ns_fuzz_case_equal(c, &k->v[i]);
@@ -60,6 +61,92 @@ static bool same_class(const char *a, const char *b)
 	return (a[0] >= 'x') == (b[0] >= 'x') && a[0] != 'f' && b[0] != 'f';
 }
 
+/* Simpler spellings of the same kind of operation, whole words: what a
+ * shrunk case should say when the simpler one still diverges. */
+static const struct { const char *from, *to; } simpler[] = {
+	{ " --make-rshared ", " --make-shared " },
+	{ " --make-rslave ", " --make-slave " },
+	{ " --make-rprivate ", " --make-private " },
+	{ " --make-runbindable ", " --make-unbindable " },
+	{ " --rbind ", " --bind " },
+	{ " -l ", " " },
+	{ " -R ", " " },
+	{ " --propagation shared ", " --propagation unchanged " },
+	{ " --propagation slave ", " --propagation unchanged " },
+	{ " --propagation private ", " --propagation unchanged " },
+};
+
+/* cmd with the first `from` (padded with spaces) replaced by `to`, or
+ * NULL when cmd has no such words. */
+static char *respell(const char *cmd, const char *from, const char *to)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	char *padded = xasprintf(" %s ", cmd), *at = strstr(padded, from);
+	char *r = NULL;
+
+	if (at) {
+		/* up to the words, then to, then the rest, unpadded */
+		ns_buf_add(&b, padded, (size_t)(at - padded));
+		ns_buf_adds(&b, to);
+		ns_buf_adds(&b, at + strlen(from));
+		r = xstrndup(b.data + 1, b.len - 2);
+	}
+	ns_buf_free(&b);
+	free(padded);
+	return r;
+}
+
+/* Of two --make-X words in a row, only one. */
+static char *one_make(const char *cmd, bool keep_first)
+{
+	const char *p = strstr(cmd, " --make-"), *q = p ? strstr(p + 1, " --make-") : NULL;
+	const char *end;
+
+	if (!p || !q)
+		return NULL;
+	end = strchr(q + 1, ' ');
+	if (!end)
+		return NULL;
+	if (keep_first)
+		return xasprintf("%.*s%s", (int)(q - cmd), cmd, end);
+	return xasprintf("%.*s%s", (int)(p - cmd), cmd, q);
+}
+
+static void offer_cmd(struct cands *k, const struct ns_fuzz_case *cur, size_t i, char *cmd)
+{
+	struct ns_fuzz_case c;
+
+	if (!cmd)
+		return;
+	ns_fuzz_case_copy(&c, cur);
+	free(c.ops[i].cmd);
+	c.ops[i].cmd = cmd;
+	offer(k, &c, cur);
+}
+
+static void simplifications(struct cands *k, const struct ns_fuzz_case *cur)
+{
+	unsigned terms[NS_FUZZ_MAX_TERMS];
+	size_t nt = ns_fuzz_case_terms(cur, terms);
+
+	for (size_t i = 0; i < cur->n; i++) {
+		for (size_t r = 0; r < NS_ARRAY_SIZE(simpler); r++)
+			offer_cmd(k, cur, i, respell(cur->ops[i].cmd, simpler[r].from, simpler[r].to));
+		offer_cmd(k, cur, i, one_make(cur->ops[i].cmd, true));
+		offer_cmd(k, cur, i, one_make(cur->ops[i].cmd, false));
+	}
+	/* a later terminal's operations typed at an earlier one */
+	for (size_t j = 1; j < nt; j++)
+		for (size_t t = 0; t < j; t++) {
+			struct ns_fuzz_case c;
+			ns_fuzz_case_copy(&c, cur);
+			for (size_t i = 0; i < c.n; i++)
+				if (c.ops[i].term == terms[j])
+					c.ops[i].term = terms[t];
+			offer(k, &c, cur);
+		}
+}
+
 static void merges(struct cands *k, const struct ns_fuzz_case *cur)
 {
 	struct ns_lines names = NS_LINES_INIT;
@@ -93,6 +180,7 @@ int ns_fuzz_shrink(struct ns_fuzz_case *c, ns_fuzz_oracle *oracle, void *ctx,
 			break;
 		drops(&k, c);
 		merges(&k, c);
+		simplifications(&k, c);
 		if (!k.n)
 			break;
 		keep = xcalloc(k.n, sizeof(*keep));

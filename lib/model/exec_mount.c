@@ -94,6 +94,10 @@ static int graft(struct m_shell *sh, struct m_mount *t, struct m_path at, const 
 {
 	int r;
 
+	/* on top of whatever is mounted there already: a path that is the
+	 * shell's root is not crossed by lookup, but mounting on it goes
+	 * to the top of its stack (the kernel's lock_mount()) */
+	m_follow(&at);
 	if (at.d->dir != t->root->dir) {
 		r = ENOTDIR;
 	} else {
@@ -220,6 +224,7 @@ int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_o
 	bool on_parent = old->parent != NULL;
 	int r;
 
+	m_follow(&to); /* onto the top of the stack there (lock_mount()) */
 	if (!is_root(from) || old->locked)
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (on_parent ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))
