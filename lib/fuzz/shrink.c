@@ -63,17 +63,18 @@ static bool same_class(const char *a, const char *b)
 
 /* Simpler spellings of the same kind of operation, whole words: what a
  * shrunk case should say when the simpler one still diverges. */
-static const struct { const char *from, *to; } simpler[] = {
-	{ " --make-rshared ", " --make-shared " },
-	{ " --make-rslave ", " --make-slave " },
-	{ " --make-rprivate ", " --make-private " },
-	{ " --make-runbindable ", " --make-unbindable " },
-	{ " --rbind ", " --bind " },
-	{ " -l ", " " },
-	{ " -R ", " " },
-	{ " --propagation shared ", " --propagation unchanged " },
-	{ " --propagation slave ", " --propagation unchanged " },
-	{ " --propagation private ", " --propagation unchanged " },
+static const struct { const char *from, *to, *only; } simpler[] = {
+	{ " --make-rshared ", " --make-shared ", NULL },
+	{ " --make-rslave ", " --make-slave ", NULL },
+	{ " --make-rprivate ", " --make-private ", NULL },
+	{ " --make-runbindable ", " --make-unbindable ", NULL },
+	{ " --rbind ", " --bind ", NULL },
+	{ " -l ", " ", NULL },
+	{ " -R ", " ", NULL },
+	/* unshare's: mount_setattr has no "unchanged" */
+	{ " --propagation shared ", " --propagation unchanged ", "unshare " },
+	{ " --propagation slave ", " --propagation unchanged ", "unshare " },
+	{ " --propagation private ", " --propagation unchanged ", "unshare " },
 };
 
 /* cmd with the first `from` (padded with spaces) replaced by `to`, or
@@ -131,7 +132,9 @@ static void simplifications(struct cands *k, const struct ns_fuzz_case *cur)
 
 	for (size_t i = 0; i < cur->n; i++) {
 		for (size_t r = 0; r < NS_ARRAY_SIZE(simpler); r++)
-			offer_cmd(k, cur, i, respell(cur->ops[i].cmd, simpler[r].from, simpler[r].to));
+			if (!simpler[r].only ||
+			    !strncmp(cur->ops[i].cmd, simpler[r].only, strlen(simpler[r].only)))
+				offer_cmd(k, cur, i, respell(cur->ops[i].cmd, simpler[r].from, simpler[r].to));
 		offer_cmd(k, cur, i, one_make(cur->ops[i].cmd, true));
 		offer_cmd(k, cur, i, one_make(cur->ops[i].cmd, false));
 	}

@@ -294,6 +294,10 @@ int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
 
 		if (r < 0)
 			return ns_cmd_fail(res, "umount2", -r);
+		/* umount looks its target up as a mount point: what is on top
+		 * of the place, also when it is the shell's root or directory
+		 * (LOOKUP_MOUNTPOINT in the kernel's ksys_umount()) */
+		m_follow(&at);
 		if (!m_may_mount(sh))
 			return ns_cmd_fail(res, "umount2", EPERM);
 		if (!is_root(at) || !ours(sh, at.mnt) || at.mnt->locked || !at.mnt->parent)

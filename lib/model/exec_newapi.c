@@ -78,7 +78,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		t->locked = false;
 		anon = m_ns_new(w, lv->ns->owner);
 		anon->anon = true;
-		anon->root = t;
+		anon->root = t; /* its refs: the handles on it (m_handle_hold) */
 		for (struct m_mount *m = t; m; m = m_next(m, t)) {
 			m->ns = anon;
 			anon->mounts++;
@@ -88,13 +88,17 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		at = (struct m_path){ t, t->root };
 	}
 	if (h) {
-		h->at.mnt->refs--;
-	} else {
-		h = &lv->handles[lv->nhandles++];
-		snprintf(h->name, sizeof(h->name), "%s", a->handle);
+		/* the old fd is closed once the new one is open */
+		struct m_handle old = *h;
+		h->at = at;
+		m_handle_hold(h);
+		m_handle_release(w, &old);
+		return 0;
 	}
+	h = &lv->handles[lv->nhandles++];
+	snprintf(h->name, sizeof(h->name), "%s", a->handle);
 	h->at = at;
-	at.mnt->refs++;
+	m_handle_hold(h);
 	return 0;
 }
 

@@ -83,8 +83,27 @@ static void hold(struct m_level *lv)
 	ref(lv->root.mnt);
 	ref(lv->cwd.mnt);
 	for (size_t i = 0; i < lv->nhandles; i++)
-		ref(lv->handles[i].at.mnt);
+		m_handle_hold(&lv->handles[i]);
 	lv->ns->refs++;
+}
+
+void m_handle_hold(struct m_handle *h)
+{
+	struct m_ns *ns = h->at.mnt->ns;
+
+	ref(h->at.mnt);
+	if (ns && ns->anon)
+		ns->refs++;
+}
+
+void m_handle_release(struct m_world *w, struct m_handle *h)
+{
+	struct m_ns *ns = h->at.mnt->ns;
+
+	unref(w, h->at.mnt);
+	/* a detached tree goes with the last fd that holds it */
+	if (ns && ns->anon && --ns->refs == 0)
+		m_ns_drop(w, ns);
 }
 
 void m_shell_init(struct m_shell *sh, struct m_sandbox *sb)
@@ -120,7 +139,7 @@ void m_shell_pop(struct m_shell *sh)
 	unref(w, lv->root.mnt);
 	unref(w, lv->cwd.mnt);
 	for (size_t i = 0; i < lv->nhandles; i++)
-		unref(w, lv->handles[i].at.mnt);
+		m_handle_release(w, &lv->handles[i]);
 	if (--lv->ns->refs == 0) {
 		m_event(w, "namespace %u ends with its last shell: its mounts go, without umount propagation (mount_namespaces(7))",
 			lv->ns->id);

@@ -67,6 +67,11 @@ void m_shell_free(struct m_shell *sh);
 /* Move a level's root or cwd (references follow). */
 void m_level_set(struct m_world *w, struct m_path *slot, struct m_path to);
 
+/* A handle is opened (or inherited), or closed: it holds its mount busy,
+ * and a detached tree lives as long as a handle on it. */
+void m_handle_hold(struct m_handle *h);
+void m_handle_release(struct m_world *w, struct m_handle *h);
+
 /* Look a path up as the current level sees it. 0 or -errno. */
 int m_lookup(struct m_shell *sh, const char *path, struct m_path *out);
 /* Look up all but the last component: *parent and the last name (a

@@ -411,11 +411,15 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 
 		add_kid(at_mnt, c, at.d);
 		if (under) {
-			/* a mount already there goes on top of the copy (the
-			 * kernel's mnt_change_mountpoint(); the documents
-			 * are silent) */
+			/* a mount already there goes on top of the copy, and
+			 * of whatever the copy brings on its own root (the
+			 * kernel's attach_recursive_mnt(); the documents are
+			 * silent) */
+			struct m_mount *top = c, *k;
+			while ((k = m_child_at(top, top->root)))
+				top = k;
 			remove_kid(under);
-			add_kid(c, under, c->root);
+			add_kid(top, under, top->root);
 		}
 		set_ns(c, at_mnt->ns);
 		if (at_mnt->ns->owner != P->ns->owner) {
