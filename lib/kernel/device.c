@@ -482,8 +482,8 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 	/* What mount(2) of a real device checks, in its order: the target
 	 * is looked up first (ENOENT, ENOTDIR on the way), then the caller's
 	 * privilege; a filesystem whose root is a directory only goes on a
-	 * directory, ENOTDIR, where move_mount(2), which puts the stand-in in
-	 * place, says EINVAL. */
+	 * directory (ENOTDIR), where move_mount(2), which puts the stand-in
+	 * in place, would say EINVAL. */
 	*syscall = "mount";
 	if (stat(target, &st) < 0)
 		return -1;
@@ -494,6 +494,17 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		return -1;
 	}
 
+	if (!S_ISDIR(st.st_mode)) {
+		/* a directory-rooted filesystem on a file: mount(2) fails,
+		 * with ENOENT for a target in an unmounted tree, else ENOTDIR,
+		 * in that order. Asking mount(2) itself gets both right; it
+		 * cannot succeed on a file. */
+		if (mount("nstest-probe", target, "tmpfs", 0, NULL) == 0) {
+			umount2(target, MNT_DETACH);
+			errno = ENOTDIR;
+		}
+		return -1;
+	}
 	fd = d->mode == NS_DEVICES_LOOP ? loop_instance(d, s, syscall)
 					: tmpfs_instance(s, syscall);
 	if (fd < 0)
@@ -508,12 +519,8 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		}
 	}
 	if (!err && ns_move_mount(fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+		*syscall = "move_mount";
 		err = errno;
-		/* mount(2) says ENOTDIR where move_mount(2) says EINVAL */
-		if (err == EINVAL && !S_ISDIR(st.st_mode))
-			err = ENOTDIR;
-		else
-			*syscall = "move_mount";
 	}
 	close(fd);
 	errno = err;

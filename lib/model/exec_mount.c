@@ -225,12 +225,16 @@ int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_o
 	int r;
 
 	m_follow(&to); /* onto the top of the stack there (lock_mount()) */
-	if (!is_root(from) || old->locked)
-		return ns_cmd_fail(res, sys, EINVAL);
-	if (on_parent ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))
+	/* in the order 6.18 checks them: the source is a mount's root, the
+	 * target can take a mount, then the rest */
+	if (!is_root(from))
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (!attached(to.mnt))
 		return ns_cmd_fail(res, sys, ENOENT);
+	if (old->locked)
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (on_parent ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))
+		return ns_cmd_fail(res, sys, EINVAL);
 	if (!ours(sh, to.mnt))
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (from.d->dir != to.d->dir)
