@@ -42,6 +42,13 @@ static bool attached(const struct m_mount *m)
 	return m->ns && !m->dead;
 }
 
+/* The error for a target in an unmounted tree: ENOENT, or EINVAL where
+ * the kernel imitated says so (quirk unmounted-target-einval). */
+static int unmounted_target(const struct m_shell *sh)
+{
+	return sh->sb->w.quirks & (1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL) ? EINVAL : ENOENT;
+}
+
 /* Is m in the shell's namespace (the kernel's check_mnt())? */
 static bool ours(struct m_shell *sh, const struct m_mount *m)
 {
@@ -149,7 +156,7 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 	if (r < 0)
 		return ns_cmd_fail(res, "mount", -r);
 	if (!attached(to.mnt))
-		return ns_cmd_fail(res, "mount", ENOENT);
+		return ns_cmd_fail(res, "mount", unmounted_target(sh));
 	if (!ours(sh, to.mnt) || !ours(sh, from.mnt))
 		return ns_cmd_fail(res, "mount", EINVAL);
 	/* an unbindable mount cannot be bound (sharedsubtree.rst 5b, case 8) */
@@ -203,7 +210,7 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		s = m_sb_new(&sh->sb->w, a->src, a->type);
 	}
 	if (!attached(to.mnt))
-		return ns_cmd_fail(res, "mount", ENOENT);
+		return ns_cmd_fail(res, "mount", unmounted_target(sh));
 	if (!ours(sh, to.mnt))
 		return ns_cmd_fail(res, "mount", EINVAL);
 	m = m_mount_new(&sh->sb->w, s, s->root);
@@ -230,7 +237,7 @@ int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_o
 	if (!is_root(from))
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (!attached(to.mnt))
-		return ns_cmd_fail(res, sys, ENOENT);
+		return ns_cmd_fail(res, sys, unmounted_target(sh));
 	if (old->locked)
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (on_parent ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))

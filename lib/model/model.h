@@ -95,6 +95,7 @@ struct m_ns {
 enum m_quirk {
 	M_QUIRK_UMOUNT_SHIFTS,      /* pre-rewrite propagate_umount() */
 	M_QUIRK_COPY_DROPS_UNBINDABLE, /* unshare's copy of unbindable is private */
+	M_QUIRK_UNMOUNTED_TARGET_EINVAL, /* mounting on an unmounted tree: EINVAL */
 	M_QUIRK__COUNT
 };
 

@@ -25,6 +25,14 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"each mount's propagation type). Seen on 6.18 "
 		"(scenarios/sharedsubtree/51-clone-namespace-unbindable.scn).",
 	},
+	[M_QUIRK_UNMOUNTED_TARGET_EINVAL] = {
+		"unmounted-target-einval", ">= 6.1, < 6.2",
+		"mounting on a place in a tree that was lazily unmounted fails with "
+		"EINVAL (the target is not in the caller's namespace) where newer "
+		"kernels say ENOENT. A difference between kernels, not a broken "
+		"rule: mount(2) does not say which. Found by nstest fuzz --vs-kernel "
+		"against Debian's 6.1 (scenarios/regressions/02-mount-on-an-unmounted-tree.scn).",
+	},
 };
 
 static int find(const char *name, size_t len)

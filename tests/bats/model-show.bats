@@ -91,7 +91,7 @@ SCN
 	scn=$(slave_demo)
 	run "$NSTEST" run --backend model --quirk no-such-quirk "$scn"
 	assert_failure 2
-	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable; or kernel)"
+	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval; or kernel)"
 }
 
 @test "run --quirks takes only 'kernel'" {
@@ -125,4 +125,13 @@ SCN
 	run "$NSTEST" show --backend model --quirks=kernel "$scn"
 	assert_success
 	assert_line --regexp "^PASS  .*Linux $(uname -r | sed 's/[.]/[.]/g'), tmpfs stand-ins, model backend"
+}
+
+@test "run --quirk unmounted-target-einval: the model answers EINVAL where 6.18 says ENOENT" {
+	reg=$NSTEST_ROOT/scenarios/regressions/02-mount-on-an-unmounted-tree.scn
+	run "$NSTEST" run --backend model "$reg"
+	assert_success
+	run "$NSTEST" run --backend model --quirk unmounted-target-einval "$reg"
+	assert_failure 1
+	assert_line --regexp '^ *\+mount: EINVAL \(Invalid argument\)$'
 }

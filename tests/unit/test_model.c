@@ -1120,8 +1120,8 @@ static void test_quirks_parse(void)
 	unsigned shifts = 1u << M_QUIRK_UMOUNT_SHIFTS;
 	unsigned drops = 1u << M_QUIRK_COPY_DROPS_UNBINDABLE;
 	static const struct { const char *release; unsigned want; } kernel[] = {
-		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS },
-		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS },
+		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL },
+		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL },
 		{ "6.0.19", 0 },
 		{ "6.2.0", 0 },
 		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
@@ -1157,7 +1157,7 @@ static void test_quirks_parse(void)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
