@@ -112,6 +112,20 @@ static int model_play(void *worker, const struct ns_scenario *sc,
 	return r < 0 ? -1 : 0;
 }
 
+static void model_play_here(const struct ns_scenario *sc, struct ns_run *run)
+{
+	struct m_play *p = m_play_configured(sc, false);
+
+	memset(run, 0, sizeof(*run));
+	run->n = sc->nsteps;
+	run->obs = xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*run->obs));
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		m_play_step(p, i, &run->obs[i].out);
+		run->obs[i].ran = true;
+	}
+	m_play_free(p);
+}
+
 const struct ns_backend ns_backend_model = {
 	.name = "model",
 	.release = model_release,
@@ -123,4 +137,5 @@ const struct ns_backend ns_backend_model = {
 	.prepare = model_prepare,
 	.worker_init = model_worker_init,
 	.play = model_play,
+	.play_here = model_play_here,
 };

@@ -56,6 +56,12 @@ struct ns_backend {
 	 * kills the worker's process group at the deadline. */
 	int (*play)(void *worker, const struct ns_scenario *sc,
 		    const struct ns_run_opts *o, int fd, int *status);
+	/* Optional, for a backend that touches nothing of the machine (the
+	 * model): play sc right here, in the calling process, into *run
+	 * (free it with ns_run_free). No worker, no wire, no watchdog: what
+	 * lets the fuzzer play thousands of scenarios a second. NULL for
+	 * the kernel, whose scenarios need a sandbox process. */
+	void (*play_here)(const struct ns_scenario *sc, struct ns_run *run);
 };
 
 extern const struct ns_backend ns_backend_kernel;
