@@ -134,8 +134,14 @@ static int remount_bind(struct m_shell *sh, const struct ns_mount_args *a,
 	if (r < 0)
 		return ns_cmd_fail(res, "mount", -r);
 	f = mount_flags(a->flags);
-	if (!(a->flags & (MS_NOATIME | MS_RELATIME | MS_STRICTATIME)))
-		f = (f & ~(unsigned)M_ATIME_MASK) | (at.mnt->flags & M_ATIME_MASK);
+	if (!(a->flags & (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)))
+		f = (f & ~(unsigned)M_ATIME_ALL) | (at.mnt->flags & M_ATIME_ALL);
+	/* a flag locked in a less privileged namespace may not be cleared,
+	 * nor the atime setting changed (mount_namespaces(7) [5]) */
+	if ((at.mnt->locked_flags & (M_RDONLY | M_NOSUID | M_NODEV | M_NOEXEC) & ~f) ||
+	    ((at.mnt->locked_flags & M_LOCK_ATIME) &&
+	     (at.mnt->flags & M_ATIME_ALL) != (f & M_ATIME_ALL)))
+		return ns_cmd_fail(res, "mount", EPERM);
 	at.mnt->flags = f;
 	return 0;
 }

@@ -255,7 +255,7 @@ int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *ou
 	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {
 		unsigned f = new_flags(a, m->flags), changed = f ^ m->flags;
 		if ((changed & m->locked_flags & ~(unsigned)M_LOCK_ATIME) ||
-		    ((changed & M_ATIME_MASK) && (m->locked_flags & M_LOCK_ATIME)))
+		    ((changed & M_ATIME_ALL) && (m->locked_flags & M_LOCK_ATIME)))
 			return ns_cmd_fail(res, "mount_setattr", EPERM);
 	}
 	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {

@@ -54,6 +54,9 @@ enum {
 	M_RELATIME = 1u << 6,
 	M_ATIME_MASK = M_NOATIME | M_RELATIME, /* neither: strictatime */
 	M_LOCK_ATIME = 1u << 7,     /* in locked_flags only: atime may not change */
+	/* what "the atime setting" is for locks and remounts (the kernel's
+	 * MNT_ATIME_MASK; mount_namespaces(7) [5] names MS_NODIRATIME too) */
+	M_ATIME_ALL = M_NOATIME | M_NODIRATIME | M_RELATIME,
 };
 
 struct m_mount {
