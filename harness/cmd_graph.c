@@ -231,7 +231,7 @@ int cmd_graph(int argc, char **argv)
 	}
 	if (steps_to_run(sc, &cli, &n) < 0 || prepare_sandboxes(ro.backend, &ro.run, &sc, 1) < 0)
 		goto out;
-	if (ns_observe_run(sc, &n, 1, &ro, &ob, &err) < 0) {
+	if (ns_observe_run(sc, &n, 1, &ro, false, &ob, &err) < 0) {
 		fprintf(stderr, "%s%s\n", strncmp(ns_buf_str(&err), sc->path, strlen(sc->path)) ? "nstest: error: " : "",
 			ns_buf_str(&err));
 		goto out;

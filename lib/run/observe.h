@@ -36,9 +36,10 @@ struct ns_observe {
  * increasing). On the backend o names. 0, or -1 with err holding a
  * message for the user ("FILE:LINE: ..."), when a step before the last
  * point failed in a way its transcript does not show, did not run, or
- * the scenario was skipped. */
+ * the scenario was skipped. With lenient, such steps are no error: an
+ * observation some table of which could not be read gets n = 0. */
 int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
-		   const struct ns_runner_opts *o, struct ns_observe *out,
+		   const struct ns_runner_opts *o, bool lenient, struct ns_observe *out,
 		   struct ns_buf *err);
 void ns_observe_free(struct ns_observe *ob);
 
