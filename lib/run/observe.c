@@ -50,6 +50,14 @@ static void term_step(struct terms *t, const struct ns_step *st)
 	}
 }
 
+static bool any_live(const struct terms *t)
+{
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->v[i].ended)
+			return true;
+	return false;
+}
+
 static void terms_free(struct terms *t)
 {
 	for (size_t i = 0; i < t->n; i++)
@@ -189,6 +197,9 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 
 		if (!l || cmd) {
 			while (pi < n && points[pi] == step) {
+				/* no terminal yet: the next step's shows the start */
+				if (!any_live(&t) && step < sc->nsteps)
+					term_get(&t, sc->steps[step].terminal)->prompt = sc->steps[step].prompt;
 				out->at[pi].step = step;
 				put_cats(&text, &t, &out->at[pi], &next_step, &where[pi]);
 				pi++;

@@ -8,7 +8,8 @@
  * earlier step and it has not ended: `exit` at its first shell ends it.
  * `unshare`, `chroot` and `capsh` start an inner shell when their
  * transcript shows no output (they print nothing when they work), and
- * `exit` leaves one. */
+ * `exit` leaves one. At a point where no terminal is live yet (the
+ * start), the terminal of the next step is read. */
 #ifndef NS_OBSERVE_H
 #define NS_OBSERVE_H
 
