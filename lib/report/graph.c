@@ -69,7 +69,7 @@ int ns_graph_build(struct ns_graph *g, char *const *terms, char *const *tables, 
 			ns_graph_free(g);
 			return -1;
 		}
-		ns_lines_push(&g->ns[me].terms, *terms[t] ? terms[t] : "#");
+		ns_lines_push(&g->ns[me].terms, *terms[t] ? terms[t] : "# (the bare prompt)");
 		e = ns_snapshot_entries(s);
 		cnt = ns_snapshot_count(s);
 		for (size_t i = 0; i < cnt; i++) {
