@@ -126,11 +126,15 @@ static void step_block(struct ns_buf *out, const struct ns_result *r, size_t i)
 	ns_buf_free(&b);
 }
 
-static void picture(struct ns_buf *out, const struct ns_scenario *sc, size_t i, const char *svg)
+static void picture(struct ns_buf *out, const struct ns_scenario *sc, size_t i, const char *svg,
+		    const char *id)
 {
 	const struct ns_step *st = &sc->steps[i];
 
-	ns_buf_addf(out, "<figure class=\"graph\" data-step=\"%zu\">\n", i + 1);
+	/* id: a link to the graph, "ID-step-N" */
+	ns_buf_adds(out, "<figure class=\"graph\" id=\"");
+	ns_xml_escape(out, id, true);
+	ns_buf_addf(out, "-step-%zu\" data-step=\"%zu\">\n", i + 1, i + 1);
 	ns_buf_adds(out, ns_svg_element(svg));
 	ns_buf_addf(out, "<figcaption>The propagation graph after step %zu (line %d: ", i + 1, st->line);
 	ns_html_text(out, st->terminal);
@@ -186,7 +190,7 @@ void ns_html_scenario(struct ns_buf *out, const struct ns_result *r, char *const
 		if (notes && l->step < notes->n && notes->why && notes->why[l->step])
 			pre(out, "why", notes->why[l->step]);
 		if (pictures && pictures[l->step])
-			picture(out, sc, l->step, pictures[l->step]);
+			picture(out, sc, l->step, pictures[l->step], id);
 	}
 	if (in_p)
 		ns_buf_adds(out, "</p>\n");
