@@ -39,7 +39,8 @@ static const char run_help[] =
 	"  --filter PATTERN       only scenarios whose path or file name matches the glob\n"
 	"                         PATTERN; without * ? or [, those that contain it\n"
 	"  --list                 print the scenario files that would run, run nothing\n"
-	"  --format FORMAT        human (default), tap, junit or json\n"
+	"  --format FORMAT        human (default), tap, junit, json or html (a page with\n"
+	"                         each failing scenario and its propagation graphs)\n"
 	"  --output FILE          write the report to FILE (progress stays on the terminal)\n"
 	"  -v, --verbose          human format: the whole transcript, not only failures\n"
 	"  --update               rewrite the expected output this kernel does not match\n"
@@ -300,6 +301,20 @@ static int open_output(struct run_state *st, const char *path)
 	return 0;
 }
 
+/* The html report's graphs of a failing scenario: drawn by a second run of
+ * it (harness/pictures.c); a graph that cannot be drawn is left out, with
+ * a warning. */
+static char **run_pictures(void *arg, const struct ns_scenario *sc)
+{
+	struct ns_buf err = NS_BUF_INIT;
+	char **p = scenario_pictures(sc, arg, NULL, &err);
+
+	if (err.len)
+		fprintf(stderr, "nstest: warning: %s: graphs: %s\n", sc->path, ns_buf_str(&err));
+	ns_buf_free(&err);
+	return p;
+}
+
 static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
 	struct ns_runner_opts ro;
@@ -314,6 +329,10 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	st.ctx.backend = ro.backend->name;
 	st.ctx.rootless = ro.run.userns;
 	st.sc = sc;
+	if (st.rep == &ns_reporter_html) {
+		st.ctx.pictures = run_pictures;
+		st.ctx.pictures_arg = &ro;
+	}
 	if (cli->output && open_output(&st, cli->output) < 0)
 		return EXIT_USAGE;
 	if (st.rep->begin)

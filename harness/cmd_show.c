@@ -5,6 +5,7 @@
  * model's view and causes beside a kernel step that differs. */
 #include "harness.h"
 
+#include <errno.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include "run/backend.h"
 #include "run/require.h"
 #include "run/runner.h"
+#include "report/html.h"
 #include "report/show.h"
 
 #define DEFAULT_TIMEOUT 60
@@ -25,6 +27,9 @@ static const char show_help[] =
 	"\n"
 	"  --backend NAME         what carries the scenario out (default: kernel); on the\n"
 	"                         model, each step is followed by the causes it recorded\n"
+	"  --html FILE            write the scenario as one self-contained HTML page, with\n"
+	"                         the propagation graph after each step that changed a\n"
+	"                         mount table (needs Graphviz's dot)\n"
 	"  --explain              under each step that differs, what the model (the\n"
 	"                         documented rules) prints, and why\n"
 	"  --quirk NAME           model: imitate this known kernel deviation (repeatable)\n"
@@ -38,9 +43,12 @@ struct show_state {
 	const char *about;
 	enum ns_status status;
 	const struct ns_show_notes *notes;
+	char **pictures;          /* --html: per step, or NULL */
+	int html_rc;              /* --html: 0, or -1 after saying why */
 };
 
 static bool explain;
+static const char *html_path;
 
 /* The model's run of sc, step by step: its causes, and with --explain its
  * output too. 0, or -1 with a message on stderr. */
@@ -89,6 +97,7 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 		{ "userns", no_argument, NULL, 'u' },
 		{ "backend", required_argument, NULL, 'b' },
 		{ "explain", no_argument, NULL, 'e' },
+		{ "html", required_argument, NULL, 'H' },
 		{ "quirk", required_argument, NULL, 'q' },
 		{ "quirks", required_argument, NULL, 'Q' },
 		{ "help", no_argument, NULL, 'h' },
@@ -116,6 +125,8 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 			o->userns = true;
 		} else if (c == 'b') {
 			backend = optarg;
+		} else if (c == 'H') {
+			html_path = optarg;
 		} else if (c == 'e') {
 			explain = true;
 		} else if (c == 'q') {
@@ -142,12 +153,38 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 	return ro->backend ? 0 : -1;
 }
 
+/* --html FILE: the page of r. 0, or -1 after saying why. */
+static int write_html(const struct show_state *st, const struct ns_result *r)
+{
+	struct ns_buf page = NS_BUF_INIT;
+	FILE *f;
+	int rc = 0;
+
+	ns_html_begin(&page, r->sc->title ? r->sc->title : r->sc->name, st->about);
+	ns_html_scenario(&page, r, st->pictures, st->notes, r->sc->name);
+	ns_html_end(&page);
+	f = fopen(html_path, "w");
+	if (!f || fwrite(page.data, 1, page.len, f) != page.len || fclose(f) != 0) {
+		fprintf(stderr, "nstest: error: --html %s: %s\n", html_path, strerror(errno));
+		rc = -1;
+	}
+	ns_buf_free(&page);
+	return rc;
+}
+
 static void on_result(void *p, size_t index, const struct ns_result *r)
 {
 	struct show_state *st = p;
 
 	(void)index;
-	ns_show(stdout, r, st->about, st->notes);
+	if (html_path) {
+		st->html_rc = write_html(st, r);
+		if (!st->html_rc)
+			printf("%-5s %s (%s; the page: %s)\n", ns_status_name(r->v->status), r->sc->path,
+			       st->about, html_path);
+	} else {
+		ns_show(stdout, r, st->about, st->notes);
+	}
 	st->status = r->v->status;
 }
 
@@ -155,7 +192,7 @@ int cmd_show(int argc, char **argv)
 {
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_runner_opts ro = { NULL, { 0 }, 1, false };
-	struct show_state st = { NULL, NS_FAIL, NULL };
+	struct show_state st = { NULL, NS_FAIL, NULL, NULL, 0 };
 	struct ns_runner_hooks hooks = { &st, NULL, on_result };
 	struct ns_scenario *sc = NULL;
 	struct ns_diag d = { NULL, 0 };
@@ -211,7 +248,26 @@ int cmd_show(int argc, char **argv)
 		model_notes(sc, explain && strcmp(ro.backend->name, "model"), &notes);
 		st.notes = &notes;
 	}
+	if (html_path) {
+		struct ns_buf err = NS_BUF_INIT;
+		/* the pictures first: a second run of the scenario, reading every
+		 * terminal's table after every step */
+		st.pictures = scenario_pictures(sc, &ro, st.notes ? notes.why : NULL, &err);
+		if (err.len)
+			fprintf(stderr, "nstest: %s: %s\n", st.pictures ? "warning: some graphs are missing" : "error", ns_buf_str(&err));
+		ns_buf_free(&err);
+		if (!st.pictures) {
+			if (st.notes)
+				free_notes(&notes);
+			free(about);
+			ns_scenario_free(sc);
+			return EXIT_USAGE;
+		}
+	}
 	ns_runner_run(&sc, 1, &ro, &hooks);
+	free_pictures(st.pictures, sc->nsteps);
+	if (st.html_rc < 0)
+		st.status = NS_FAIL;
 	if (st.notes)
 		free_notes(&notes);
 	free(about);

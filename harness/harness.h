@@ -18,6 +18,7 @@ int cmd_run(int argc, char **argv);
 int cmd_lint(int argc, char **argv);   /* cmd_lint.c */
 int cmd_show(int argc, char **argv);
 int cmd_fuzz(int argc, char **argv);   /* cmd_fuzz.c */
+int cmd_graph(int argc, char **argv);  /* cmd_graph.c */
 
 /* Expand files and folders (recursively, sorted) into .scn paths.
  * Returns 0, or -1 after printing why. */
@@ -45,6 +46,15 @@ void opt_quirk(const char *name);
 int apply_quirks(const struct ns_backend *be);
 int opt_timeout(const char *v, struct ns_run_opts *o);
 int opt_uint(const char *v, unsigned long max, unsigned *out);
+/* pictures.c: the graph after each step of sc that changed a mount table,
+ * as SVG (one slot per step, NULL where nothing changed), drawn on ro's
+ * backend; why (NULL, or per step) are the model's causes to mark. NULL
+ * with err when the scenario could not be observed at all; err may also
+ * say why a picture is missing (no Graphviz). */
+struct ns_runner_opts;
+char **scenario_pictures(const struct ns_scenario *sc, const struct ns_runner_opts *ro,
+			 char *const *why, struct ns_buf *err);
+void free_pictures(char **p, size_t n);
 int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 		      struct ns_scenario *const *sc, size_t n);
 

@@ -9,12 +9,14 @@ static const char usage_text[] =
 	"usage: nstest run [OPTION...] PATH...\n"
 	"       nstest run --update [OPTION...] PATH...\n"
 	"       nstest show [OPTION...] FILE\n"
+	"       nstest graph [OPTION...] FILE\n"
 	"       nstest lint PATH...\n"
 	"       nstest fuzz [OPTION...]\n"
 	"       nstest --help | --version\n"
 	"\n"
 	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
 	"  show   run one scenario and print it with this kernel's output under each command\n"
+	"  graph  run one scenario up to a step and draw its propagation graph (DOT, SVG)\n"
 	"  lint   parse scenario files and report errors; runs nothing\n"
 	"  fuzz   compare the kernel with the model on generated scenarios; shrink and\n"
 	"         write each divergence as a scenario file\n"
@@ -55,6 +57,8 @@ int main(int argc, char **argv)
 		return cmd_run(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "show"))
 		return cmd_show(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "graph"))
+		return cmd_graph(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "fuzz"))
 		return cmd_fuzz(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "lint"))

@@ -9,6 +9,7 @@ static const struct ns_reporter *const reporters[] = {
 	&ns_reporter_tap,
 	&ns_reporter_junit,
 	&ns_reporter_json,
+	&ns_reporter_html,
 };
 
 const struct ns_reporter *ns_reporter_find(const char *name)

@@ -47,6 +47,10 @@ struct ns_report_state {
 	struct ns_json_state {
 		size_t written;    /* scenario objects written */
 	} json;
+	struct ns_html_state {
+		struct ns_buf rows;     /* the summary table's rows */
+		struct ns_buf sections; /* a <section> per failing scenario */
+	} html;
 };
 
 struct ns_report_ctx {
@@ -62,6 +66,10 @@ struct ns_report_ctx {
 	const char *hostname;
 	const char *version;       /* nstest's version, or NULL */
 	struct ns_report_state state; /* the reporter's own */
+	/* html: the propagation graphs of a failing scenario, one SVG (or
+	 * NULL) per step, heap; NULL for none. May itself be NULL. */
+	char **(*pictures)(void *arg, const struct ns_scenario *sc);
+	void *pictures_arg;
 };
 
 struct ns_reporter {
@@ -81,6 +89,7 @@ extern const struct ns_reporter ns_reporter_human;
 extern const struct ns_reporter ns_reporter_tap;
 extern const struct ns_reporter ns_reporter_junit;
 extern const struct ns_reporter ns_reporter_json;
+extern const struct ns_reporter ns_reporter_html;
 
 /* The reporter called name, or NULL. */
 const struct ns_reporter *ns_reporter_find(const char *name);

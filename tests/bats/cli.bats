@@ -433,7 +433,7 @@ SCN
 	run --separate-stderr "$NSTEST" run --format xml /nonexistent.scn
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json)"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json, html)"$'\n'"usage: nstest run "* ]] ||
 		fail "unexpected stderr: $stderr"
 }
 

@@ -1,0 +1,113 @@
+/* dot_svg.c - see dot_svg.h. The DOT goes to dot's stdin through a
+ * memfd, so no pipe can fill up while we wait for the SVG. */
+#include "report/dot_svg.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#define SVG_MAX (64u << 20)
+
+/* Is there an executable `dot` on $PATH? */
+static bool have_dot(void)
+{
+	const char *path = getenv("PATH");
+	char *copy, *save = NULL;
+	bool found = false;
+
+	if (!path || !*path)
+		path = "/usr/local/bin:/usr/bin:/bin";
+	copy = xstrdup(path);
+	for (char *d = strtok_r(copy, ":", &save); d && !found; d = strtok_r(NULL, ":", &save)) {
+		char *f = xasprintf("%s/dot", *d ? d : ".");
+		found = access(f, X_OK) == 0;
+		free(f);
+	}
+	free(copy);
+	return found;
+}
+
+static int fd_with(const char *name, const char *text)
+{
+	int fd = memfd_create(name, MFD_CLOEXEC);
+
+	if (fd < 0)
+		return -1;
+	if (ns_write_all(fd, text, strlen(text)) < 0 || lseek(fd, 0, SEEK_SET) < 0) {
+		close(fd);
+		return -1;
+	}
+	return fd;
+}
+
+int ns_dot_to_svg(const char *dot, struct ns_buf *svg, struct ns_buf *err)
+{
+	int in = -1, errfd = -1, pipefd[2] = { -1, -1 }, status = 0, r = -1;
+	char *data = NULL, *msg = NULL;
+	size_t len = 0, mlen = 0;
+	pid_t pid;
+
+	if (!have_dot()) {
+		ns_buf_adds(err, "drawing SVG needs Graphviz's 'dot', which is not installed (Debian and Ubuntu: apt-get install graphviz); --format dot needs nothing");
+		return -1;
+	}
+	in = fd_with("nstest-dot", dot);
+	errfd = memfd_create("nstest-dot-err", MFD_CLOEXEC);
+	if (in < 0 || errfd < 0 || pipe2(pipefd, O_CLOEXEC) < 0) {
+		ns_buf_addf(err, "running dot: %s", strerror(errno));
+		goto out;
+	}
+	pid = fork();
+	if (pid < 0) {
+		ns_buf_addf(err, "running dot: fork: %s", strerror(errno));
+		goto out;
+	}
+	if (pid == 0) {
+		if (dup2(in, 0) < 0 || dup2(pipefd[1], 1) < 0 || dup2(errfd, 2) < 0)
+			_exit(127);
+		execlp("dot", "dot", "-Tsvg", (char *)NULL);
+		_exit(127);
+	}
+	close(pipefd[1]);
+	pipefd[1] = -1;
+	if (ns_read_fd(pipefd[0], SVG_MAX, &data, &len) < 0)
+		ns_buf_addf(err, "reading dot's output: %s", strerror(errno));
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
+		;
+	if (err->len)
+		goto out;
+	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+		lseek(errfd, 0, SEEK_SET);
+		ns_read_fd(errfd, 4096, &msg, &mlen);
+		ns_buf_addf(err, "dot failed (%s %d)%s%.*s",
+			    WIFEXITED(status) ? "exit status" : "signal",
+			    WIFEXITED(status) ? WEXITSTATUS(status) : WTERMSIG(status),
+			    mlen ? ": " : "", (int)strcspn(msg ? msg : "", "\n"), msg ? msg : "");
+		goto out;
+	}
+	ns_buf_add(svg, data, len);
+	r = 0;
+out:
+	free(data);
+	free(msg);
+	if (in >= 0)
+		close(in);
+	if (errfd >= 0)
+		close(errfd);
+	if (pipefd[0] >= 0)
+		close(pipefd[0]);
+	if (pipefd[1] >= 0)
+		close(pipefd[1]);
+	return r;
+}
+
+const char *ns_svg_element(const char *svg)
+{
+	const char *s = strstr(svg, "<svg");
+
+	return s ? s : svg;
+}

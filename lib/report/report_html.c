@@ -1,0 +1,90 @@
+/* report_html.c - the run report as one self-contained HTML page (html.h):
+ * a summary table of every scenario, then each failing one as `show
+ * --html` draws it, with its propagation graphs when the harness can
+ * draw them (struct ns_report_ctx.pictures). CI systems keep it as an
+ * artifact. */
+#include "report/reporter.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "report/html.h"
+#include "report/report_text.h"
+
+static void html_begin(struct ns_report_ctx *c)
+{
+	c->state.html = (struct ns_html_state){ NS_BUF_INIT, NS_BUF_INIT };
+}
+
+static bool failing(const struct ns_result *r)
+{
+	return r->v->status == NS_FAIL || r->v->status == NS_XPASS;
+}
+
+static void html_scenario(struct ns_report_ctx *c, size_t index, const struct ns_result *r)
+{
+	struct ns_html_state *h = &c->state.html;
+	const char *st = ns_status_name(r->v->status);
+	char *id = xasprintf("s%zu", index + 1);
+
+	ns_buf_addf(&h->rows, "<tr><td><span class=\"status %s\">%s</span></td><td>", st, st);
+	if (failing(r) && r->run) {
+		ns_buf_addf(&h->rows, "<a href=\"#%s\">", id);
+		ns_html_text(&h->rows, r->sc->path);
+		ns_buf_adds(&h->rows, "</a>");
+	} else {
+		ns_html_text(&h->rows, r->sc->path);
+	}
+	ns_buf_addf(&h->rows, "</td><td>%.2f s</td><td>", r->seconds);
+	if (failing(r)) {
+		char *why = ns_report_fail_summary(r);
+		ns_html_text(&h->rows, why);
+		free(why);
+	} else if (r->v->reason) {
+		ns_html_text(&h->rows, r->v->reason);
+	}
+	ns_buf_adds(&h->rows, "</td></tr>\n");
+	if (failing(r) && r->run) {
+		char **pics = c->pictures ? c->pictures(c->pictures_arg, r->sc) : NULL;
+
+		ns_html_scenario(&h->sections, r, pics, NULL, id);
+		for (size_t i = 0; pics && i < r->sc->nsteps; i++)
+			free(pics[i]);
+		free(pics);
+	}
+	free(id);
+}
+
+static void html_end(struct ns_report_ctx *c, const struct ns_tally *t)
+{
+	struct ns_html_state *h = &c->state.html;
+	struct ns_buf page = NS_BUF_INIT, about = NS_BUF_INIT;
+
+	ns_report_header(&about, c);
+	if (c->hostname)
+		ns_buf_addf(&about, ", on %s", c->hostname);
+	ns_html_begin(&page, "nstest run report", ns_buf_str(&about));
+	ns_buf_addf(&page, "<p class=\"tally\">%u passed, %u failed, %u skipped", t->passed, t->failed,
+		    t->skipped);
+	if (t->xfailed || t->xpassed)
+		ns_buf_addf(&page, ", %u xfailed, %u xpassed", t->xfailed, t->xpassed);
+	ns_buf_adds(&page, "</p>\n<table class=\"summary\">\n<tr><th>result</th><th>scenario</th><th>time</th><th>why</th></tr>\n");
+	ns_buf_add(&page, ns_buf_str(&h->rows), h->rows.len);
+	ns_buf_adds(&page, "</table>\n");
+	ns_buf_add(&page, ns_buf_str(&h->sections), h->sections.len);
+	ns_html_end(&page);
+	fwrite(ns_buf_str(&page), 1, page.len, c->out);
+	fflush(c->out);
+	ns_buf_free(&page);
+	ns_buf_free(&about);
+	ns_buf_free(&h->rows);
+	ns_buf_free(&h->sections);
+}
+
+const struct ns_reporter ns_reporter_html = {
+	.name = "html",
+	.begin = html_begin,
+	.started = NULL,
+	.scenario = html_scenario,
+	.end = html_end,
+};
