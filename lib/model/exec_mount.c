@@ -240,6 +240,8 @@ int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_o
 	m_follow(&to); /* onto the top of the stack there (lock_mount()) */
 	/* in the order 6.18 checks them: the source is a mount's root, the
 	 * target can take a mount, then the rest */
+	if (sh->sb->w.quirks & (1u << M_QUIRK_MOVE_TARGET_FIRST) && !attached(to.mnt))
+		return ns_cmd_fail(res, sys, unmounted_target(sh));
 	if (!is_root(from))
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (!attached(to.mnt))

@@ -39,6 +39,8 @@ struct m_group {
 	unsigned id;                /* shared:N */
 	size_t members;
 	struct m_group *master;     /* what its members are slaves of */
+	bool fresh;                 /* made for a tree being attached, which is
+				     * not shared yet while it propagates */
 };
 
 struct m_ns;
@@ -99,6 +101,7 @@ enum m_quirk {
 	M_QUIRK_UMOUNT_SHIFTS,      /* pre-rewrite propagate_umount() */
 	M_QUIRK_COPY_DROPS_UNBINDABLE, /* unshare's copy of unbindable is private */
 	M_QUIRK_UNMOUNTED_TARGET_EINVAL, /* mounting on an unmounted tree: EINVAL */
+	M_QUIRK_MOVE_TARGET_FIRST,  /* a move checks its target before its source */
 	M_QUIRK__COUNT
 };
 

@@ -33,6 +33,15 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"rule: mount(2) does not say which. Found by nstest fuzz --vs-kernel "
 		"against Debian's 6.1 (scenarios/regressions/02-mount-on-an-unmounted-tree.scn).",
 	},
+	[M_QUIRK_MOVE_TARGET_FIRST] = {
+		"move-target-first", ">= 6.12, < 6.13",
+		"mount --move checks that its target can take a mount before it checks "
+		"that its source is a mount's root: moving a plain directory onto a "
+		"place in a lazily unmounted tree fails with ENOENT, where 6.18 says "
+		"EINVAL. A difference between kernels: mount(2) gives no order. Found "
+		"by nstest fuzz --vs-kernel against Debian's 6.12 "
+		"(scenarios/regressions/03-move-from-a-directory-in-an-unmounted-tree.scn).",
+	},
 };
 
 static int find(const char *name, size_t len)

@@ -337,7 +337,10 @@ static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 
 			if (s->dead || s->master != x)
 				continue;
-			if (!s->group) {
+			/* a receiver is judged as it was before the event: a
+			 * mount of the tree being attached (a slave moved under
+			 * its own master's group) is no peer group yet */
+			if (!s->group || s->group->fresh) {
 				if (can_receive(s, d))
 					receive(out, s, m_copy_tree(w, src, src->root, M_CL_SLAVE, true, &err),
 						"a slave of a group that received the event (sharedsubtree.rst 2b, 5b: a slave receives from its master; the copy is a slave of the master's copy)");
@@ -386,9 +389,13 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 		/* a tree attached under a shared mount becomes shared, each
 		 * mount in a new group unless it is in one (5b, 5d) */
 		for (struct m_mount *m = t; m; m = m_next(m, t))
-			if (!m->group)
+			if (!m->group) {
 				m_set_shared(w, m);
+				m->group->fresh = true;
+			}
 		propagate(w, P, at.d, t, &r);
+		for (struct m_mount *m = t; m; m = m_next(m, t))
+			m->group->fresh = false;
 	}
 	for (size_t i = 0; i < r.n; i++)
 		extra += tree_size(r.v[i].copy);

@@ -1128,7 +1128,7 @@ static void test_quirks_parse(void)
 		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
 		{ "6.17.9", 0 },
 		{ "6.19.0", 0 },
-		{ "6.12.48", 0 },
+		{ "6.12.48", 1u << M_QUIRK_MOVE_TARGET_FIRST },
 		{ "garbage", 0 },
 	};
 	struct ns_buf err = NS_BUF_INIT;
@@ -1157,7 +1157,7 @@ static void test_quirks_parse(void)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
