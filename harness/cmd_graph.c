@@ -103,11 +103,8 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct g
 			opt_quirk(optarg);
 			break;
 		case 'Q':
-			if (strcmp(optarg, "kernel")) {
-				usage_error("--quirks takes 'kernel', not '%s'; name one with --quirk NAME", optarg);
+			if (opt_quirks(optarg) < 0)
 				return -1;
-			}
-			opt_quirk("kernel");
 			break;
 		default:
 			usage_error(c == ':' ? "graph: option '%s' needs a value" : "graph: unknown option '%s'",

@@ -123,12 +123,7 @@ static int parse_option(int c, struct run_cli *cli)
 		opt_quirk(optarg);
 		return 0;
 	case OPT_QUIRKS:
-		if (strcmp(optarg, "kernel")) {
-			usage_error("--quirks takes 'kernel' (every quirk of the running kernel), not '%s'; name one with --quirk NAME", optarg);
-			return -1;
-		}
-		opt_quirk("kernel");
-		return 0;
+		return opt_quirks(optarg);
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)

@@ -132,11 +132,8 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 		} else if (c == 'q') {
 			opt_quirk(optarg);
 		} else if (c == 'Q') {
-			if (strcmp(optarg, "kernel")) {
-				usage_error("--quirks takes 'kernel', not '%s'; name one with --quirk NAME", optarg);
+			if (opt_quirks(optarg) < 0)
 				return -1;
-			}
-			opt_quirk("kernel");
 		} else {
 			usage_error(c == ':' ? "show: option '%s' needs a value" : "show: unknown option '%s'",
 				    argv[optind - 1]);

@@ -43,6 +43,8 @@ int opt_devices(const char *v, struct ns_run_opts *o);
  * opt_quirk collects; apply_quirks hands them to the model through
  * NSTEST_MODEL_QUIRKS, after checking that be is the model (0 or -1). */
 void opt_quirk(const char *name);
+/* --quirks=V: only "kernel" (0), else a usage message (-1). */
+int opt_quirks(const char *v);
 int apply_quirks(const struct ns_backend *be);
 int opt_timeout(const char *v, struct ns_run_opts *o);
 int opt_uint(const char *v, unsigned long max, unsigned *out);

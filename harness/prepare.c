@@ -32,6 +32,16 @@ void opt_quirk(const char *name)
 	ns_buf_addf(&quirks, "%s%s", quirks.len ? "," : "", name);
 }
 
+int opt_quirks(const char *v)
+{
+	if (strcmp(v, "kernel")) {
+		usage_error("--quirks takes 'kernel' (every quirk known for the running kernel), not '%s'; name one with --quirk NAME", v);
+		return -1;
+	}
+	opt_quirk("kernel");
+	return 0;
+}
+
 int apply_quirks(const struct ns_backend *be)
 {
 	int r = 0;

@@ -67,8 +67,15 @@ enum ns_unshare_prop {
 
 struct ns_unshare_args {
 	enum ns_unshare_prop prop;
+	/* what unshare(1) then does to / of the new namespace, as mount(2)
+	 * flags: MS_REC | MS_PRIVATE (its default), | MS_SHARED, | MS_SLAVE,
+	 * or 0 for unchanged (ns_unshare_propagation) */
+	unsigned long propagation;
 	bool mnt, user, map_root;
 };
+
+/* The mount(2) flags of an unshare --propagation mode. */
+unsigned long ns_unshare_propagation(enum ns_unshare_prop p);
 
 /* capsh --drop=CAP[,CAP...] -- */
 #define NS_CAPSH_MAX_DROP 64

@@ -3,6 +3,7 @@
 #include "scenario/command.h"
 
 #include <string.h>
+#include <sys/mount.h>
 
 #include "base/suggest.h"
 #include "commands/args.h"
@@ -13,6 +14,18 @@ static const char *const prop_names[] = {
 	[NS_UNSHARE_SLAVE] = "slave",
 	[NS_UNSHARE_UNCHANGED] = "unchanged",
 };
+
+unsigned long ns_unshare_propagation(enum ns_unshare_prop p)
+{
+	static const unsigned long flags[] = {
+		[NS_UNSHARE_PRIVATE] = MS_REC | MS_PRIVATE,
+		[NS_UNSHARE_SHARED] = MS_REC | MS_SHARED,
+		[NS_UNSHARE_SLAVE] = MS_REC | MS_SLAVE,
+		[NS_UNSHARE_UNCHANGED] = 0,
+	};
+
+	return flags[p];
+}
 
 static void free_args(void *a)
 {
@@ -102,6 +115,7 @@ static int parse_unshare(struct ns_stage *st, struct ns_parse_err *e)
 		return ns_parse_fail(e, i, "unshare: can only start a shell (sh), not '%s'", st->argv[i]);
 	if (i + 1 < st->argc)
 		return ns_parse_fail(e, i + 1, "unshare: a shell takes no arguments here");
+	a->propagation = ns_unshare_propagation(a->prop);
 	return 0;
 }
 

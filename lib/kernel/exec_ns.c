@@ -36,12 +36,6 @@ static int map_root(struct ns_term *t, uid_t uid, gid_t gid, struct ns_cmd_resul
 int ns_kexec_unshare(struct ns_term *t, const void *args, struct ns_buf *out,
 		     struct ns_cmd_result *res)
 {
-	static const unsigned long flags[] = {
-		[NS_UNSHARE_PRIVATE] = MS_REC | MS_PRIVATE,
-		[NS_UNSHARE_SHARED] = MS_REC | MS_SHARED,
-		[NS_UNSHARE_SLAVE] = MS_REC | MS_SLAVE,
-		[NS_UNSHARE_UNCHANGED] = 0,
-	};
 	const struct ns_unshare_args *a = args;
 	uid_t uid = getuid();
 	gid_t gid = getgid();
@@ -58,7 +52,7 @@ int ns_kexec_unshare(struct ns_term *t, const void *args, struct ns_buf *out,
 		return ns_cmd_fail(res, "unshare", errno);
 	if (a->map_root && map_root(t, uid, gid, res) < 0)
 		return -1;
-	if (a->mnt && flags[a->prop] && mount("none", "/", NULL, flags[a->prop], NULL) < 0)
+	if (a->mnt && a->propagation && mount("none", "/", NULL, a->propagation, NULL) < 0)
 		return ns_cmd_fail(res, "mount", errno);
 	t->closing = false;
 	return 0;

@@ -113,11 +113,7 @@ static int graft(struct m_shell *sh, struct m_mount *t, struct m_path at, const 
 			return 0;
 	}
 	/* it never was attached: take it back */
-	for (struct m_mount *m = t; m; m = m_next(m, t)) {
-		m_leave_propagation(&sh->sb->w, m);
-		m->dead = true;
-		m_id_release(&sh->sb->w, m->id);
-	}
+	m_discard(&sh->sb->w, t);
 	return ns_cmd_fail(res, "mount", r);
 }
 
@@ -176,11 +172,7 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 	}
 	t = m_copy_tree(w, from.mnt, from.d, M_CL_KEEP, a->recursive, &err);
 	if (err) {
-		for (struct m_mount *m = t; m; m = m_next(m, t)) {
-			m_leave_propagation(w, m);
-			m->dead = true;
-			m_id_release(w, m->id);
-		}
+		m_discard(w, t);
 		return ns_cmd_fail(res, "mount", err);
 	}
 	t->locked = false;

@@ -31,15 +31,6 @@ static int resolve(struct m_shell *sh, const char *s, struct m_path *out)
 	return 0;
 }
 
-static void take_back(struct m_world *w, struct m_mount *t)
-{
-	for (struct m_mount *m = t; m; m = m_next(m, t)) {
-		m_leave_propagation(w, m);
-		m->dead = true;
-		m_id_release(w, m->id);
-	}
-}
-
 int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		     struct ns_cmd_result *res)
 {
@@ -72,7 +63,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 					return ns_cmd_fail(res, "open_tree", EINVAL);
 		t = m_copy_tree(w, at.mnt, at.d, M_CL_KEEP, a->recursive, &err);
 		if (err) {
-			take_back(w, t);
+			m_discard(w, t);
 			return ns_cmd_fail(res, "open_tree", err);
 		}
 		t->locked = false;

@@ -10,12 +10,6 @@
 int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
 {
-	static const unsigned long flags[] = {
-		[NS_UNSHARE_PRIVATE] = MS_REC | MS_PRIVATE,
-		[NS_UNSHARE_SHARED] = MS_REC | MS_SHARED,
-		[NS_UNSHARE_SLAVE] = MS_REC | MS_SLAVE,
-		[NS_UNSHARE_UNCHANGED] = 0,
-	};
 	const struct ns_unshare_args *a = args;
 	struct m_world *w = &sh->sb->w;
 	struct m_level *outer = m_cur(sh), *lv;
@@ -58,8 +52,8 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 		lv->ns = ns;
 		ns->refs++;
 		/* handles keep their mounts: they were opened before */
-		if (flags[a->prop] &&
-		    m_change_propagation(sh, "/", flags[a->prop], res, "mount") < 0) {
+		if (a->propagation &&
+		    m_change_propagation(sh, "/", a->propagation, res, "mount") < 0) {
 			/* unshare(1) reports and the new shell never starts */
 			m_shell_pop(sh);
 			return -1;

@@ -206,6 +206,9 @@ struct m_mount *m_copy_tree(struct m_world *w, struct m_mount *src, struct m_nod
  * the tree's mounts p's namespace. Returns 0 or -errno (ENOSPC). */
 int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving,
 	     const char *what);
+/* A tree that was never attached, or is to go: every mount leaves its
+ * peer group and master, is dead, and gives its ID back unless busy. */
+void m_discard(struct m_world *w, struct m_mount *t);
 /* Detach t from its parent, keeping its tree (for a move). */
 void m_detach(struct m_mount *t);
 /* Unmount m (lazy: with everything under it), with umount propagation

@@ -263,7 +263,7 @@ static bool can_receive(const struct m_mount *m, const struct m_node *d)
 	return !m->dead && m->ns && !m->ns->anon && m_node_under(d, m->root);
 }
 
-static void kill_tree(struct m_world *w, struct m_mount *t)
+void m_discard(struct m_world *w, struct m_mount *t)
 {
 	for (struct m_mount *m = t; m; m = m_next(m, t)) {
 		m_leave_propagation(w, m);
@@ -403,7 +403,7 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 		ret = -ENOSPC;
 	if (ret < 0) {
 		for (size_t i = 0; i < r.n; i++)
-			kill_tree(w, r.v[i].copy);
+			m_discard(w, r.v[i].copy);
 		free(r.v);
 		return ret;
 	}
