@@ -62,3 +62,73 @@ SCN
 	assert_failure 2
 	assert_output --partial "no kernel image at"
 }
+
+# The upstream version of Debian's newest kernel of LINE, from ci/kernels'
+# cache (fetching it if need be).
+debian_version() {
+	local image
+	image=$("$CI_DIR/kernels" --quiet fetch "$1") || fail "cannot fetch Debian's $1"
+	sed -n 's/^version: //p' "$(dirname "$image")/info"
+}
+
+@test "kernel-matrix --debian: packaged kernels by line, in parallel, and the verdict changes in version order" {
+	cd "$NSTEST_ROOT"
+	old=$(debian_version 6.1)
+	new=$(debian_version 6.12)
+	out=$BATS_TEST_TMPDIR/reports
+	# move_mount(2)'s MOVE_MOUNT_BENEATH came with 6.5: a skip on 6.1
+	run --separate-stderr "$CI_DIR/kernel-matrix" --no-host --no-junit -j 2 -o "$out" \
+		--debian 6.12,6.1 -s scenarios/newapi/move-mount-beneath.scn -s scenarios/article/02-slave.scn
+	assert_success
+	assert_line --index 0 --regexp "^scenario +$new +$old$"
+	assert_line --regexp "^scenarios/newapi/move-mount-beneath.scn +pass +skip$"
+	assert_line --regexp "^scenarios/article/02-slave.scn +pass +pass$"
+	assert_line "verdict changes across versions (1 scenario; kernels in version order: $old, $new):"
+	assert_line "  scenarios/newapi/move-mount-beneath.scn"
+	assert_line "    skip on $old; pass on $new"
+	assert_line "    changes: $old -> $new (skip to pass)"
+	assert_line --regexp "^time: [0-9]+s in all with -j 2; per kernel $new [0-9]+s, $old [0-9]+s$"
+	# the reports are named by place and release
+	ls "$out"/00-6.12.*.json "$out"/01-6.1.*.json >/dev/null || fail "reports: $(ls "$out")"
+	[[ $stderr == *"$old: running"*"in a VM"* ]] || fail "stderr: $stderr"
+}
+
+@test "kernel-matrix --shard: the shards cover every kernel once, in the matrix's order" {
+	cd "$NSTEST_ROOT"
+	old=$(debian_version 6.1)
+	new=$(debian_version 6.12)
+	for k in 1 2 3; do
+		run --separate-stderr "$CI_DIR/kernel-matrix" --no-host --no-junit --shard "$k/3" \
+			-o "$BATS_TEST_TMPDIR/s$k" --debian 6.1,6.12 -s scenarios/article/01-shared-private.scn
+		assert_success
+		eval "out$k=\$output err$k=\$stderr"
+	done
+	[[ $out1 == "scenario "*" $old"* && $out1 != *"$new"* ]] || fail "shard 1/3: $out1"
+	[[ $out2 == "scenario "*" $new"* && $out2 != *"$old"* ]] || fail "shard 2/3: $out2"
+	[[ -z $out3 && $err3 == *"shard 3/3: no kernel falls to this shard (2 in all)"* ]] ||
+		fail "shard 3/3: $out3 / $err3"
+	# the report names keep the kernel's place in the whole matrix
+	ls "$BATS_TEST_TMPDIR"/s1/00-6.1.*.json "$BATS_TEST_TMPDIR"/s2/01-6.12.*.json >/dev/null
+}
+
+@test "kernel-matrix: bad --debian, --shard and -j values exit 2 and boot nothing" {
+	cd "$NSTEST_ROOT"
+	for bad in 0/2 3/2 1/0 x 1/; do
+		run "$CI_DIR/kernel-matrix" --no-host --shard "$bad" --debian 6.1
+		assert_failure 2
+		assert_output --partial "--shard: K/N with 1 <= K <= N, not '$bad'"
+	done
+	run "$CI_DIR/kernel-matrix" --no-host -j 0 --debian 6.1
+	assert_failure 2
+	assert_output --partial "-j: a number of kernels at once, 1 or more, not 0"
+	run "$CI_DIR/kernel-matrix" --no-host --debian '6.1;rm'
+	assert_failure 2
+	assert_output --partial "--debian: '6.1;rm' is not a line, a version, latest, lines or LINE.*"
+	run "$CI_DIR/kernel-matrix" --no-host --debian 9.9.*
+	assert_failure 2
+	assert_output --partial "the archive has no kernel of line 9.9"
+	run "$CI_DIR/kernel-matrix" --no-host --debian 9.9 -s scenarios/article/01-shared-private.scn
+	assert_failure 2
+	assert_output --partial "no Debian cloud kernel '9.9' in the archive"
+	refute_output --partial "running"
+}
