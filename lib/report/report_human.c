@@ -198,6 +198,8 @@ static void result_line(const struct ns_report_ctx *c, const struct ns_result *r
 		fprintf(f, "%-5s %s", ns_status_name(s), r->sc->path);
 	if (r->v->reason)
 		fprintf(f, " (%s)", r->v->reason);
+	if (ns_report_devices_note(c, r))
+		fprintf(f, " [%s]", ns_report_devices_note(c, r));
 	fputc('\n', f);
 }
 

@@ -167,3 +167,20 @@ void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c)
 	ns_buf_addf(out, ", %s stand-ins%s", c->devices ? c->devices : "tmpfs",
 		    c->rootless ? ", rootless" : "");
 }
+
+const char *ns_report_devices_note(const struct ns_report_ctx *c,
+				   const struct ns_result *r)
+{
+	const struct ns_scenario *sc = r->sc;
+
+	if (!r->run || !r->devices || !c->devices || !strcmp(r->devices, c->devices))
+		return NULL;
+	if (sc->devices != NS_DEVICES_DEFAULT)
+		return !strcmp(r->devices, "loop") ? "loop stand-ins, as its devices: line says"
+						   : "tmpfs stand-ins, as its devices: line says";
+	if (sc->requires & NS_REQ_LOOP)
+		return "loop stand-ins, as its requires: line says";
+	/* ns_require_mode's fallback */
+	return "fell back to loop stand-ins: it mounts a device name twice, "
+	       "which tmpfs stand-ins allow from Linux 6.15 only";
+}

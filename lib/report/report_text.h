@@ -30,6 +30,12 @@ char *ns_report_fail_summary(const struct ns_result *r);
  * context has none). No newline. */
 void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c);
 
+/* Why a scenario ran on other stand-ins than the run's --devices (its
+ * devices: or requires: line, or tmpfs stand-ins that this kernel cannot
+ * mount twice), or NULL when it ran on the run's own. */
+const char *ns_report_devices_note(const struct ns_report_ctx *c,
+				   const struct ns_result *r);
+
 /* Length of the well-formed UTF-8 character at s (1 to 4) with its code
  * point in *cp, or 0 when s does not start one (stray, overlong,
  * surrogate or truncated bytes). */

@@ -811,6 +811,37 @@ PASS  $scn
 1 passed, 0 failed, 0 skipped"
 }
 
+@test "cli: a scenario on other stand-ins than the run's says which and why" {
+	[[ -e /dev/loop-control ]] || skip "no loop driver on this machine"
+	own=$(write_scn own-loop <<'SCN'
+devices: loop
+
+    # mkdir /a
+SCN
+	)
+	req=$(write_scn req-loop <<'SCN'
+requires: loop
+
+    # mkdir /a
+SCN
+	)
+	plain=$(write_scn plain <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run "$NSTEST" run "$own" "$req" "$plain"
+	assert_success
+	assert_output "$(nstest_head)
+PASS  $own [loop stand-ins, as its devices: line says]
+PASS  $req [loop stand-ins, as its requires: line says]
+PASS  $plain
+3 passed, 0 failed, 0 skipped"
+	# the same with --devices=loop: nothing to say
+	run "$NSTEST" run --devices=loop "$own" "$req"
+	assert_success
+	refute_output --partial "["
+}
+
 @test "cli: umount takes its options after the target too, as util-linux does" {
 	scn=$(write_scn umount-late <<'SCN'
     # mkdir /a

@@ -65,6 +65,23 @@ PASS  scenarios/article/01-shared-private.scn
 	[[ $stderr == *"vm-init: nstest exited with status 0"* ]] || fail "stderr: $stderr"
 }
 
+@test "vm-run: before 6.15, a scenario that mounts a device twice falls back to loop stand-ins, and the report says so" {
+	cd "$NSTEST_ROOT"
+	release=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
+	[[ $release == 6.1[0-4].* || $release == 6.[0-9].* || $release == [45].* ]] ||
+		skip "$release clones tmpfs stand-ins: nothing falls back"
+	scn=$(write_scn twice <<'SCN'
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mount /dev/sdb1 /b
+SCN
+	)
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run "$scn"
+	assert_success
+	assert_line "PASS  $scn [fell back to loop stand-ins: it mounts a device name twice, which tmpfs stand-ins allow from Linux 6.15 only]"
+	assert_line --index 0 --partial ", tmpfs stand-ins"
+}
+
 @test "vm-run: a kernel panic is no verdict: 125 and the panic named" {
 	run --separate-stderr "$CI_DIR/vm-run" --append rdinit=/no-such-init "$KERNEL"
 	assert_failure 125
