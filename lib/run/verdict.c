@@ -1,12 +1,14 @@
 /* verdict.c - see verdict.h */
 #include "run/verdict.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands/args.h"
 #include "commands/filter.h"
 #include "match/match.h"
 #include "run/require.h"
+#include "run/standin_hint.h"
 #include "run/ulmsg.h"
 #include "scenario/command.h"
 
@@ -112,6 +114,28 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	ns_matcher_free(m);
 }
 
+/* A failure whose every differing step differs only in what the stand-in
+ * mode decides says so (standin_hint.h); NULL otherwise. */
+static char *standin_hint(const struct ns_verdict *v)
+{
+	char *hint = NULL;
+
+	for (size_t i = 0; i < v->n; i++) {
+		char *h;
+
+		if (!v->steps[i].diff)
+			continue;
+		h = ns_standin_hint(v->steps[i].diff);
+		if (!h) {
+			free(hint);
+			return NULL;
+		}
+		free(hint);
+		hint = h;
+	}
+	return hint;
+}
+
 void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		   const char *release, struct ns_matcher *m, struct ns_verdict *v)
 {
@@ -144,6 +168,8 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 	/* a step without a result can never count as a pass */
 	v->status = v->failed || run->aborted || missing ? NS_FAIL : NS_PASS;
 	apply_xfail(sc, release, v);
+	if (v->status == NS_FAIL && !v->reason)
+		v->reason = standin_hint(v);
 }
 
 void ns_verdict_skip(struct ns_verdict *v, char *reason)

@@ -842,6 +842,28 @@ PASS  $plain
 	refute_output --partial "["
 }
 
+@test "cli: a failure that is all stand-in mode suggests the other mode; one that is not, does not" {
+	scn=$(write_scn written-for-loop <<'SCN'
+    # mkdir /a
+    # mount /dev/sdb1 /a
+    # mount
+    /dev/sda1 on / type ext4 (rw,relatime)
+    /dev/sdb1 on /a type ext4 (rw,relatime)
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "FAIL  $scn (the lines differ only in filesystem type and what comes with it: written for loop stand-ins, run on tmpfs ones; try --devices=loop)"
+	# a second step that differs in something else: no hint
+	cat >>"$scn" <<'SCN'
+    # findmnt -no PROPAGATION /a
+    shared
+SCN
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "FAIL  $scn"
+}
+
 @test "cli: umount takes its options after the target too, as util-linux does" {
 	scn=$(write_scn umount-late <<'SCN'
     # mkdir /a
