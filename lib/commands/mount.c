@@ -271,6 +271,58 @@ static int parse_mount(struct ns_stage *st, struct ns_parse_err *e)
 	return o.n ? one_operand(a, &o, e) : no_operands(a, e);
 }
 
+/* `mount2 FLAG[,FLAG...] TARGET`: nstest's own, one mount(2) call with
+ * exactly these flags (source, type and data NULL), for the rules about
+ * the call itself that no util-linux tool makes: mount(8) makes a call
+ * per propagation change. At least one propagation flag, so that the
+ * call is a propagation change and not a new mount without a type. */
+static int parse_mount2(struct ns_stage *st, struct ns_parse_err *e)
+{
+	static const struct {
+		const char *name;
+		unsigned long flag;
+	} flags[] = {
+		{ "MS_SHARED", MS_SHARED }, { "MS_PRIVATE", MS_PRIVATE },
+		{ "MS_SLAVE", MS_SLAVE }, { "MS_UNBINDABLE", MS_UNBINDABLE },
+		{ "MS_REC", MS_REC }, { "MS_SILENT", MS_SILENT },
+	};
+	const char *names[NS_ARRAY_SIZE(flags)];
+	struct ns_mount_args *a = xcalloc(1, sizeof(*a));
+	unsigned long all = 0;
+	char *list;
+
+	st->args = a;
+	for (size_t k = 0; k < NS_ARRAY_SIZE(flags); k++)
+		names[k] = flags[k].name;
+	if (st->argc != 3)
+		return ns_parse_fail(e, st->argc > 3 ? 3 : 0, "mount2: usage: mount2 FLAG[,FLAG...] TARGET");
+	list = xstrdup(st->argv[1]);
+	for (char *save = NULL, *w = strtok_r(list, ",", &save); w; w = strtok_r(NULL, ",", &save)) {
+		size_t k = 0;
+		const char *near;
+
+		while (k < NS_ARRAY_SIZE(flags) && strcmp(w, flags[k].name))
+			k++;
+		if (k < NS_ARRAY_SIZE(flags)) {
+			all |= flags[k].flag;
+			continue;
+		}
+		near = ns_closest(w, names, NS_ARRAY_SIZE(names));
+		ns_parse_fail(e, 1, "mount2: unknown flag '%s'%s%s%s (known: MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE, MS_REC, MS_SILENT)",
+			      w, near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+		free(list);
+		return -1;
+	}
+	free(list);
+	if (!(all & (MS_SHARED | MS_PRIVATE | MS_SLAVE | MS_UNBINDABLE)))
+		return ns_parse_fail(e, 1, "mount2: name at least one of MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE");
+	a->op = NS_MOUNT_PROPAGATION;
+	a->prop[0] = all;
+	a->nprop = 1;
+	a->dst = st->argv[2];
+	return 0;
+}
+
 static void free_umount_args(void *p)
 {
 	struct ns_umount_args *a = p;
@@ -309,5 +361,8 @@ const struct ns_cmd_def ns_cmd_mount[] = {
 	  .free_args = free_mount_args, .device = mount_device },
 	{ .name = "umount", .id = NS_CMD_UMOUNT, .parse = parse_umount,
 	  .free_args = free_umount_args },
+	/* the same executors as mount: a propagation change */
+	{ .name = "mount2", .id = NS_CMD_MOUNT, .parse = parse_mount2,
+	  .free_args = free_mount_args },
 };
 const size_t ns_cmd_mount_count = NS_ARRAY_SIZE(ns_cmd_mount);

@@ -69,7 +69,7 @@ int m_change_propagation(struct m_shell *sh, const char *target, unsigned long t
 			 struct ns_cmd_result *res, const char *sys)
 {
 	struct m_world *w = &sh->sb->w;
-	unsigned long t = type & ~(unsigned long)MS_REC;
+	unsigned long t = type & ~(unsigned long)(MS_REC | MS_SILENT);
 	struct m_path at;
 	int r = m_lookup(sh, target, &at);
 
@@ -78,6 +78,10 @@ int m_change_propagation(struct m_shell *sh, const char *target, unsigned long t
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, sys, EPERM);
 	if (!is_root(at) || !ours(sh, at.mnt))
+		return ns_cmd_fail(res, sys, EINVAL);
+	/* one type at a time: the kernel's flags_to_propagation_type() (a
+	 * single call with two of them comes from mount2) */
+	if (!t || (t & (t - 1)))
 		return ns_cmd_fail(res, sys, EINVAL);
 	for (struct m_mount *m = at.mnt; m; m = type & MS_REC ? m_next(m, at.mnt) : NULL) {
 		m_change_type(w, m, t);

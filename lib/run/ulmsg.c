@@ -139,7 +139,8 @@ static bool ctx_init(struct line_ctx *c, const struct ns_stage *st, int err)
 		c->ntargets = a->ntargets;
 		return true;
 	}
-	if (st->def->id == NS_CMD_MOUNT) {
+	/* mount(8) only: mount2 is nstest's own, util-linux prints nothing */
+	if (st->def->id == NS_CMD_MOUNT && !strcmp(st->def->name, "mount")) {
 		const struct ns_mount_args *a = st->args;
 
 		c->cmd = "mount";

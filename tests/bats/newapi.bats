@@ -139,3 +139,45 @@ SCN
 	run "$NSTEST" run "$scn"
 	assert_success
 }
+
+# ---- mount2: one mount(2) call with the flags named ----------------------------
+
+@test "mount2: bad flag lists are parse errors naming file, line and column; nothing runs" {
+	scn=$(write_scn mount2-bad <<'SCN'
+    # mkdir /x
+    # mount2 MS_SHARD /x
+    # mount2 MS_REC /x
+    # mount2 MS_SHARED
+    # mount2 MS_SHARED /x /y
+SCN
+	)
+	run "$NSTEST" lint "$scn"
+	assert_failure 2
+	assert_line "$scn:2:14: error: mount2: unknown flag 'MS_SHARD' (did you mean MS_SHARED?) (known: MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE, MS_REC, MS_SILENT)"
+	assert_line "$scn:3:14: error: mount2: name at least one of MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE"
+	assert_line "$scn:4:7: error: mount2: usage: mount2 FLAG[,FLAG...] TARGET"
+	assert_line --regexp "^$scn:5:[0-9]+: error: mount2: usage: mount2 FLAG\[,FLAG...\] TARGET$"
+	run "$NSTEST" run "$scn"
+	assert_failure 2
+	refute_output --partial "PASS"
+}
+
+@test "mount2: one call with two types fails on the kernel and in the model alike; util-linux's words do not stand for it" {
+	scn=$(write_scn mount2 <<'SCN'
+    # mkdir /x
+    # mount /dev/sdb1 /x
+    # mount2 MS_SLAVE,MS_PRIVATE /x
+    mount2: EINVAL (Invalid argument)
+    # mount2 MS_SLAVE /x
+SCN
+	)
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	# mount(8)'s message for EINVAL is no way to write mount2's failure
+	sed -i 's|^    mount2: EINVAL (Invalid argument)$|    mount: /x: wrong fs type, bad option, bad superblock on none, missing codepage or helper program, or other error.|' "$scn"
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_output --partial "+mount2: EINVAL (Invalid argument)"
+}
