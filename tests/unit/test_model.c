@@ -1120,15 +1120,20 @@ static void test_quirks_parse(void)
 	unsigned shifts = 1u << M_QUIRK_UMOUNT_SHIFTS;
 	unsigned drops = 1u << M_QUIRK_COPY_DROPS_UNBINDABLE;
 	static const struct { const char *release; unsigned want; } kernel[] = {
+		/* the ranges measured on Debian's kernels (docs/kernels.md) */
 		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL },
 		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL },
 		{ "6.0.19", 0 },
-		{ "6.2.0", 0 },
+		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS },
+		{ "6.12.48", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST },
+		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST },
+		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST },
 		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
 		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
-		{ "6.17.9", 0 },
-		{ "6.19.0", 0 },
-		{ "6.12.48", 1u << M_QUIRK_MOVE_TARGET_FIRST },
+		{ "6.19.0", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
+		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
+		{ "7.2.11", 0 },
+		{ "7.3.4", 0 },
 		{ "garbage", 0 },
 	};
 	struct ns_buf err = NS_BUF_INIT;
