@@ -85,18 +85,54 @@ bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out)
 	return numbers;
 }
 
+/* The actual error line (the last line of out) when the block ends with
+ * "COMMAND: ERROR", the form that expects a failure with any errno, and
+ * the step failed in that same command: a copy of the block with that
+ * line in its place, else NULL (nstest-scenario(5), ERRORS OF COMMANDS). */
+static struct ns_expect *any_errno(const struct ns_step *st, const struct ns_step_out *out,
+				   size_t *n)
+{
+	const char *last, *actual, *colon;
+	struct ns_expect *copy;
+	size_t cmd;
+
+	if (!out->err || !st->nexpect || !out->output)
+		return NULL;
+	last = st->expect[st->nexpect - 1].text;
+	colon = strstr(last, ": ERROR");
+	if (!colon || colon[7] != '\0' || colon == last)
+		return NULL;
+	cmd = (size_t)(colon - last);
+	actual = out->output + strlen(out->output);
+	if (actual > out->output && actual[-1] == '\n')
+		actual--;
+	while (actual > out->output && actual[-1] != '\n')
+		actual--;
+	if (strncmp(actual, last, cmd + 2) || strncmp(actual + cmd + 2, "E", 1))
+		return NULL;
+	/* the lines borrowed, the last one owned: ns_ulmsg_free_block frees it */
+	*n = st->nexpect;
+	copy = xcalloc(*n, sizeof(*copy));
+	memcpy(copy, st->expect, *n * sizeof(*copy));
+	copy[*n - 1].text = xstrndup(actual, strcspn(actual, "\n"));
+	return copy;
+}
+
 /* A failed step whose block ends with util-linux's message for this
- * errno and command line is matched with nstest's error line in its
- * place (run/ulmsg.h); every other block as it is written. */
+ * errno and command line, or with "COMMAND: ERROR", is matched with
+ * nstest's error line in its place (run/ulmsg.h, any_errno); every other
+ * block as it is written. */
 static bool judge_step(struct ns_matcher *m, const struct ns_step *st,
 		       const struct ns_step_out *out, struct ns_buf *diff)
 {
 	size_t n = 0;
-	struct ns_expect *alt = ns_ulmsg_translate(st, out->err, &n);
+	struct ns_expect *alt = any_errno(st, out, &n);
 	struct ns_match_shape shape;
 	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
 	bool ok;
 
+	if (!alt)
+		alt = ns_ulmsg_translate(st, out->err, &n);
 	if (!alt)
 		return ns_matcher_step_shaped(m, st->expect, st->nexpect, st->unordered,
 					      out->output, sh, diff);

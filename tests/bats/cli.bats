@@ -864,6 +864,44 @@ SCN
 	assert_line "FAIL  $scn"
 }
 
+@test "cli: COMMAND: ERROR expects a failure with any errno, of that command, and nothing else" {
+	scn=$(write_scn any-errno <<'SCN'
+    # mkdir /a
+    # mkdir /a
+    mkdir: ERROR
+    # umount /a
+    umount: ERROR
+SCN
+	)
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	# a command that succeeds does not match it
+	printf '    # mkdir /b\n    mkdir: ERROR\n' >>"$scn"
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_output --partial "$scn:6: # mkdir /b"
+	assert_output --partial "-mkdir: ERROR"
+	# nor does a failure of another command
+	scn2=$(write_scn any-errno-other <<'SCN'
+    # mkdir /a
+    # mkdir /a
+    umount: ERROR
+SCN
+	)
+	run "$NSTEST" run "$scn2"
+	assert_failure 1
+	assert_output --partial "+mkdir: EEXIST (File exists)"
+	# --update leaves the form alone where it matches
+	cp "$scn2" "$scn2.orig"
+	sed -i 's/umount: ERROR/mkdir: ERROR/' "$scn2"
+	cp "$scn2" "$scn2.before"
+	run "$NSTEST" run --update "$scn2"
+	assert_success
+	cmp "$scn2" "$scn2.before" || fail "--update rewrote a matching ERROR line: $(cat "$scn2")"
+}
+
 @test "cli: umount takes its options after the target too, as util-linux does" {
 	scn=$(write_scn umount-late <<'SCN'
     # mkdir /a
