@@ -24,6 +24,11 @@ struct ns_fs_args {
 	size_t nops;
 };
 
+/* What cat reads: the mount table as mountinfo or as /proc/mounts (each
+ * backend renders it from its own table), or a file. */
+enum { NS_CAT_FILE, NS_CAT_MOUNTINFO, NS_CAT_PROC_MOUNTS };
+int ns_cat_mounts_file(const char *path);
+
 /* mount(8) in util-linux syntax. */
 enum ns_mount_op {
 	NS_MOUNT_LIST,              /* `mount`: print the table */

@@ -93,6 +93,15 @@ static bool is_proc_path(const char *p)
 	return !strncmp(p, "/proc/", 6) || !strcmp(p, "/proc");
 }
 
+int ns_cat_mounts_file(const char *path)
+{
+	if (!strcmp(path, "/proc/self/mountinfo"))
+		return NS_CAT_MOUNTINFO;
+	if (!strcmp(path, "/proc/mounts") || !strcmp(path, "/proc/self/mounts"))
+		return NS_CAT_PROC_MOUNTS;
+	return NS_CAT_FILE;
+}
+
 static int parse_cat(struct ns_stage *st, struct ns_parse_err *e)
 {
 	const struct ns_fs_args *a;
@@ -101,9 +110,9 @@ static int parse_cat(struct ns_stage *st, struct ns_parse_err *e)
 		return -1;
 	a = st->args;
 	for (size_t i = 0; i < a->nops; i++)
-		if (is_proc_path(a->ops[i]) && strcmp(a->ops[i], "/proc/self/mountinfo"))
+		if (is_proc_path(a->ops[i]) && ns_cat_mounts_file(a->ops[i]) == NS_CAT_FILE)
 			return ns_parse_fail(e, st->argc - a->nops + i,
-					     "cat: only /proc/self/mountinfo can be read from /proc");
+					     "cat: only /proc/self/mountinfo, /proc/mounts and /proc/self/mounts can be read from /proc");
 	return 0;
 }
 

@@ -128,8 +128,10 @@ int ns_kexec_cat(struct ns_term *t, const void *args, struct ns_buf *out,
 		size_t len;
 		int r;
 
-		if (!strcmp(a->ops[i], "/proc/self/mountinfo")) {
-			if (ns_term_list_mounts(t, NS_RENDER_MOUNTINFO, out, res) < 0)
+		if (ns_cat_mounts_file(a->ops[i]) != NS_CAT_FILE) {
+			if (ns_term_list_mounts(t, ns_cat_mounts_file(a->ops[i]) == NS_CAT_MOUNTINFO ?
+						       NS_RENDER_MOUNTINFO : NS_RENDER_PROC_MOUNTS,
+						out, res) < 0)
 				return -1;
 			continue;
 		}

@@ -162,8 +162,10 @@ int m_exec_cat(struct m_shell *sh, const void *args, struct ns_buf *out,
 		struct m_path at;
 		int r;
 
-		if (!strcmp(a->ops[i], "/proc/self/mountinfo")) {
-			if (m_list_mounts(sh, NS_RENDER_MOUNTINFO, out, res) < 0)
+		if (ns_cat_mounts_file(a->ops[i]) != NS_CAT_FILE) {
+			if (m_list_mounts(sh, ns_cat_mounts_file(a->ops[i]) == NS_CAT_MOUNTINFO ?
+					      NS_RENDER_MOUNTINFO : NS_RENDER_PROC_MOUNTS,
+					  out, res) < 0)
 				return -1;
 			continue;
 		}

@@ -366,10 +366,71 @@ void ns_snapshot_render_mount(const struct ns_snapshot *s, struct ns_buf *out)
 		render_mount_line(&s->v[i], out);
 }
 
+/* Is w (n bytes) one of the superblock flags show_sb_opts() prints? */
+static bool sb_flag(const char *w, size_t n)
+{
+	static const char *const flags[] = { "sync", "dirsync", "mand", "lazytime" };
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(flags); i++)
+		if (strlen(flags[i]) == n && !strncmp(w, flags[i], n))
+			return true;
+	return false;
+}
+
+/* The words of list after its first (rw or ro), those that are (want
+ * true) or are not superblock flags, each after a comma. */
+static void add_words(struct ns_buf *b, const char *list, bool want)
+{
+	const char *p = list ? list + strcspn(list, ",") : "";
+
+	while (*p == ',') {
+		size_t n = strcspn(++p, ",");
+
+		if (n && sb_flag(p, n) == want) {
+			ns_buf_addc(b, ',');
+			ns_buf_add(b, p, n);
+		}
+		p += n;
+	}
+}
+
+static void render_proc_mounts_line(const struct ns_mount_entry *e, struct ns_buf *b)
+{
+	bool ro = (e->vfs_options && !strncmp(e->vfs_options, "ro", 2) &&
+		   (e->vfs_options[2] == ',' || !e->vfs_options[2])) ||
+		  (e->fs_options && !strncmp(e->fs_options, "ro", 2) &&
+		   (e->fs_options[2] == ',' || !e->fs_options[2]));
+	struct ns_buf opts = NS_BUF_INIT;
+
+	/* the kernel's mangle() escapes '#' in the source, not in the path;
+	 * an empty source stays empty */
+	add_escaped(b, e->source ? e->source : "", NAME_SPECIALS);
+	ns_buf_addc(b, ' ');
+	add_escaped(b, e->target, OPTION_SPECIALS);
+	ns_buf_addc(b, ' ');
+	add_escaped(b, e->fstype, NAME_SPECIALS);
+	ns_buf_adds(&opts, ro ? "ro" : "rw");
+	add_words(&opts, e->fs_options, true);
+	add_words(&opts, e->vfs_options, false);
+	add_words(&opts, e->fs_options, false);
+	ns_buf_addc(b, ' ');
+	add_escaped(b, ns_buf_str(&opts), OPTION_SPECIALS);
+	ns_buf_adds(b, " 0 0\n");
+	ns_buf_free(&opts);
+}
+
+void ns_snapshot_render_proc_mounts(const struct ns_snapshot *s, struct ns_buf *out)
+{
+	for (size_t i = 0; i < s->n; i++)
+		render_proc_mounts_line(&s->v[i], out);
+}
+
 void ns_snapshot_render(const struct ns_snapshot *s, enum ns_render how, struct ns_buf *out)
 {
 	if (how == NS_RENDER_MOUNT)
 		ns_snapshot_render_mount(s, out);
+	else if (how == NS_RENDER_PROC_MOUNTS)
+		ns_snapshot_render_proc_mounts(s, out);
 	else
 		ns_snapshot_render_mountinfo(s, out);
 }

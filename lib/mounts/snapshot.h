@@ -55,7 +55,13 @@ void ns_snapshot_render_mount(const struct ns_snapshot *s, struct ns_buf *out);
 enum ns_render {
 	NS_RENDER_MOUNTINFO,    /* cat /proc/self/mountinfo */
 	NS_RENDER_MOUNT,        /* mount */
+	NS_RENDER_PROC_MOUNTS,  /* cat /proc/mounts, /proc/self/mounts */
 };
 void ns_snapshot_render(const struct ns_snapshot *s, enum ns_render how, struct ns_buf *out);
+/* /proc/mounts: "SOURCE TARGET FSTYPE OPTIONS 0 0\n", the options put
+ * together from the mountinfo fields as the kernel's show_vfsmnt() does:
+ * ro if the mount or its superblock is, the superblock's sync, dirsync,
+ * mand and lazytime, the per-mount flags, then the filesystem's own. */
+void ns_snapshot_render_proc_mounts(const struct ns_snapshot *s, struct ns_buf *out);
 
 #endif

@@ -970,3 +970,26 @@ SCN
 	refute_line --partial "SKIP"
 	assert_line --regexp "^[0-9]+ passed, 0 failed, 0 skipped$"
 }
+
+@test "cli: cat /proc/mounts and /proc/self/mounts, on the kernel and in the model" {
+	scn=$(write_scn proc-mounts <<'SCN'
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mount --bind -o ro,nosuid /a /b
+    # cat /proc/mounts
+    /dev/sda1 / tmpfs rw,relatime 0 0
+    /dev/sdb1 /a tmpfs rw,relatime 0 0
+    /dev/sdb1 /b tmpfs ro,nosuid,relatime 0 0
+    # cat /proc/self/mounts | grep /b
+    /dev/sdb1 /b tmpfs ro,nosuid,relatime 0 0
+SCN
+	)
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	printf '    # cat /proc/self/status\n' >"$scn"
+	run "$NSTEST" lint "$scn"
+	assert_failure 2
+	assert_output "$scn:1:11: error: cat: only /proc/self/mountinfo, /proc/mounts and /proc/self/mounts can be read from /proc"
+}

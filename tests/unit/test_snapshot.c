@@ -59,6 +59,52 @@ static char *render_mount(const char *text)
 	return ns_buf_detach(&b);
 }
 
+static char *render_proc_mounts(const char *text)
+{
+	struct ns_snapshot *s = NULL;
+	struct ns_buf b = NS_BUF_INIT;
+
+	if (ns_snapshot_parse(text, strlen(text), &s) < 0)
+		return NULL;
+	ns_snapshot_render_proc_mounts(s, &b);
+	ns_snapshot_free(s);
+	return ns_buf_detach(&b);
+}
+
+/* /proc/mounts from mountinfo, by show_vfsmnt()'s order: ro if the mount
+ * or the superblock is, the superblock's flags (sync, dirsync, mand,
+ * lazytime), the per-mount flags, the filesystem's options. */
+static void test_proc_mounts(void)
+{
+	_cleanup_free_ char *got = render_proc_mounts(
+		"65 45 0:39 / /a rw,relatime - tmpfs t1 rw,sync,lazytime,size=1024k,mode=700\n"
+		"66 45 0:39 / /b ro,nosuid,nodev,relatime - tmpfs t1 rw,sync,lazytime,size=1024k,mode=700\n"
+		"67 45 0:40 / /c rw,noexec,noatime - tmpfs t2 ro\n"
+		"68 45 0:41 / /with\\040space rw - ext4 /dev/sdb1 rw,dirsync,errors=remount-ro\n"
+		"69 45 0:42 / /d\\043 rw - proc  rw\n"
+		"70 45 0:43 / /e rw - tmpfs a\\043b rw\n");
+
+	is_str(got,
+	       "t1 /a tmpfs rw,sync,lazytime,relatime,size=1024k,mode=700 0 0\n"
+	       "t1 /b tmpfs ro,sync,lazytime,nosuid,nodev,relatime,size=1024k,mode=700 0 0\n"
+	       "t2 /c tmpfs ro,noexec,noatime 0 0\n"
+	       "/dev/sdb1 /with\\040space ext4 rw,dirsync,errors=remount-ro 0 0\n"
+	       " /d# proc rw 0 0\n"
+	       "a\\043b /e tmpfs rw 0 0\n",
+	       "/proc/mounts put together from mountinfo");
+}
+
+/* The kernel's own /proc/self/mounts against ours, from the same table
+ * (a private namespace: nothing else mounts between the two reads). */
+static void check_live_proc_mounts(const char *where)
+{
+	_cleanup_free_ char *raw = slurp("/proc/self/mountinfo");
+	_cleanup_free_ char *mounts = slurp("/proc/self/mounts");
+	_cleanup_free_ char *got = raw ? render_proc_mounts(raw) : NULL;
+
+	is_str(got, mounts, "%s: /proc/self/mounts put together from mountinfo", where);
+}
+
 /* What a shell command printed, or NULL if it could not run or failed. */
 static char *run(const char *cmd)
 {
@@ -444,6 +490,7 @@ static void test_private_namespace(void)
 	ok(fake_kernel_cmdline(base) == 0, "root= on a private /proc/cmdline: %s",
 	   strerror(errno));
 	check_live_table("private namespace");
+	check_live_proc_mounts("private namespace");
 	check_dev_root_rewritten();
 	umount2(base, MNT_DETACH);
 	rmdir(base);
@@ -455,6 +502,7 @@ int main(void)
 	test_entries_by_hand();
 	test_single_lines();
 	test_dev_root();
+	test_proc_mounts();
 	test_parse_errors();
 	test_read_errors();
 	check_live_table("host");
