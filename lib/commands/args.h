@@ -55,9 +55,12 @@ struct ns_mount_args {
 	size_t type_word, options_word;
 };
 
-/* umount [-l] TARGET... */
+/* umount [-l] [-R] TARGET... */
 struct ns_umount_args {
 	bool lazy;                  /* -l: MNT_DETACH */
+	bool recursive;             /* -R: the target's submounts first, deepest
+				     * first, then the target (util-linux's
+				     * umount_do_recurse()) */
 	const char **targets;       /* heap array of argv words */
 	size_t ntargets;
 };

@@ -333,7 +333,7 @@ static void free_umount_args(void *p)
 
 static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 {
-	static const char *const options[] = { "-l", "--lazy" };
+	static const char *const options[] = { "-l", "--lazy", "-R", "--recursive" };
 	struct ns_umount_args *a = xcalloc(1, sizeof(*a));
 	const char *near;
 
@@ -345,6 +345,10 @@ static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 			a->targets[a->ntargets++] = st->argv[i];
 		else if (!strcmp(st->argv[i], "-l") || !strcmp(st->argv[i], "--lazy"))
 			a->lazy = true;
+		else if (!strcmp(st->argv[i], "-R") || !strcmp(st->argv[i], "--recursive"))
+			a->recursive = true;
+		else if (!strcmp(st->argv[i], "-lR") || !strcmp(st->argv[i], "-Rl"))
+			a->lazy = a->recursive = true;
 		else if ((near = ns_closest(st->argv[i], options, NS_ARRAY_SIZE(options))))
 			return ns_parse_fail(e, i, "umount: unknown option %s (did you mean %s?)",
 					     st->argv[i], near);

@@ -4,10 +4,13 @@
 
 #include <errno.h>
 #include <linux/mount.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/mount.h>
 
 #include "commands/args.h"
 #include "kernel/device.h"
+#include "kernel/mountinfo.h"
 #include "kernel/terminal.h"
 
 /* MOUNT_ATTR_* for a stand-in mount from the MS_* flags of -o. */
@@ -95,14 +98,106 @@ int ns_kexec_mount(struct ns_term *t, const void *args, struct ns_buf *out,
 	return new_mount(t, a, res);
 }
 
+struct plan {
+	struct step {
+		unsigned id;
+		char *path;
+	} *v;
+	size_t n, cap;
+};
+
+/* v[at]'s submounts, each child's own before it, children in mount ID
+ * order (libmount's mnt_table_next_child_fs()), then v[at] itself. */
+static void post_order(const struct ns_mount_entry *v, size_t n, size_t at, struct plan *p)
+{
+	unsigned last = 0;
+
+	for (;;) {
+		size_t next = n;
+
+		for (size_t i = 0; i < n; i++)
+			if (v[i].parent == v[at].id && i != at && v[i].id > last &&
+			    (next == n || v[i].id < v[next].id))
+				next = i;
+		if (next == n)
+			break;
+		last = v[next].id;
+		post_order(v, n, next, p);
+	}
+	if (p->n == p->cap) {
+		void *mem = p->v;
+
+		ns_grow(&mem, &p->cap, p->n + 1, sizeof(*p->v));
+		p->v = mem;
+	}
+	p->v[p->n++] = (struct step){ v[at].id, xstrdup(v[at].target) };
+}
+
+static bool still_mounted(struct ns_term *t, unsigned id)
+{
+	struct ns_snapshot *s;
+	bool there = false;
+
+	if (ns_snapshot_read(t->procfd, &s) < 0)
+		return true; /* let umount2 say what is wrong */
+	for (size_t i = 0; i < ns_snapshot_count(s) && !there; i++)
+		there = ns_snapshot_entries(s)[i].id == id;
+	ns_snapshot_free(s);
+	return there;
+}
+
+/* umount -R: util-linux's umount_do_recurse() on the topmost mount at the
+ * target, each mount by its own umount2(2); one that an earlier one's
+ * propagation took already is skipped, as umount_one_if_mounted() does.
+ * A target that is no mount point fails as umount2(2) would. */
+static int umount_recursive(struct ns_term *t, const char *target, int flags,
+			    struct ns_cmd_result *res)
+{
+	struct plan p = { NULL, 0, 0 };
+	struct ns_snapshot *s;
+	char *path = realpath(target, NULL);
+	size_t top = (size_t)-1;
+	int r = 0;
+
+	if (!path)
+		return ns_cmd_fail(res, "umount2", errno);
+	r = ns_snapshot_read(t->procfd, &s);
+	if (r < 0) {
+		free(path);
+		return ns_cmd_fail(res, "read mountinfo", -r);
+	}
+	for (size_t i = 0; i < ns_snapshot_count(s); i++)
+		if (!strcmp(ns_snapshot_entries(s)[i].target, path))
+			top = i;
+	if (top != (size_t)-1)
+		post_order(ns_snapshot_entries(s), ns_snapshot_count(s), top, &p);
+	ns_snapshot_free(s);
+	if (top == (size_t)-1)
+		r = umount2(path, flags) < 0 ? ns_cmd_fail(res, "umount2", errno) : 0;
+	for (size_t i = 0; i < p.n && r == 0; i++)
+		if ((i == 0 || still_mounted(t, p.v[i].id)) && umount2(p.v[i].path, flags) < 0)
+			r = ns_cmd_fail(res, "umount2", errno);
+	for (size_t i = 0; i < p.n; i++)
+		free(p.v[i].path);
+	free(p.v);
+	free(path);
+	return r;
+}
+
 int ns_kexec_umount(struct ns_term *t, const void *args, struct ns_buf *out,
 		    struct ns_cmd_result *res)
 {
 	const struct ns_umount_args *a = args;
+	int flags = a->lazy ? MNT_DETACH : 0;
 
-	(void)t, (void)out;
-	for (size_t i = 0; i < a->ntargets; i++)
-		if (umount2(a->targets[i], a->lazy ? MNT_DETACH : 0) < 0)
+	(void)out;
+	for (size_t i = 0; i < a->ntargets; i++) {
+		if (a->recursive) {
+			if (umount_recursive(t, a->targets[i], flags, res) < 0)
+				return -1;
+		} else if (umount2(a->targets[i], flags) < 0) {
 			return ns_cmd_fail(res, "umount2", errno);
+		}
+	}
 	return 0;
 }

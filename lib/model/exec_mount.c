@@ -295,8 +295,82 @@ int m_exec_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	return new_mount(sh, a, res);
 }
 
-/* umount(2): the target must be a mount's root in the shell's namespace,
- * and not locked; then umount propagation decides what else goes. */
+/* One umount(2) of what is at `at` (looked up as a mount point): it must
+ * be a mount's root in the shell's namespace, and not locked; then umount
+ * propagation decides what else goes. */
+static int umount_one(struct m_shell *sh, struct m_path at, bool lazy,
+		      struct ns_cmd_result *res)
+{
+	int r;
+
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "umount2", EPERM);
+	if (!is_root(at) || !ours(sh, at.mnt) || at.mnt->locked || !at.mnt->parent)
+		return ns_cmd_fail(res, "umount2", EINVAL);
+	if (!lazy && at.mnt == m_cur(sh)->root.mnt) {
+		/* unmounting one's own root makes its filesystem read-only
+		 * instead (the kernel's do_umount_root(); the documents are
+		 * silent); that needs privilege over the filesystem, which a
+		 * stand-in keeps in the first user namespace */
+		if (m_cur(sh)->user != sh->sb->user0 && at.mnt->sb->source[0] == '/')
+			return ns_cmd_fail(res, "umount2", EPERM);
+		at.mnt->sb->rdonly = true;
+		return 0;
+	}
+	r = m_umount(&sh->sb->w, at.mnt, lazy);
+	return r < 0 ? ns_cmd_fail(res, "umount2", -r) : 0;
+}
+
+struct mount_list {
+	struct m_mount **v;
+	size_t n, cap;
+};
+
+/* m's submounts, each child's own before it, children in mount ID order
+ * (libmount's mnt_table_next_child_fs()), then m itself. */
+static void post_order(struct m_mount *m, struct mount_list *l)
+{
+	unsigned last = 0;
+
+	for (;;) {
+		struct m_mount *next = NULL;
+
+		for (struct m_mount *k = m->kids; k; k = k->sib)
+			if (!k->dead && k->id > last && (!next || k->id < next->id))
+				next = k;
+		if (!next)
+			break;
+		last = next->id;
+		post_order(next, l);
+	}
+	if (l->n == l->cap) {
+		void *p = l->v;
+
+		ns_grow(&p, &l->cap, l->n + 1, sizeof(*l->v));
+		l->v = p;
+	}
+	l->v[l->n++] = m;
+}
+
+/* umount -R: util-linux's umount_do_recurse(), each mount by its own
+ * umount(2); one that an earlier one's propagation took already is
+ * skipped, as umount_one_if_mounted() does. */
+static int umount_recursive(struct m_shell *sh, struct m_path at, bool lazy,
+			    struct ns_cmd_result *res)
+{
+	struct mount_list l = { NULL, 0, 0 };
+	int r = 0;
+
+	if (!is_root(at) || !ours(sh, at.mnt))
+		return umount_one(sh, at, lazy, res);
+	post_order(at.mnt, &l);
+	for (size_t i = 0; i < l.n && r == 0; i++)
+		if (!l.v[i]->dead)
+			r = umount_one(sh, (struct m_path){ l.v[i], l.v[i]->root }, lazy, res);
+	free(l.v);
+	return r;
+}
+
 int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
 		  struct ns_cmd_result *res)
 {
@@ -313,24 +387,10 @@ int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
 		 * of the place, also when it is the shell's root or directory
 		 * (LOOKUP_MOUNTPOINT in the kernel's ksys_umount()) */
 		m_follow(&at);
-		if (!m_may_mount(sh))
-			return ns_cmd_fail(res, "umount2", EPERM);
-		if (!is_root(at) || !ours(sh, at.mnt) || at.mnt->locked || !at.mnt->parent)
-			return ns_cmd_fail(res, "umount2", EINVAL);
-		if (!a->lazy && at.mnt == m_cur(sh)->root.mnt) {
-			/* unmounting one's own root makes its filesystem
-			 * read-only instead (the kernel's do_umount_root(); the
-			 * documents are silent); that needs privilege over the
-			 * filesystem, which a stand-in keeps in the first user
-			 * namespace */
-			if (m_cur(sh)->user != sh->sb->user0 && at.mnt->sb->source[0] == '/')
-				return ns_cmd_fail(res, "umount2", EPERM);
-			at.mnt->sb->rdonly = true;
-			continue;
-		}
-		r = m_umount(&sh->sb->w, at.mnt, a->lazy);
+		r = a->recursive ? umount_recursive(sh, at, a->lazy, res)
+				 : umount_one(sh, at, a->lazy, res);
 		if (r < 0)
-			return ns_cmd_fail(res, "umount2", -r);
+			return -1;
 	}
 	return 0;
 }

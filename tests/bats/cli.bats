@@ -993,3 +993,48 @@ SCN
 	assert_failure 2
 	assert_output "$scn:1:11: error: cat: only /proc/self/mountinfo, /proc/mounts and /proc/self/mounts can be read from /proc"
 }
+
+@test "cli: umount -R unmounts the submounts first, deepest first, each with its own propagation" {
+	# /b is an rbind of the shared /a: /b is /a's peer, its submounts are
+	# private copies. umount -R /a unmounts /a/x/deep (its parent /a/x is
+	# private: nothing propagates), /a/x (its parent /a is shared: the
+	# cognate /b/x would go, but /b/x/deep stays on it, so it stays:
+	# propagate_umount.txt, non-shifting), /a/y (/b/y goes with it), then /a.
+	scn=$(write_scn umount-r <<'SCN'
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mkdir /a/x /a/y
+    # mount /dev/sdb2 /a/x
+    # mkdir /a/x/deep
+    # mount /dev/sdb3 /a/x/deep
+    # mount /dev/sdb4 /a/y
+    # mount --make-shared /a
+    # mount --rbind /a /b
+    # umount -R /a
+    # findmnt -o TARGET,SOURCE
+    TARGET          SOURCE
+    /               /dev/sda1
+    └─/b            /dev/sdb1
+      └─/b/x        /dev/sdb2
+        └─/b/x/deep /dev/sdb3
+    # umount --recursive /nope
+    umount: ENOENT (No such file or directory)
+    # umount -R /b/x/deep/..
+    # umount -lR /b
+    # findmnt -o TARGET,SOURCE
+    TARGET SOURCE
+    /      /dev/sda1
+    # mkdir /c
+    # umount -R /c
+    umount: EINVAL (Invalid argument)
+SCN
+	)
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	printf '    # umount --recursiv /c\n' >"$scn"
+	run "$NSTEST" lint "$scn"
+	assert_failure 2
+	assert_output "$scn:1:14: error: umount: unknown option --recursiv (did you mean --recursive?)"
+}
