@@ -132,3 +132,35 @@ debian_version() {
 	assert_output --partial "no Debian cloud kernel '9.9' in the archive"
 	refute_output --partial "running"
 }
+
+@test "kernel-matrix --retries: a boot without a verdict is booted again, and the end says so" {
+	cd "$NSTEST_ROOT"
+	# a qemu that gives no verdict the first time it is started
+	cat >"$BATS_TEST_TMPDIR/qemu" <<EOF2
+#!/bin/bash
+if [[ ! -e $BATS_TEST_TMPDIR/started ]]; then
+	touch $BATS_TEST_TMPDIR/started
+	exit 1
+fi
+exec qemu-system-x86_64 "\$@"
+EOF2
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/kernel-matrix" --no-host --no-junit \
+		-o "$BATS_TEST_TMPDIR/r" -s scenarios/article/01-shared-private.scn "$KERNEL"
+	assert_success
+	guest=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
+	assert_line --regexp "^scenarios/article/01-shared-private.scn +pass$"
+	assert_line "booted again after a boot without a verdict: $guest (1x)"
+	[[ $stderr == *"$guest: no verdict (status 125)"*"-- booting it again"* ]] || fail "stderr: $stderr"
+
+	# with --retries 0 the first answer stands
+	rm -f "$BATS_TEST_TMPDIR/started"
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/kernel-matrix" --no-host --no-junit \
+		--retries 0 -o "$BATS_TEST_TMPDIR/r0" -s scenarios/article/01-shared-private.scn "$KERNEL"
+	assert_failure 125
+	[[ $stderr != *"booting it again"* ]] || fail "stderr: $stderr"
+
+	run "$CI_DIR/kernel-matrix" --retries -1 "$KERNEL"
+	assert_failure 2
+	assert_output --partial "--retries: 0 or more, not -1"
+}
