@@ -64,7 +64,8 @@ struct run_cli {
 	unsigned jobs;
 	const char *filter;
 	unsigned shard_k, shard_n; /* --shard K/N; 0/0 without */
-	const char *shard;         /* its text, for the reports, or NULL */
+	const char *shard;         /* "K/N" for the reports (shard_text), or NULL */
+	char shard_text[24];       /* written as K/N, whatever zeros were typed */
 	const char *output;        /* --output FILE */
 	const struct ns_reporter *reporter;
 };
@@ -99,7 +100,9 @@ static int opt_shard(const char *v, struct run_cli *cli)
 		if (opt_uint(k, MAX_SHARDS, &cli->shard_k) == 0 &&
 		    opt_uint(slash + 1, MAX_SHARDS, &cli->shard_n) == 0 &&
 		    cli->shard_k >= 1 && cli->shard_k <= cli->shard_n) {
-			cli->shard = v;
+			snprintf(cli->shard_text, sizeof(cli->shard_text), "%u/%u",
+				 cli->shard_k, cli->shard_n);
+			cli->shard = cli->shard_text;
 			return 0;
 		}
 	}

@@ -110,6 +110,13 @@ ok 1 - scenarios/article/02-slave.scn
 	assert_output "$("$NSTEST" run --backend model --list --shard 2/4 scenarios | wc -l)"
 }
 
+@test "shard: leading zeros are allowed, and the reports write the shard without them" {
+	run "$NSTEST" run --backend model --format json --shard 02/003 scenarios/article
+	assert_success
+	assert_line --index 0 --partial '"shard":"2/3"'
+	assert_line --index 1 --partial '"path":"scenarios/article/02-slave.scn"'
+}
+
 @test "shard: bad values are usage errors naming --shard; exit 2" {
 	for bad in 0/3 4/3 1/0 0/0 x 3 1/ /3 '' -1/3 +1/3 ' 1/3' 1/3x 1.0/3 2/99999999999; do
 		run --separate-stderr "$NSTEST" run --backend model --shard "$bad" scenarios/article
