@@ -38,6 +38,9 @@ static const char run_help[] =
 	"      --keep-going       the opposite of -x (the default)\n"
 	"  --filter PATTERN       only scenarios whose path or file name matches the glob\n"
 	"                         PATTERN; without * ? or [, those that contain it\n"
+	"  --shard K/N            only every N-th scenario, starting with the K-th (1 <= K\n"
+	"                         <= N), after --filter: N runs with K = 1..N run each\n"
+	"                         scenario once; the report names the shard\n"
 	"  --list                 print the scenario files that would run, run nothing\n"
 	"  --format FORMAT        human (default), tap, junit, json or html (a page with\n"
 	"                         each failing scenario and its propagation graphs)\n"
@@ -60,12 +63,15 @@ struct run_cli {
 	bool help;                 /* --help: printed, nothing else to do */
 	unsigned jobs;
 	const char *filter;
+	unsigned shard_k, shard_n; /* --shard K/N; 0/0 without */
+	const char *shard;         /* "K/N" for the reports (shard_text), or NULL */
+	char shard_text[24];       /* written as K/N, whatever zeros were typed */
 	const char *output;        /* --output FILE */
 	const struct ns_reporter *reporter;
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
-       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_HELP = 'h' };
+       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD, OPT_HELP = 'h' };
 
 static int unknown_format(const char *name)
 {
@@ -74,6 +80,34 @@ static int unknown_format(const char *name)
 	ns_reporter_names(&known);
 	usage_error("unknown --format '%s' (known: %s)", name, ns_buf_str(&known));
 	ns_buf_free(&known);
+	return -1;
+}
+
+/* Shard numbers: up to a million shards, far more than any CI has jobs. */
+#define MAX_SHARDS 1000000
+
+/* --shard K/N: two plain decimal numbers, 1 <= K <= N. */
+static int opt_shard(const char *v, struct run_cli *cli)
+{
+	const char *slash = strchr(v, '/');
+	char k[16];
+	size_t klen = slash ? (size_t)(slash - v) : 0;
+
+	if (slash && klen && klen < sizeof(k) && strspn(v, "0123456789") == klen &&
+	    slash[1] && strspn(slash + 1, "0123456789") == strlen(slash + 1)) {
+		memcpy(k, v, klen);
+		k[klen] = '\0';
+		if (opt_uint(k, MAX_SHARDS, &cli->shard_k) == 0 &&
+		    opt_uint(slash + 1, MAX_SHARDS, &cli->shard_n) == 0 &&
+		    cli->shard_k >= 1 && cli->shard_k <= cli->shard_n) {
+			snprintf(cli->shard_text, sizeof(cli->shard_text), "%u/%u",
+				 cli->shard_k, cli->shard_n);
+			cli->shard = cli->shard_text;
+			return 0;
+		}
+	}
+	usage_error("--shard must be K/N, two whole numbers with 1 <= K <= N <= %d (shard K of N), not '%s'",
+		    MAX_SHARDS, v);
 	return -1;
 }
 
@@ -119,6 +153,8 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_BACKEND:
 		cli->backend_name = optarg;
 		return 0;
+	case OPT_SHARD:
+		return opt_shard(optarg, cli);
 	case OPT_QUIRK:
 		opt_quirk(optarg);
 		return 0;
@@ -152,6 +188,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "quirk", required_argument, NULL, OPT_QUIRK },
 		{ "quirks", required_argument, NULL, OPT_QUIRKS },
+		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -223,6 +260,28 @@ static int apply_filter(struct ns_lines *files, const char *pattern)
 	return -1;
 }
 
+/* --shard K/N: keep the scenarios at positions K-1, K-1+N, K-1+2N, ...
+ * of the list (0-based), which is sorted and filtered already: the N
+ * shards of the same command line share the list out, each scenario to
+ * exactly one. Round robin rather than slices, so that each shard gets
+ * some of every folder. An empty shard is no error (more shards than
+ * scenarios): it says so and reports zero scenarios. */
+static void apply_shard(struct ns_lines *files, const struct run_cli *cli)
+{
+	size_t k = 0, all = files->n;
+
+	for (size_t i = 0; i < files->n; i++) {
+		if (i % cli->shard_n == cli->shard_k - 1)
+			files->v[k++] = files->v[i];
+		else
+			free(files->v[i]);
+	}
+	files->n = k;
+	if (!k)
+		fprintf(stderr, "nstest: shard %s has no scenarios: %zu scenario file(s) for %u shards\n",
+			cli->shard, all, cli->shard_n);
+}
+
 struct run_state {
 	struct ns_report_ctx ctx;
 	const struct ns_reporter *rep;
@@ -273,6 +332,7 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
 	st->ctx.progress = tty;
 	st->ctx.devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
 	st->ctx.kernel = release; /* NULL: the documented rules, no kernel */
+	st->ctx.shard = cli->shard;
 	if (gethostname(hostname, hostname_size) < 0)
 		snprintf(hostname, hostname_size, "unknown");
 	hostname[hostname_size - 1] = '\0';
@@ -317,7 +377,8 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	struct ns_runner_hooks hooks = { &st, on_started, on_result };
 	char hostname[256];
 
-	if (prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
+	/* an empty shard runs nothing: no sandbox, so no privileges needed */
+	if (n && prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
 	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail };
 	init_report(&st, cli, n, hostname, sizeof(hostname));
@@ -351,7 +412,7 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
 	struct ns_runner_opts ro;
 
-	if (prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
+	if (n && prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
 	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, false };
 	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;
@@ -382,6 +443,8 @@ static int run_main(int argc, char **argv, bool *input_error)
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
+	if (cli.shard)
+		apply_shard(&files, &cli);
 	sc = parse_scenarios(&files);
 	if (!sc) {
 		ns_lines_free(&files);

@@ -1,7 +1,7 @@
 /* report_json.c - the whole run as one JSON document:
  *
  *     {"nstest":VERSION,"kernel":RELEASE,"devices":"tmpfs","backend":"kernel",
- *      "rootless":false,
+ *      "rootless":false,"shard":null,
  *     "scenarios":[
  *     {"path":..,"name":..,"status":"fail","reason":..,"seconds":0.125,
  *      "kernel":..,"devices":..,"steps":[{"line":3,"terminal":"sh1",
@@ -12,7 +12,8 @@
  *     "summary":{"passed":1,"failed":1,"skipped":0,"xfailed":0,"xpassed":0}}
  *
  * One scenario per line, each complete in itself (it repeats the kernel),
- * written as soon as it is judged. */
+ * written as soon as it is judged. "shard" is "K/N" for a run with
+ * --shard K/N (ci/merge-reports checks that all N came), else null. */
 #include "report/reporter.h"
 
 #include <ctype.h>
@@ -41,6 +42,8 @@ static void json_begin(struct ns_report_ctx *c)
 	key_str(&b, "devices", c->devices);
 	key_str(&b, "backend", c->backend);
 	ns_buf_addf(&b, ",\"rootless\":%s", c->rootless ? "true" : "false");
+	key(&b, "shard", false);
+	ns_json_string(&b, c->shard);
 	ns_buf_adds(&b, ",\"scenarios\":[\n");
 	fputs(ns_buf_str(&b), c->out);
 	fflush(c->out);

@@ -5,7 +5,7 @@
  *       <testsuite name="nstest" tests= failures= errors="0" skipped= time=
  *                  timestamp= hostname=>
  *         <properties> kernel release, stand-in mode, backend, rootless,
- *                      nstest version
+ *                      nstest version, shard (K/N, only with --shard)
  *         <testcase classname="nstest.FOLDER" name="NAME" file="FILE" time=>
  *           <failure message= type=>the failing steps and their diffs</failure>
  *           <skipped message="reason"/>
@@ -171,6 +171,8 @@ static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 	property(&b, "rootless", c->rootless ? "true" : "false");
 	if (c->version)
 		property(&b, "nstest", c->version);
+	if (c->shard)
+		property(&b, "shard", c->shard);
 	ns_buf_adds(&b, "    </properties>\n");
 	ns_buf_adds(&b, ns_buf_str(&suite->cases));
 	ns_buf_adds(&b, "  </testsuite>\n</testsuites>\n");

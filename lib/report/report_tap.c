@@ -14,6 +14,9 @@
  *     not ok 5 - FILE                      XPASS: a plain failure
  *     # 1 passed, 2 failed, ...
  *
+ * An empty shard (--shard K/N with fewer than K scenarios) has the plan
+ * "1..0 # SKIP shard K/N has no scenarios".
+ *
  * An XPASS is not written as "ok N # TODO": TAP counts a passing TODO
  * test as a success, while nstest counts XPASS as a failure (the xfail
  * marker has to go). As a plain "not ok" every reader agrees with the
@@ -67,8 +70,14 @@ static void tap_begin(struct ns_report_ctx *c)
 
 	c->state.tap.reported = 0;
 	ns_report_header(&head, c);
-	fprintf(c->out, "TAP version 13\n1..%zu\n# %s\n", c->total,
-		ns_buf_str(&head));
+	/* an empty shard: the plan that says "skip all", which prove shows
+	 * as skipped rather than as a run that promised nothing */
+	if (!c->total && c->shard)
+		fprintf(c->out, "TAP version 13\n1..0 # SKIP shard %s has no scenarios\n# %s\n",
+			c->shard, ns_buf_str(&head));
+	else
+		fprintf(c->out, "TAP version 13\n1..%zu\n# %s\n", c->total,
+			ns_buf_str(&head));
 	ns_buf_free(&head);
 	fflush(c->out);
 }

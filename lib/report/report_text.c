@@ -166,6 +166,8 @@ void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c)
 		ns_buf_adds(out, "documented rules");
 	ns_buf_addf(out, ", %s stand-ins%s", c->devices ? c->devices : "tmpfs",
 		    c->rootless ? ", rootless" : "");
+	if (c->shard)
+		ns_buf_addf(out, ", shard %s", c->shard);
 }
 
 const char *ns_report_devices_note(const struct ns_report_ctx *c,

@@ -62,6 +62,7 @@ struct ns_report_ctx {
 	const char *kernel;        /* uname -r */
 	const char *devices;       /* the run's --devices */
 	const char *backend;       /* what ran the scenarios: "kernel" */
+	const char *shard;         /* "K/N" of --shard, or NULL: the whole run */
 	bool rootless;             /* sandboxes in a user namespace of their own */
 	const char *hostname;
 	const char *version;       /* nstest's version, or NULL */

@@ -104,12 +104,15 @@ static void fixture_free(struct fixture *f)
 }
 
 /* The whole report of f in format name. */
-static char *render(const char *name, const struct fixture *f)
+/* The report of f alone, as shard (run --shard, "K/N") or a whole run
+ * (NULL). */
+static char *render_shard(const char *name, const struct fixture *f, const char *shard)
 {
 	const struct ns_reporter *rep = ns_reporter_find(name);
 	struct ns_tally t = { 0 };
 	struct ns_report_ctx c = { .total = 1, .kernel = "6.1.0-<rc>", .devices = "tmpfs",
-				   .backend = "kernel", .hostname = "h&h", .version = "0.1.0" };
+				   .backend = "kernel", .hostname = "h&h", .version = "0.1.0",
+				   .shard = shard };
 	char *text = NULL;
 	size_t len = 0;
 
@@ -121,6 +124,11 @@ static char *render(const char *name, const struct fixture *f)
 	rep->end(&c, &t);
 	fclose(c.out);
 	return text;
+}
+
+static char *render(const char *name, const struct fixture *f)
+{
+	return render_shard(name, f, NULL);
 }
 
 /* s with the values of JUnit's time="" and timestamp="" emptied: they
@@ -231,8 +239,8 @@ static void test_reports(void)
 	ok(strstr(s, "\"path\":\"dir.x/t#1.scn\",\"name\":\"t#1\",\"status\":\"fail\",\"reason\":null,\"seconds\":0.250") != NULL,
 	   "json: path, name, status");
 	ok(strstr(s, "\"summary\":{\"passed\":0,\"failed\":1,") != NULL, "json: summary");
-	ok(strstr(s, "\"devices\":\"tmpfs\",\"backend\":\"kernel\",\"rootless\":false,\"scenarios\":[") != NULL,
-	   "json: the backend at the top");
+	ok(strstr(s, "\"devices\":\"tmpfs\",\"backend\":\"kernel\",\"rootless\":false,\"shard\":null,\"scenarios\":[") != NULL,
+	   "json: the backend at the top, and no shard");
 	free(s);
 
 	s = render("junit", &f);
@@ -255,6 +263,27 @@ static void test_reports(void)
 	s = render("human", &f);
 	ok(!strncmp(s, "nstest 0.1.0: kernel backend, Linux 6.1.0-<rc>, tmpfs stand-ins\n", 64),
 	   "human: the head line names backend, kernel and stand-ins");
+	free(s);
+
+	/* run --shard 2/3: every format says which shard it was */
+	s = render_shard("json", &f, "2/3");
+	ok(strstr(s, "\"rootless\":false,\"shard\":\"2/3\",\"scenarios\":[") != NULL,
+	   "json: the shard at the top");
+	free(s);
+	s = render_shard("junit", &f, "2/3");
+	ok(strstr(s, "<property name=\"shard\" value=\"2/3\"/>\n    </properties>") != NULL,
+	   "junit: the shard, the last property");
+	free(s);
+	s = render("junit", &f);
+	ok(strstr(s, "name=\"shard\"") == NULL, "junit: no shard property for a whole run");
+	free(s);
+	s = render_shard("tap", &f, "2/3");
+	ok(strstr(s, "\n1..1\n# nstest 0.1.0: kernel backend, Linux 6.1.0-<rc>, tmpfs stand-ins, shard 2/3\n") != NULL,
+	   "tap: the shard in the comment after the plan");
+	free(s);
+	s = render_shard("human", &f, "2/3");
+	ok(!strncmp(s, "nstest 0.1.0: kernel backend, Linux 6.1.0-<rc>, tmpfs stand-ins, shard 2/3\n", 75),
+	   "human: the shard in the head line");
 	free(s);
 
 	test_two_at_once("human", &f);

@@ -1,0 +1,215 @@
+#!/usr/bin/env bats
+# tests/bats/shard.bats - run --shard K/N: the N shards of one command
+# line run every scenario exactly once, with any --format, --filter and
+# -j; bad values are usage errors; an empty shard is a report of nothing.
+# Everything here runs on the model backend (no mounts, no privileges).
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+# every_nth K N: lines K, K+N, K+2N, ... of standard input
+every_nth() {
+	awk -v k="$1" -v n="$2" '(NR - 1) % n == k - 1'
+}
+
+@test "shard: for N from 1 to 7, shard K gets list positions K, K+N, ...; together each scenario once" {
+	all=$("$NSTEST" run --backend model --list scenarios)
+	total=$(wc -l <<<"$all")
+	((total > 7)) || fail "too few scenarios to shard: $total"
+	for n in 1 2 3 4 5 6 7; do
+		union=
+		for ((k = 1; k <= n; k++)); do
+			run --separate-stderr "$NSTEST" run --backend model --list --shard "$k/$n" scenarios
+			assert_success
+			assert_equal "$stderr" ""
+			assert_equal "$output" "$(every_nth "$k" "$n" <<<"$all")"
+			union+=$output$'\n'
+		done
+		# every scenario once, none twice
+		assert_equal "$(sort <<<"${union%$'\n'}")" "$(sort <<<"$all")"
+		assert_equal "$(sort <<<"${union%$'\n'}" | uniq -d)" ""
+	done
+}
+
+@test "shard: --filter first, then the shard of what it kept" {
+	kept=$("$NSTEST" run --backend model --list --filter slave scenarios)
+	(($(wc -l <<<"$kept") >= 3)) || fail "the filter keeps too little: $kept"
+	run "$NSTEST" run --backend model --list --shard 2/2 --filter slave scenarios
+	assert_success
+	assert_output "$(every_nth 2 2 <<<"$kept")"
+	# the order of the options does not matter
+	run "$NSTEST" run --backend model --list scenarios --filter slave --shard 2/2
+	assert_output "$(every_nth 2 2 <<<"$kept")"
+}
+
+@test "shard: the runs of all shards together report every scenario once, with its verdict" {
+	"$NSTEST" run --backend model --format json scenarios/article >"$BATS_TEST_TMPDIR/all.json"
+	for k in 1 2 3; do
+		"$NSTEST" run --backend model --format json --shard "$k/3" scenarios/article \
+			>"$BATS_TEST_TMPDIR/s$k.json"
+	done
+	run python3 - "$BATS_TEST_TMPDIR"/all.json "$BATS_TEST_TMPDIR"/s{1,2,3}.json <<'PY'
+import json, sys
+whole, *shards = [json.load(open(f)) for f in sys.argv[1:]]
+assert whole["shard"] is None, whole["shard"]
+got = []
+for k, doc in enumerate(shards, 1):
+    assert doc["shard"] == f"{k}/3", doc["shard"]
+    got += [(s["path"], s["status"]) for s in doc["scenarios"]]
+want = [(s["path"], s["status"]) for s in whole["scenarios"]]
+assert sorted(got) == sorted(want), (got, want)
+assert len(set(got)) == len(got)
+print(len(got))
+PY
+	assert_success
+	assert_output 4
+}
+
+@test "shard: every format names the shard (head line, TAP comment, JUnit property, JSON)" {
+	run "$NSTEST" run --backend model --shard 2/3 scenarios/article
+	assert_success
+	assert_line --index 0 "$("$NSTEST" --version): model backend, documented rules, tmpfs stand-ins, shard 2/3"
+	assert_line --index 1 "PASS  scenarios/article/02-slave.scn"
+	assert_line --index 2 "1 passed, 0 failed, 0 skipped"
+
+	run "$NSTEST" run --backend model --format tap --shard 2/3 scenarios/article
+	assert_success
+	assert_output "TAP version 13
+1..1
+# $("$NSTEST" --version): model backend, documented rules, tmpfs stand-ins, shard 2/3
+ok 1 - scenarios/article/02-slave.scn
+# 1 passed, 0 failed, 0 skipped"
+
+	"$NSTEST" run --backend model --format junit --shard 2/3 scenarios/article >"$BATS_TEST_TMPDIR/r.xml"
+	run xmllint --xpath 'string(//property[@name="shard"]/@value)' "$BATS_TEST_TMPDIR/r.xml"
+	assert_output "2/3"
+	run xmllint --xpath 'count(//testcase)' "$BATS_TEST_TMPDIR/r.xml"
+	assert_output 1
+	# no shard property without --shard
+	"$NSTEST" run --backend model --format junit scenarios/article >"$BATS_TEST_TMPDIR/w.xml"
+	run xmllint --xpath 'count(//property[@name="shard"])' "$BATS_TEST_TMPDIR/w.xml"
+	assert_output 0
+
+	run "$NSTEST" run --backend model --format json --shard 2/3 scenarios/article
+	assert_success
+	assert_line --index 0 --partial '"backend":"model","rootless":false,"shard":"2/3","scenarios":['
+
+	"$NSTEST" run --backend model --format html --output "$BATS_TEST_TMPDIR/r.html" \
+		--shard 2/3 scenarios/article
+	grep -q 'tmpfs stand-ins, shard 2/3' "$BATS_TEST_TMPDIR/r.html"
+}
+
+@test "shard: -j gives each shard the same scenarios and verdicts as -j 1" {
+	for j in 1 3; do
+		"$NSTEST" run --backend model --format tap -j "$j" --shard 2/4 scenarios \
+			| grep -v '^# nstest' >"$BATS_TEST_TMPDIR/j$j.tap"
+	done
+	run diff "$BATS_TEST_TMPDIR/j1.tap" "$BATS_TEST_TMPDIR/j3.tap"
+	assert_success
+	run grep -c '^ok ' "$BATS_TEST_TMPDIR/j1.tap"
+	assert_output "$("$NSTEST" run --backend model --list --shard 2/4 scenarios | wc -l)"
+}
+
+@test "shard: leading zeros are allowed, and the reports write the shard without them" {
+	run "$NSTEST" run --backend model --format json --shard 02/003 scenarios/article
+	assert_success
+	assert_line --index 0 --partial '"shard":"2/3"'
+	assert_line --index 1 --partial '"path":"scenarios/article/02-slave.scn"'
+}
+
+@test "shard: bad values are usage errors naming --shard; exit 2" {
+	for bad in 0/3 4/3 1/0 0/0 x 3 1/ /3 '' -1/3 +1/3 ' 1/3' 1/3x 1.0/3 2/99999999999; do
+		run --separate-stderr "$NSTEST" run --backend model --shard "$bad" scenarios/article
+		assert_failure 2
+		assert_equal "$output" ""
+		assert_equal "$(head -n 1 <<<"$stderr")" \
+			"nstest: error: --shard must be K/N, two whole numbers with 1 <= K <= N <= 1000000 (shard K of N), not '$bad'"
+	done
+	run --separate-stderr "$NSTEST" run --backend model scenarios/article --shard
+	assert_failure 2
+	assert_equal "$(head -n 1 <<<"$stderr")" "nstest: error: run: option '--shard' needs a value"
+}
+
+@test "shard: an empty shard says so on stderr, reports zero scenarios in every format, exit 0" {
+	msg="nstest: shard 5/5 has no scenarios: 4 scenario file(s) for 5 shards"
+	head="$("$NSTEST" --version): model backend, documented rules, tmpfs stand-ins, shard 5/5"
+
+	run --separate-stderr "$NSTEST" run --backend model --shard 5/5 scenarios/article
+	assert_success
+	assert_equal "$stderr" "$msg"
+	assert_output "$head
+0 passed, 0 failed, 0 skipped"
+
+	run --separate-stderr "$NSTEST" run --backend model --format tap --shard 5/5 scenarios/article
+	assert_success
+	assert_equal "$stderr" "$msg"
+	assert_output "TAP version 13
+1..0 # SKIP shard 5/5 has no scenarios
+# $head
+# 0 passed, 0 failed, 0 skipped"
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/r.tap"
+	# prove takes it as "skipped", not as a broken stream
+	run prove -e cat "$BATS_TEST_TMPDIR/r.tap"
+	assert_success
+	assert_line --partial "skipped: shard 5/5 has no scenarios"
+
+	run --separate-stderr "$NSTEST" run --backend model --format junit --shard 5/5 scenarios/article
+	assert_success
+	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/r.xml"
+	run xmllint --xpath 'string(/testsuites/@tests)' "$BATS_TEST_TMPDIR/r.xml"
+	assert_output 0
+
+	"$NSTEST" run --backend model --format json --shard 5/5 scenarios/article \
+		>"$BATS_TEST_TMPDIR/r.json" 2>/dev/null
+	run python3 -c '
+import json, sys
+d = json.load(open(sys.argv[1]))
+print(d["shard"], d["scenarios"], d["summary"])' "$BATS_TEST_TMPDIR/r.json"
+	assert_output "5/5 [] {'passed': 0, 'failed': 0, 'skipped': 0, 'xfailed': 0, 'xpassed': 0}"
+
+	run --separate-stderr "$NSTEST" run --backend model --list --shard 5/5 scenarios/article
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "$msg"
+}
+
+@test "shard: no scenario files at all is still an error, shard or not" {
+	mkdir "$BATS_TEST_TMPDIR/empty"
+	run --separate-stderr "$NSTEST" run --backend model --shard 1/2 "$BATS_TEST_TMPDIR/empty"
+	assert_failure 2
+	assert_equal "$(head -n 1 <<<"$stderr")" "nstest: error: no scenario files (*.scn) found"
+}
+
+@test "shard: a broken scenario file fails only the shard it belongs to" {
+	write_scn a-good >/dev/null <<'SCN'
+    # mkdir /a
+SCN
+	write_scn b-broken >/dev/null <<'SCN'
+    # frobnicate /a
+SCN
+	run "$NSTEST" run --backend model --shard 1/2 "$SCN_DIR"
+	assert_success
+	run "$NSTEST" run --backend model --shard 2/2 "$SCN_DIR"
+	assert_failure 2
+}
+
+@test "shard: --update rewrites only the shard's scenarios" {
+	for name in a b; do
+		write_scn "$name" >/dev/null <<'SCN'
+    # mkdir /x
+    # ls /
+    wrong
+SCN
+	done
+	run "$NSTEST" run --backend model --update --shard 2/2 "$SCN_DIR"
+	assert_success
+	grep -q wrong "$SCN_DIR/a.scn"
+	run grep -c wrong "$SCN_DIR/b.scn"
+	assert_output 0
+}
+
+@test "shard: run --help describes --shard" {
+	run "$NSTEST" run --help
+	assert_success
+	assert_line --partial "--shard K/N"
+}
