@@ -117,9 +117,11 @@ check-scenarios: nstest
 	tests/isolation-check ./nstest run --devices=loop scenarios
 
 # Kernels in VMs (README: "Other kernels"): article and sharedsubtree on
-# Debian's 6.1 under qemu, kernel-matrix, a real git bisect run, ci/kernels
-# fetching the newest 6.12 from Debian's archive (network). Needs the
-# packages of `ci/install-deps --vm`, which `make check` does without.
+# Other kernels under qemu: every scenario on Debian's 6.1, 6.12, 6.18 and
+# newest kernels in three modes (tests/bats/vm/lines.bats), kernel-matrix,
+# kernel-bisect over 7.1/7.2 point releases, a git bisect run over a
+# stand-in tree, ci/kernels fetching from Debian's archive (network). Needs
+# the packages of `ci/install-deps --vm`, which `make check` does without.
 check-vm: nstest
 	ci/install-deps --vm
 	tests/isolation-check bats --tap tests/bats/vm
