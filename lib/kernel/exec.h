@@ -26,5 +26,6 @@ ns_kernel_exec_fn ns_kexec_unshare, ns_kexec_exit;
 ns_kernel_exec_fn ns_kexec_sleep, ns_kexec_capsh;
 ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr;
 ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_findmnt;
+ns_kernel_exec_fn ns_kexec_nsenter;
 
 #endif

@@ -32,6 +32,8 @@ struct m_sb {
 	unsigned minor;             /* st_dev is 0:minor */
 	bool rdonly;                /* the superblock is read-only */
 	struct m_node *root;
+	struct m_userns *owner;     /* who may reconfigure it (a remount);
+				     * NULL: the scenario's first user namespace */
 };
 
 /* A peer group: the mounts with the same `group`. */
@@ -85,6 +87,7 @@ struct m_mount {
 
 struct m_userns {
 	struct m_userns *parent;    /* NULL: the first one */
+	bool root_mapped;           /* uid and gid 0 are mapped (unshare -r) */
 };
 
 struct m_ns {

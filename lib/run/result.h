@@ -14,6 +14,9 @@
 struct ns_cmd_result {
 	int err;
 	const char *syscall;
+	/* the command that failed when it is not the stage's own: the one
+	 * a wrapper ran (unshare -m mount ...), which names its own errors */
+	const char *cmd;
 };
 
 /* Fill *res and return -1: `return ns_cmd_fail(res, "mount", errno);` */
