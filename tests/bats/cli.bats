@@ -312,10 +312,12 @@ help_lists_every_option() { # COMMAND SOURCE
 	done
 }
 
-@test "cli: run --help, show --help and lint --help list every option" {
+@test "cli: run, show, fuzz, graph and lint --help list every option" {
 	help_lists_every_option run cmd_run.c
 	[[ $output == *"-j, --jobs N"* && $output == *"-x, --exitfirst"* ]] || fail "short options: $output"
 	help_lists_every_option show cmd_show.c
+	help_lists_every_option fuzz cmd_fuzz.c
+	help_lists_every_option graph cmd_graph.c
 	run "$NSTEST" lint --help
 	assert_success
 	assert_line --index 0 "usage: nstest lint PATH..."
