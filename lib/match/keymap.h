@@ -23,6 +23,13 @@ static inline bool ns_key_eq(struct ns_key a, struct ns_key b)
 	return a.x == b.x && a.y == b.y;
 }
 
+/* Raise *max to k when k is higher (by x, then y). */
+static inline void ns_key_raise(struct ns_key *max, struct ns_key k)
+{
+	if (k.x > max->x || (k.x == max->x && k.y > max->y))
+		*max = k;
+}
+
 /* `used` sits apart from the slots so that a probe mostly touches one
  * small array. A map may also keep a word per slot for its owner's
  * bookkeeping (the renaming's sightings): `aux`, apart too, so that maps

@@ -105,18 +105,22 @@ void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 	map_mountinfo(line, expected_name, m->ren, out);
 }
 
+void ns_match_line_name(const struct ns_match_line *l, ns_match_namer name,
+			void *ctx, struct ns_buf *out)
+{
+	if (l->tab)
+		map_row(l, name, ctx, out);
+	else if (l->mi)
+		map_mountinfo(l->text, name, ctx, out);
+	else
+		ns_buf_adds(out, l->text);
+}
+
 void ns_match_line_rename(const struct ns_renaming *r,
 			  const struct ns_match_line *l, struct ns_buf *out)
 {
 	/* expected_name only reads the renaming */
-	void *ren = (void *)(uintptr_t)r;
-
-	if (l->tab)
-		map_row(l, expected_name, ren, out);
-	else if (l->mi)
-		map_mountinfo(l->text, expected_name, ren, out);
-	else
-		ns_buf_adds(out, l->text);
+	ns_match_line_name(l, expected_name, (void *)(uintptr_t)r, out);
 }
 
 /* ---- a step's lines ----------------------------------------------------- */

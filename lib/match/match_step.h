@@ -73,6 +73,11 @@ void ns_match_line_init(struct ns_match_line *l, const char *text,
 			bool expected, const struct ns_match_shape *shape);
 void ns_match_line_free(struct ns_match_line *l);
 
+/* Append l with each number replaced by name(ctx, kind, number), in the
+ * order ns_match_map_numbers visits them. */
+void ns_match_line_name(const struct ns_match_line *l, ns_match_namer name,
+			void *ctx, struct ns_buf *out);
+
 /* Append l with its numbers renamed into the expected names where the
  * renaming knows them. */
 void ns_match_line_rename(const struct ns_renaming *r,
@@ -82,6 +87,10 @@ void ns_match_line_rename(const struct ns_renaming *r,
  * On false, some of those pairs may be bound: the caller undoes them. */
 bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
 			const struct ns_match_line *a);
+
+/* Raise max[kind] to the highest number of each kind l holds. */
+void ns_match_line_max_names(const struct ns_match_line *l,
+			     struct ns_key max[NS_RENAMING_NKINDS]);
 
 /* Every number of l that is bound counts as seen (ns_renaming_see). */
 void ns_match_line_see(struct ns_renaming *r, const struct ns_match_line *l);

@@ -110,6 +110,16 @@ const struct ns_key *ns_renaming_expected(const struct ns_renaming *r,
 	return ns_keymap_get(&r->bij[kind].rev, a);
 }
 
+void ns_renaming_max_name(const struct ns_renaming *r,
+			  enum ns_renaming_kind kind, struct ns_key *max)
+{
+	const struct ns_keymap *fwd = &r->bij[kind].fwd;
+
+	for (size_t i = 0; i < fwd->cap; i++)
+		if (fwd->used[i])
+			ns_key_raise(max, fwd->v[i].k);
+}
+
 void ns_renaming_reserve(struct ns_renaming *r, enum ns_renaming_kind kind,
 			 size_t n)
 {

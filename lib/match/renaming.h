@@ -43,6 +43,11 @@ bool ns_renaming_fits(const struct ns_renaming *r, enum ns_renaming_kind kind,
 bool ns_renaming_bind(struct ns_renaming *r, enum ns_renaming_kind kind,
 		      struct ns_key e, struct ns_key a);
 
+/* Raise *max to the highest expected name of kind that is bound (keys
+ * compared by x, then y). */
+void ns_renaming_max_name(const struct ns_renaming *r,
+			  enum ns_renaming_kind kind, struct ns_key *max);
+
 /* The expected name of actual number a, or NULL when a is unbound. */
 const struct ns_key *ns_renaming_expected(const struct ns_renaming *r,
 					  enum ns_renaming_kind kind,

@@ -602,8 +602,8 @@ static void test_reuse_diff(void)
 	ok(!runv(m, &P1, L("61 17 8:1 / / rw"), false, ROOT_A A_46, &d),
 	   "diff: /a is back where the transcript has nothing");
 	is_str(d, "--- expected\n+++ actual\n@@ -1,1 +1,2 @@\n"
-		  " 61 17 8:1 / / rw\n+46 61 0:41 / /a rw shared:1\n",
-	       "diff: the freed numbers show as the kernel printed them");
+		  " 61 17 8:1 / / rw\n+62 61 8:2 / /a rw shared:1\n",
+	       "diff: the freed numbers get fresh names, the next above the ones in use");
 	free(d);
 	ns_matcher_free(m);
 }
@@ -750,13 +750,44 @@ static void test_diff_device_reused(void)
 	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
 		  " 77 61 8:17 / /mntS rw,relatime shared:1\n"
 		  "-83 61 8:15 / /mntP rw,relatime\n"
-		  "+1002 61 8:17 / /mntP rw,relatime\n",
+		  "+84 61 8:17 / /mntP rw,relatime\n",
 	       "diff: the line that breaks the renaming is -/+, the one before is context");
 	free(d);
 	ok(run(m, L("83 61 8:15 / /mntP rw,relatime"), false,
 	       "1002 905 0:42 / /mntP rw,relatime\n", NULL),
 	   "diff: the bindings the diff made are gone afterwards");
 	ns_matcher_free(m);
+}
+
+/* Numbers nothing pairs are named in the file's numbering, above every
+ * name in use, in the order they first show: the diff is the same
+ * whatever numbers the kernel gave out (another run, another -j). */
+static void test_diff_fresh_names(void)
+{
+	static const char *const act[2] = {
+		"300 200 0:50 / / rw\n301 300 0:51 / /a rw shared:9\n"
+		"302 301 0:51 / /a/b rw shared:9\n",
+		"41 17 0:77 / / rw\n45 41 0:80 / /a rw shared:3\n"
+		"43 45 0:80 / /a/b rw shared:3\n",
+	};
+	char *d[2];
+
+	for (int k = 0; k < 2; k++) {
+		struct ns_matcher *m = ns_matcher_new();
+
+		ok(!run(m, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw"), false, act[k], &d[k]),
+		   "fresh: the step fails (kernel numbering %d)", k);
+		ns_matcher_free(m);
+	}
+	is_str(d[0], "--- expected\n+++ actual\n@@ -1,2 +1,3 @@\n"
+		     " 61 17 8:1 / / rw\n"
+		     "-62 61 8:2 / /a rw\n"
+		     "+63 61 8:3 / /a rw shared:1\n"
+		     "+64 63 8:3 / /a/b rw shared:1\n",
+	       "fresh: unpaired numbers get the next names, the same one each time they show");
+	is_str(d[1], d[0], "fresh: another kernel numbering gives the same diff");
+	free(d[0]);
+	free(d[1]);
 }
 
 static void test_diff_peer_group(void)
@@ -770,7 +801,7 @@ static void test_diff_peer_group(void)
 	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
 		  " 77 61 8:17 / /mntS rw shared:1\n"
 		  "-78 61 8:18 / /mntT rw shared:1\n"
-		  "+6 61 0:42 / /mntT rw shared:8\n",
+		  "+79 61 8:19 / /mntT rw shared:2\n",
 	       "diff: shows the group that differs");
 	free(d);
 	ns_matcher_free(m);
@@ -858,7 +889,7 @@ static void test_scale(void)
 	printf("# 50k failing, with diff: %.0f ms\n",
 	       1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
 	ok(strstr(ns_buf_str(&d), "\n-25002 12501 8:25000 / /m/25000 rw shared:25001\n"
-				  "+1025000 12501 0:1025000 / /m/25000 ro shared:1025007\n") &&
+				  "+50002 12501 8:50000 / /m/25000 ro shared:50001\n") &&
 	   d.len < 1000, "scale: its diff is the one line, renamed, in context");
 	ns_buf_free(&d);
 	free(act);
@@ -897,6 +928,7 @@ int main(void)
 	test_budget();
 	test_diff_renamed();
 	test_diff_device_reused();
+	test_diff_fresh_names();
 	test_diff_peer_group();
 	test_diff_shapes();
 	test_scale();
