@@ -202,7 +202,7 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 {
 	struct ns_matcher *m = ns_matcher_new();
 
-	ns_judge_with(sc, run, release, m, NULL, v);
+	ns_judge_with(sc, run, release, m, v);
 	ns_matcher_free(m);
 }
 
@@ -229,8 +229,7 @@ static char *standin_hint(const struct ns_verdict *v)
 }
 
 void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
-		   const char *release, struct ns_matcher *m,
-		   const struct ns_judge_hook *hook, struct ns_verdict *v)
+		   const char *release, struct ns_matcher *m, struct ns_verdict *v)
 {
 	size_t missing = 0;
 
@@ -250,8 +249,6 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		/* where it looked from, for numbers freed and given out again */
 		ns_matcher_set_view(m, &o->out.view);
 		v->steps[i].ok = judge_step(m, st, &o->out, &diff);
-		if (hook)
-			hook->step(hook->ctx, i, v->steps[i].ok, m);
 		if (!v->steps[i].ok) {
 			v->failed++;
 			v->steps[i].diff = ns_buf_detach(&diff);

@@ -37,21 +37,12 @@ bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out);
  * NULL for none) turns FAIL into XFAIL and PASS into XPASS. */
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      const char *release, struct ns_verdict *v);
-/* Called after each step that ran has been matched (ok: it matched), with
- * the matcher as that step left it: the renaming then is the one valid at
- * that step, which a later step may have released. */
-struct ns_judge_hook {
-	void (*step)(void *ctx, size_t i, bool ok, const struct ns_matcher *m);
-	void *ctx;
-};
-
 /* ns_judge on the caller's matcher m, new from ns_matcher_new(): the
  * steps are matched on it in order (each with the view its result names,
- * run/result.h), and hook, if not NULL, sees each one; afterwards m still
- * holds the renaming as the last step left it. For --update. */
+ * run/result.h); afterwards m still holds the renaming as the last step
+ * left it, pairs released on the way gone. For --update. */
 void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
-		   const char *release, struct ns_matcher *m,
-		   const struct ns_judge_hook *hook, struct ns_verdict *v);
+		   const char *release, struct ns_matcher *m, struct ns_verdict *v);
 void ns_verdict_skip(struct ns_verdict *v, char *reason);
 void ns_verdict_free(struct ns_verdict *v);
 const char *ns_status_name(enum ns_status s);

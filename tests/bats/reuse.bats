@@ -8,6 +8,9 @@
 # shown, no "...") of the same place no longer showed the old ones; with
 # no such view the old names stay bound. Each case runs on the kernel and
 # on the model, which allocates IDs the same way (lib/model/world.c).
+# The kernel's IDAs are the machine's: a process elsewhere may take a
+# freed group ID in between (seen once: shared:8 instead of 1), so the
+# cases that show the reuse check the mount ID and device, not the group.
 #
 # Runs as root: `nstest run` sandboxes itself in a private mount namespace.
 
@@ -59,7 +62,7 @@ backends=("" "--backend model")
 		for scn in "$none" "$grep" "$dots"; do
 			run "$NSTEST" run $b "$scn"
 			assert_failure
-			assert_output --partial "+21 20 0:2 / /b rw,relatime shared:1"
+			assert_output --partial "+21 20 0:2 / /b rw,relatime shared:"
 		done
 	done
 }
@@ -73,7 +76,7 @@ backends=("" "--backend model")
 	for b in "${backends[@]}"; do
 		run "$NSTEST" run $b "$scn"
 		assert_failure
-		assert_output --partial "+21 20 0:2 / /b rw,relatime shared:1"
+		assert_output --partial "+21 20 0:2 / /b rw,relatime shared:"
 		refute_output --partial "t2# cat"
 	done
 }
