@@ -17,12 +17,13 @@
 #include "base/util.h"
 
 /* mkdir [-p] DIR..., touch FILE..., ls [-a] [-1] [DIR], cd [DIR],
- * cat FILE..., chroot DIR [sh], rmdir [-p] DIR..., mv SRC... DST,
+ * cat FILE..., chroot DIR [sh], rmdir [-p] DIR..., mv [-T] SRC... DST,
  * ln -s TARGET... [LINK], pwd [-P]: options, then the operands. */
 struct ns_fs_args {
 	bool parents;               /* mkdir -p, rmdir -p */
 	bool all;                   /* ls -a */
 	bool one;                   /* ls -1 */
+	bool no_target;             /* mv -T: DST is replaced, never entered */
 	char *const *ops;           /* the operands */
 	size_t nops;
 };

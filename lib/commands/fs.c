@@ -35,6 +35,7 @@ static size_t parse_flags(struct ns_stage *st, struct ns_parse_err *e,
 			a->parents |= *f == 'p';
 			a->all |= *f == 'a';
 			a->one |= *f == '1';
+			a->no_target |= *f == 'T';
 		}
 	}
 	return i;
@@ -122,20 +123,26 @@ static int parse_rmdir(struct ns_stage *st, struct ns_parse_err *e)
 	return parse_common(st, e, "p", 1, (size_t)-1);
 }
 
-/* mv SRC DST, or mv SRC... DIR: rename(2) only, so no option of mv(1)
- * (which are about copying and asking) applies. */
+/* mv SRC DST, or mv SRC... DIR: rename(2) only, so of mv(1)'s options
+ * (most are about copying and asking) only -T applies: DST is the new
+ * name even when it is a directory, which rename(2) then replaces. */
 static int parse_mv(struct ns_stage *st, struct ns_parse_err *e)
 {
+	const struct ns_fs_args *a;
 	size_t n;
 
-	if (parse_common(st, e, "", 0, (size_t)-1) < 0)
+	if (parse_common(st, e, "T", 0, (size_t)-1) < 0)
 		return -1;
-	n = ((struct ns_fs_args *)st->args)->nops;
+	a = st->args;
+	n = a->nops;
 	if (n == 0)
 		return ns_parse_fail(e, 0, "mv: missing file operand");
 	if (n == 1)
 		return ns_parse_fail(e, st->argc - 1, "mv: missing destination file operand after '%s'",
 				     st->argv[st->argc - 1]);
+	if (a->no_target && n > 2)
+		return ns_parse_fail(e, st->argc - n + 2, "mv: extra operand '%s'",
+				     a->ops[2]);
 	return 0;
 }
 

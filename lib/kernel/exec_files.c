@@ -66,7 +66,7 @@ int ns_kexec_mv(struct ns_term *t, const void *args, struct ns_buf *out,
 	if (a->nops > 2 && !is_dir(dst))
 		return ns_cmd_fail(res, "stat", ENOTDIR);
 	for (size_t i = 0; i + 1 < a->nops; i++) {
-		char *to = place(a->ops[i], dst);
+		char *to = a->no_target ? xstrdup(dst) : place(a->ops[i], dst);
 		int r = rename(a->ops[i], to);
 
 		free(to);

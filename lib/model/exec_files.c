@@ -154,7 +154,7 @@ int m_exec_mv(struct m_shell *sh, const void *args, struct ns_buf *out,
 	if (a->nops > 2 && !is_dir(sh, dst))
 		return ns_cmd_fail(res, "stat", ENOTDIR);
 	for (size_t i = 0; i + 1 < a->nops; i++) {
-		char *to = place(sh, a->ops[i], dst);
+		char *to = a->no_target ? xstrdup(dst) : place(sh, a->ops[i], dst);
 		int r = rename_path(sh, a->ops[i], to);
 
 		free(to);

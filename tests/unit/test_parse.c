@@ -85,6 +85,8 @@ static void test_file_commands(void)
 		  "t.scn:1:7: error: mv: missing file operand" },
 		{ "mv a", "    # mv a\n",
 		  "t.scn:1:10: error: mv: missing destination file operand after 'a'" },
+		{ "mv -T a b c", "    # mv -T a b c\n",
+		  "t.scn:1:17: error: mv: extra operand 'c'" },
 		{ "ln a b", "    # ln a b\n",
 		  "t.scn:1:7: error: ln: hard links are not supported; use ln -s TARGET LINK" },
 		{ "ln -x a", "    # ln -x a\n",
