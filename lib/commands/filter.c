@@ -11,34 +11,55 @@
 
 /* ---- option scanning ------------------------------------------------- */
 
-static int add_flags(const char *cmd, const char *word, size_t i,
-		     const char *known, unsigned *flags, struct ns_parse_err *e)
+/* The letters of one word of options ("-vn2" or "-n"), GNU getopt style:
+ * a letter that takes an argument ends the word, taking the rest of it
+ * or else the next word. *i moves past what was used. */
+static int add_flags(size_t argc, char *const *argv, size_t *i,
+		     const struct ns_filter_scan *sc, struct ns_filter_words *w,
+		     struct ns_parse_err *e)
 {
+	const char *cmd = argv[0], *word = argv[*i];
+
 	if (word[1] == '-')
-		return ns_parse_fail(e, i, "%s: unknown option %s", cmd, word);
+		return ns_parse_fail(e, *i, "%s: unknown option %s", cmd, word);
 	for (const char *c = word + 1; *c; c++) {
-		const char *k = strchr(known, *c);
+		const char *k = *c == ':' ? NULL : strchr(sc->known, *c);
+		size_t at = *i;
+		const char *val;
 
 		if (!k)
-			return ns_parse_fail(e, i, "%s: unknown option -%c", cmd, *c);
-		*flags |= 1u << (unsigned)(k - known);
+			return ns_parse_fail(e, *i, "%s: unknown option -%c", cmd, *c);
+		w->flags |= 1u << (unsigned)(k - sc->known);
+		if (k[1] != ':')
+			continue;
+		if (c[1]) {
+			val = c + 1;
+		} else if (*i + 1 < argc) {
+			val = argv[++*i];
+			at = *i;
+		} else {
+			return ns_parse_fail(e, *i, "%s: option requires an argument -- '%c'",
+					     cmd, *c);
+		}
+		return sc->arg(sc->ctx, *c, val, at, e);
 	}
 	return 0;
 }
 
-int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
-			  struct ns_filter_words *w, struct ns_parse_err *e)
+int ns_filter_scan_words(size_t argc, char *const *argv,
+			 const struct ns_filter_scan *sc,
+			 struct ns_filter_words *w, struct ns_parse_err *e)
 {
 	bool options = true;
 
 	memset(w, 0, sizeof(*w));
-	for (size_t i = 1; i < argc; i++) {
+	for (size_t i = sc->first ? sc->first : 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (options && strcmp(a, "--") == 0) {
 			options = false;
 		} else if (options && a[0] == '-' && a[1] != '\0') {
-			if (add_flags(argv[0], a, i, known, &w->flags, e) < 0)
+			if (add_flags(argc, argv, &i, sc, w, e) < 0)
 				return -1;
 		} else {
 			if (w->nops < NS_ARRAY_SIZE(w->op))
@@ -47,6 +68,14 @@ int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
 		}
 	}
 	return 0;
+}
+
+int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
+			  struct ns_filter_words *w, struct ns_parse_err *e)
+{
+	const struct ns_filter_scan sc = { .known = known };
+
+	return ns_filter_scan_words(argc, argv, &sc, w, e);
 }
 
 int ns_filter_want_operands(const struct ns_filter_words *w, size_t want,

@@ -49,6 +49,23 @@ struct ns_filter_words {
 	size_t nops;
 };
 
+/* How to scan: the option letters, each followed by ':' when it takes
+ * an argument (as in getopt(3)); arg() receives every such argument in
+ * order, with the argv index it came from, and returns 0 or fails with
+ * e. Scanning starts at argv[first] (0 means 1). */
+struct ns_filter_scan {
+	const char *known;
+	int (*arg)(void *ctx, char opt, const char *val, size_t word,
+		   struct ns_parse_err *e);
+	void *ctx;
+	size_t first;
+};
+
+int ns_filter_scan_words(size_t argc, char *const *argv,
+			 const struct ns_filter_scan *sc,
+			 struct ns_filter_words *w, struct ns_parse_err *e);
+
+/* The same for options without arguments. */
 int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
 			  struct ns_filter_words *w, struct ns_parse_err *e);
 
@@ -85,6 +102,9 @@ int ns_filter_compile_re(regex_t *re, const char *text, int cflags,
  * as in GNU sed). Offsets in m are from the start of the line. */
 bool ns_filter_search(const regex_t *re, const char *line, size_t len,
 		      size_t from, regmatch_t *m, size_t nm);
+/* The same within line[0..to) only, as if the line ended there. */
+bool ns_filter_search_in(const regex_t *re, const char *line, size_t from,
+			 size_t to, regmatch_t *m, size_t nm);
 
 /* GNU sed's escapes for control characters (awk's strings share them);
  * 0 when c names none. */
