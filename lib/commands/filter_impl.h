@@ -7,6 +7,8 @@
  *   filter_sed_scan.c  sed: the s command cut into its parts as GNU sed does
  *   filter_awk.c       awk '{print ...}'
  *   filter_wc.c        wc
+ *   filter_head.c      head and tail
+ *   filter_sort.c      sort
  */
 #ifndef NS_FILTER_IMPL_H
 #define NS_FILTER_IMPL_H
@@ -38,6 +40,9 @@ extern const struct ns_filter_ops ns_filter_grep; /* filter_grep.c */
 extern const struct ns_filter_ops ns_filter_sed;  /* filter_sed.c */
 extern const struct ns_filter_ops ns_filter_awk;  /* filter_awk.c */
 extern const struct ns_filter_ops ns_filter_wc;   /* filter_wc.c */
+extern const struct ns_filter_ops ns_filter_head; /* filter_head.c */
+extern const struct ns_filter_ops ns_filter_tail; /* filter_head.c */
+extern const struct ns_filter_ops ns_filter_sort; /* filter_sort.c */
 
 /* ---- filter.c: option scanning ---- */
 
@@ -105,6 +110,10 @@ bool ns_filter_search(const regex_t *re, const char *line, size_t len,
 /* The same within line[0..to) only, as if the line ended there. */
 bool ns_filter_search_in(const regex_t *re, const char *line, size_t from,
 			 size_t to, regmatch_t *m, size_t nm);
+
+/* The digits at *p as a count, *p moved past them: false when there is
+ * no digit; *big when the count does not fit (it is then left short). */
+bool ns_filter_digits(const char **p, unsigned long long *v, bool *big);
 
 /* GNU sed's escapes for control characters (awk's strings share them);
  * 0 when c names none. */

@@ -93,3 +93,23 @@ char ns_filter_control_escape(char c)
 	default: return 0;
 	}
 }
+
+bool ns_filter_digits(const char **p, unsigned long long *v, bool *big)
+{
+	const char *s = *p;
+
+	*v = 0;
+	*big = false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (*v > (~0ULL - d) / 10)
+			*big = true;
+		else
+			*v = *v * 10 + d;
+	}
+	if (s == *p)
+		return false;
+	*p = s;
+	return true;
+}
