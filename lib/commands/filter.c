@@ -99,7 +99,7 @@ struct ns_filter {
 
 static const struct ns_filter_ops *const filters[] = {
 	&ns_filter_grep, &ns_filter_sed, &ns_filter_awk, &ns_filter_wc,
-	&ns_filter_head, &ns_filter_tail, &ns_filter_sort,
+	&ns_filter_head, &ns_filter_tail, &ns_filter_sort, &ns_filter_cut,
 };
 
 static const struct ns_filter_ops *find_filter(const char *name)
@@ -176,5 +176,6 @@ const struct ns_cmd_def ns_cmd_filter[] = {
 	FILTER_ENTRY("head"),
 	FILTER_ENTRY("tail"),
 	FILTER_ENTRY("sort"),
+	FILTER_ENTRY("cut"),
 };
 const size_t ns_cmd_filter_count = NS_ARRAY_SIZE(ns_cmd_filter);

@@ -9,6 +9,7 @@
  *   filter_wc.c        wc
  *   filter_head.c      head and tail
  *   filter_sort.c      sort
+ *   filter_cut.c       cut
  */
 #ifndef NS_FILTER_IMPL_H
 #define NS_FILTER_IMPL_H
@@ -43,6 +44,7 @@ extern const struct ns_filter_ops ns_filter_wc;   /* filter_wc.c */
 extern const struct ns_filter_ops ns_filter_head; /* filter_head.c */
 extern const struct ns_filter_ops ns_filter_tail; /* filter_head.c */
 extern const struct ns_filter_ops ns_filter_sort; /* filter_sort.c */
+extern const struct ns_filter_ops ns_filter_cut;  /* filter_cut.c */
 
 /* ---- filter.c: option scanning ---- */
 
