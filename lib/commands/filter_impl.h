@@ -3,8 +3,9 @@
  *   filter.c           the API, the command table, and option scanning
  *   filter_text.c      lines of a text, regular expressions, escapes
  *   filter_grep.c      grep
- *   filter_sed.c       sed 's///': the command compiled, and run
- *   filter_sed_scan.c  sed: the s command cut into its parts as GNU sed does
+ *   filter_sed.c       sed: options, scripts, addresses and commands, run
+ *   filter_sed_subst.c sed: regular expressions and the s command
+ *   filter_sed_scan.c  sed: a regex or replacement cut out as GNU sed does
  *   filter_awk.c       awk '{print ...}'
  *   filter_wc.c        wc
  *   filter_head.c      head and tail
@@ -120,6 +121,39 @@ bool ns_filter_digits(const char **p, unsigned long long *v, bool *big);
 /* GNU sed's escapes for control characters (awk's strings share them);
  * 0 when c names none. */
 char ns_filter_control_escape(char c);
+
+/* ---- filter_sed_subst.c ---- */
+
+/* What the sed command being compiled needs to know of its script. */
+struct ns_sed_ctx {
+	size_t word;             /* the argv word the script came from */
+	int cflags;              /* REG_EXTENDED with -E or -r */
+	bool seen_regex;         /* a regex came before, in this or an
+				  * earlier script */
+};
+
+/* An empty regex, which means the last one used: GNU sed's error when
+ * none came before, and unsupported otherwise (filter_sed.c). */
+int ns_sed_empty_regex(const struct ns_sed_ctx *cx, struct ns_parse_err *e);
+
+/* Compile a regex as it was scanned out of a script (see
+ * ns_filter_sed_scan_part), with GNU sed's escapes. */
+int ns_sed_regex(regex_t *re, const char *raw, int cflags, size_t word,
+		 struct ns_parse_err *e);
+
+struct ns_sed_subst;
+
+/* The s command from its delimiter at p on: *out is set (to be freed
+ * with ns_sed_subst_free) even on an error. Returns where the command
+ * ends (at ';', a newline, '#', '}' or the end), or NULL on an error. */
+const char *ns_sed_subst_compile(struct ns_sed_subst **out, const char *p,
+				 const struct ns_sed_ctx *cx,
+				 struct ns_parse_err *e);
+/* Whether it has the p flag. */
+bool ns_sed_subst_prints(const struct ns_sed_subst *s);
+/* Substitute in the pattern space; true when something was replaced. */
+bool ns_sed_subst_apply(const struct ns_sed_subst *s, struct ns_buf *ps);
+void ns_sed_subst_free(struct ns_sed_subst *s);
 
 /* ---- filter_sed_scan.c ---- */
 
