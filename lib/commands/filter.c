@@ -1,5 +1,5 @@
-/* filter.c - grep, sed 's///', awk '{print ...}' and wc as pipeline stages
- * (see filter.h for what each accepts): the API, the command table, and
+/* filter.c - grep, sed, awk, wc, head, tail, sort and cut as pipeline
+ * stages (see filter.h for what each accepts): the API, the command table, and
  * the option scanning all filters share. Each filter is in a file of its
  * own (filter_impl.h lists them). A filter is compiled when the scenario
  * is parsed, so that a bad pattern is a parse error that runs nothing;

@@ -6,7 +6,8 @@
  *   filter_sed.c       sed: options, scripts, addresses and commands, run
  *   filter_sed_subst.c sed: regular expressions and the s command
  *   filter_sed_scan.c  sed: a regex or replacement cut out as GNU sed does
- *   filter_awk.c       awk '{print ...}'
+ *   filter_awk.c       awk: the program compiled
+ *   filter_awk_run.c   awk: the program run
  *   filter_wc.c        wc
  *   filter_head.c      head and tail
  *   filter_sort.c      sort
@@ -163,7 +164,58 @@ void ns_sed_subst_free(struct ns_sed_subst *s);
 const char *ns_filter_sed_scan_part(const char *p, char delim, bool regex,
 				    struct ns_buf *out);
 
+/* Copy a bracket expression from just after its '[' to out, as GNU sed
+ * steps over one (see there); returns what follows its ']', or NULL
+ * when it does not end (before a newline). */
+const char *ns_filter_copy_bracket(const char *p, struct ns_buf *out);
+
 /* re has a ')' that closes no group, outside bracket expressions. */
 bool ns_filter_sed_stray_paren(const char *re);
+
+/* ---- filter_awk.c, filter_awk_run.c ---- */
+
+/* What a part of a print item, or a pattern's field, is besides $N. */
+enum {
+	NS_AWK_NF = -1,          /* $NF */
+	NS_AWK_TEXT = -2,        /* a string */
+	NS_AWK_COUNT_NF = -3,    /* NF */
+	NS_AWK_COUNT_NR = -4,    /* NR */
+};
+
+/* One print item: parts printed side by side. */
+struct ns_awk_part {
+	long field;              /* N for $N, or one of NS_AWK_* */
+	char *text;
+};
+
+struct ns_awk_item {
+	struct ns_awk_part *part;
+	size_t npart, cap;
+};
+
+enum ns_awk_pat {
+	NS_AWK_PAT_ALL, NS_AWK_PAT_RE, NS_AWK_PAT_EQ, NS_AWK_PAT_NE, NS_AWK_PAT_NR,
+};
+
+/* A rule: its pattern, and the items of its print (none: $0). */
+struct ns_awk_rule {
+	enum ns_awk_pat pat;
+	regex_t re;              /* NS_AWK_PAT_RE */
+	long field;              /* NS_AWK_PAT_EQ, _NE: N of $N, or NS_AWK_NF */
+	char *text;              /* ... and the string */
+	unsigned long long nr;   /* NS_AWK_PAT_NR */
+	struct ns_awk_item *item;
+	size_t nitem, cap;
+};
+
+struct ns_awk_prog {
+	struct ns_awk_rule *rule;
+	size_t nrule, cap;
+};
+
+/* The filter's run, release and keeps_lines (filter_awk_run.c). */
+void ns_awk_run(const void *prog, const char *in, size_t len, struct ns_buf *out);
+void ns_awk_release(void *prog);
+bool ns_awk_keeps_lines(const void *prog);
 
 #endif
