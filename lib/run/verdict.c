@@ -7,6 +7,7 @@
 #include "commands/args.h"
 #include "commands/filter.h"
 #include "match/match.h"
+#include "match/match_tree.h"
 #include "run/require.h"
 #include "run/standin_hint.h"
 #include "run/ulmsg.h"
@@ -118,6 +119,60 @@ static struct ns_expect *any_errno(const struct ns_step *st, const struct ns_ste
 	return copy;
 }
 
+/* A findmnt tree that does not match as printed, matched once more with
+ * the siblings of every mount in one order on both sides (match_tree.h:
+ * findmnt orders them by mount ID, which is renamed). The diff stays the
+ * one of the tree as printed. */
+static bool match_tree_canon(struct ns_matcher *m, const struct ns_expect *exp, size_t n,
+			     const char *output, const struct ns_match_shape *sh)
+{
+	struct ns_lines el = NS_LINES_INIT, al = NS_LINES_INIT, ec = NS_LINES_INIT,
+			ac = NS_LINES_INIT;
+	struct ns_expect *cexp;
+	bool ok = false;
+
+	for (size_t i = 0; i < n; i++)
+		ns_lines_push(&el, exp[i].text);
+	ns_lines_split(&al, output ? output : "", output ? strlen(output) : 0);
+	if (ns_match_tree_canon((const char *const *)el.v, el.n, sh, &ec) &&
+	    ns_match_tree_canon((const char *const *)al.v, al.n, sh, &ac)) {
+		struct ns_buf text = NS_BUF_INIT;
+
+		cexp = xcalloc(n + 1, sizeof(*cexp));
+		for (size_t i = 0; i < n; i++)
+			cexp[i] = (struct ns_expect){ ec.v[i], exp[i].line };
+		for (size_t j = 0; j < ac.n; j++) {
+			ns_buf_adds(&text, ac.v[j]);
+			ns_buf_addc(&text, '\n');
+		}
+		ok = ns_matcher_step_shaped(m, cexp, n, false, ns_buf_str(&text), sh, NULL);
+		ns_buf_free(&text);
+		free(cexp);
+	}
+	ns_lines_free(&el);
+	ns_lines_free(&al);
+	ns_lines_free(&ec);
+	ns_lines_free(&ac);
+	return ok;
+}
+
+/* sh: how the rows are read (NULL: mountinfo records); tree: the findmnt
+ * tree the output is, whether or not its columns hold numbers, or NULL */
+static bool match_block(struct ns_matcher *m, const struct ns_expect *exp, size_t n,
+			bool unordered, const char *output, const struct ns_match_shape *sh,
+			const struct ns_match_shape *tree, struct ns_buf *diff)
+{
+	size_t mark = diff ? diff->len : 0;
+
+	if (ns_matcher_step_shaped(m, exp, n, unordered, output, sh, diff))
+		return true;
+	if (unordered || !tree || !match_tree_canon(m, exp, n, output, tree))
+		return false;
+	if (diff)
+		ns_buf_truncate(diff, mark);
+	return true;
+}
+
 /* A failed step whose block ends with util-linux's message for this
  * errno and command line, or with "COMMAND: ERROR", is matched with
  * nstest's error line in its place (run/ulmsg.h, any_errno); every other
@@ -127,16 +182,17 @@ static bool judge_step(struct ns_matcher *m, const struct ns_step *st,
 {
 	size_t n = 0;
 	struct ns_expect *alt = any_errno(st, out, &n);
-	struct ns_match_shape shape;
+	struct ns_match_shape shape = { 0 };
 	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
+	const struct ns_match_shape *tree = shape.tree ? &shape : NULL;
 	bool ok;
 
 	if (!alt)
 		alt = ns_ulmsg_translate(st, out->err, &n);
 	if (!alt)
-		return ns_matcher_step_shaped(m, st->expect, st->nexpect, st->unordered,
-					      out->output, sh, diff);
-	ok = ns_matcher_step_shaped(m, alt, n, st->unordered, out->output, sh, diff);
+		return match_block(m, st->expect, st->nexpect, st->unordered, out->output, sh,
+				   tree, diff);
+	ok = match_block(m, alt, n, st->unordered, out->output, sh, tree, diff);
 	ns_ulmsg_free_block(alt, n);
 	return ok;
 }

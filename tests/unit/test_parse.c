@@ -88,6 +88,7 @@ static void test_errors(void)
 	parse_error("    # grep x\n", "t.scn:1:7: error: 'grep' is a filter: it reads the output of a command through '|'", "filter first");
 	parse_error("    # mount | mkdir x\n", "t.scn:1:15: error: 'mkdir' cannot read from a pipe", "command after pipe");
 	parse_error("frob: 1\n    # ls\n", "t.scn:1:1: error: unknown directive 'frob' (known: root, requires, kernel, devices, title, xfail, errors)", "unknown directive");
+	parse_error("titel: x\n    # ls\n", "t.scn:1:1: error: unknown directive 'titel' (did you mean title?)", "a misspelt directive: did you mean");
 	parse_error("devices: nvme\n    # ls\n", "t.scn:1:10: error: devices: expected tmpfs, loop or any, got 'nvme'", "unknown devices mode");
 	parse_error("title: a\ntitle: b\n    # ls\n", "t.scn:2:1: error: directive 'title' given twice", "directive twice");
 	parse_error("kernel: 6\n    # ls\n", "t.scn:1:9: error: kernel: expected '>= MAJOR.MINOR[.PATCH]', got '6'", "bad kernel version");
