@@ -212,6 +212,35 @@ static void test_wc(void)
 	IS_RUN("no newline", "0\n", "wc", "-l");
 }
 
+/* Long options are refused; one whose short form nstest takes is named
+ * with it, and a close one gets "did you mean". */
+static void test_long_options(void)
+{
+	IS_ERR("grep: long options are not supported: write -c for --count", 1,
+	       "grep", "--count", "x");
+	IS_ERR("grep: long options are not supported: write -e for --regexp=a", 1,
+	       "grep", "--regexp=a");
+	IS_ERR("grep: unknown option --cout (did you mean -c, that is --count?)", 2,
+	       "grep", "x", "--cout");
+	IS_ERR("grep: unknown option --inv (did you mean -v, that is --invert-match?)",
+	       1, "grep", "--inv", "x");
+	IS_ERR("sort: unknown option --numeric (did you mean -n, that is "
+	       "--numeric-sort?)", 1, "sort", "--numeric");
+	IS_ERR("sort: long options are not supported: write -k for --key=2", 1,
+	       "sort", "--key=2");
+	IS_ERR("cut: long options are not supported: write -d for --delimiter=:", 2,
+	       "cut", "-f1", "--delimiter=:");
+	IS_ERR("tail: long options are not supported: write -c for --bytes", 1,
+	       "tail", "--bytes", "3");
+	IS_ERR("wc: long options are not supported: write -l for --lines", 1,
+	       "wc", "--lines");
+	/* a long option of another filter is no hint here */
+	IS_ERR("wc: unknown option --fields", 1, "wc", "--fields");
+	IS_ERR("awk: unknown option --version", 1, "awk", "--version", "{print}");
+	/* after "--" it is an operand */
+	IS_ERR("grep: extra operand '--count'", 3, "grep", "--", "x", "--count");
+}
+
 static void test_errors(void)
 {
 	IS_ERR("grep: unknown option -z", 1, "grep", "-z", "x");
@@ -482,6 +511,7 @@ int main(void)
 	test_awk();
 	test_wc();
 	test_errors();
+	test_long_options();
 	test_command_table();
 	test_against_real_tools();
 	return tap_done();

@@ -91,7 +91,8 @@ static void test_errors(void)
 	       1, "tail", "+5l");
 	IS_ERR("head: unknown option -5", 2, "head", "-n1", "-5");
 	IS_ERR("tail: unknown option -f", 1, "tail", "-f");
-	IS_ERR("head: unknown option --lines=2", 1, "head", "--lines=2");
+	IS_ERR("head: long options are not supported: write -n for --lines=2", 1,
+	       "head", "--lines=2");
 	IS_ERR("head: unknown option -q", 1, "head", "-q");
 	IS_ERR("head: extra operand 'file'", 1, "head", "file");
 	IS_ERR("tail: extra operand '-'", 2, "tail", "-2", "-");

@@ -90,7 +90,8 @@ static void test_errors(void)
 	IS_ERR("sort: option requires an argument -- 't'", 1, "sort", "-rt");
 	IS_ERR("sort: unknown option -V", 1, "sort", "-V");
 	IS_ERR("sort: unknown option -o", 1, "sort", "-o", "x");
-	IS_ERR("sort: unknown option --reverse", 1, "sort", "--reverse");
+	IS_ERR("sort: long options are not supported: write -r for --reverse", 1,
+	       "sort", "--reverse");
 	IS_ERR("sort: extra operand 'file'", 2, "sort", "-r", "file");
 }
 
