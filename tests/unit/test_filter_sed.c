@@ -153,6 +153,29 @@ static void test_errors(void)
 	       "sed", "--quiet", "p");
 }
 
+/* Up to 64 scripts are kept; a 65th -e is refused, naming it. */
+static void test_script_limit(void)
+{
+	char sed[] = "sed", opt[] = "-e", cmd[] = "p";
+	char *argv[1 + 2 * 65];
+	struct ns_parse_err e = { NULL, 0 };
+	struct ns_filter *f;
+
+	argv[0] = sed;
+	for (size_t i = 0; i < 65; i++) {
+		argv[1 + 2 * i] = opt;
+		argv[2 + 2 * i] = cmd;
+	}
+	f = ns_filter_compile(1 + 2 * 64, argv, &e);
+	ok(f != NULL, "64 -e scripts compile");
+	ns_filter_free(f);
+	f = ns_filter_compile(1 + 2 * 65, argv, &e);
+	is_str(f ? "(compiled)" : e.msg, "sed: too many -e scripts", "a 65th is refused");
+	ok(!f && e.word == 130, "  ... about its word (got %zu)", e.word);
+	ns_filter_free(f);
+	free(e.msg);
+}
+
 static void test_against_real_tools(void)
 {
 	static const char in[] =
@@ -185,6 +208,7 @@ int main(void)
 	test_addresses();
 	test_last_line();
 	test_errors();
+	test_script_limit();
 	test_against_real_tools();
 	return tap_done();
 }
