@@ -182,7 +182,7 @@ static const char *sed_command(struct sed_cmd *c, const char *p,
 		if (c->a2.kind != ADDR_NONE)
 			return ns_parse_fail(e, cx->word, "sed: command only uses "
 					     "one address"), NULL;
-		/* fall through */
+		return sed_end_of_cmd(c, p + 1, cx, e);
 	case 'p': case 'd':
 		return sed_end_of_cmd(c, p + 1, cx, e);
 	case '\0': case '\n':
