@@ -23,7 +23,9 @@
  *        byte order, as in the C and C.UTF-8 locales of glibc 2.36
  *   cut -f LIST [-d C] [-s] | -b LIST | -c LIST  [-n]
  * Options may come anywhere before "--", as with GNU getopt; an option's
- * argument is the rest of its word or the next word.
+ * argument is the rest of its word or the next word. Long options are
+ * refused: one of the tool's is named with its short form, and one close
+ * to such a name gets "did you mean" (filter.c's table).
  *
  * Output: grep, awk, sort, cut and wc end every line they print with
  * '\n'; head, tail and sed pass a last line without one as it is, as
