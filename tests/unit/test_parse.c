@@ -149,7 +149,7 @@ static void test_errors(void)
 {
 	parse_error("    x\n", "t.scn:1:5: error: output line before any command", "output first");
 	parse_error("    # frobnicate /x\n", "t.scn:1:7: error: unknown command 'frobnicate'", "unknown command");
-	parse_error("    # mount | sort\n", "t.scn:1:15: error: unknown filter 'sort'", "unknown filter");
+	parse_error("    # mount | uniq\n", "t.scn:1:15: error: unknown filter 'uniq'", "unknown filter");
 	parse_error("    # ls 'abc\n", "t.scn:1:10: error: unterminated single quote", "single quote");
 	parse_error("    # ls \"abc\n", "t.scn:1:10: error: unterminated double quote", "double quote");
 	parse_error("    # ls; ls\n", "t.scn:1:9: error: unsupported shell syntax ';'", "semicolon");
@@ -215,10 +215,10 @@ static void test_several_errors(void)
 	struct ns_buf text = NS_BUF_INIT, want = NS_BUF_INIT;
 	struct ns_scenario *sc;
 
-	parse_error("kernel: 6\n    # frob\n    out\n    # ls | sort\n",
+	parse_error("kernel: 6\n    # frob\n    out\n    # ls | uniq\n",
 		    "t.scn:1:9: error: kernel: expected '>= MAJOR.MINOR[.PATCH]', got '6'\n"
 		    "t.scn:2:7: error: unknown command 'frob'\n"
-		    "t.scn:4:12: error: unknown filter 'sort'",
+		    "t.scn:4:12: error: unknown filter 'uniq'",
 		    "three errors; the output line stays with its failed command");
 	parse_error("root: /dev/sdb\n    # mkdir /x\n    # frob\n    # mount /dev/sdb/1 /x\n",
 		    "t.scn:1:1: error: root: '/dev/sdb' and /dev/sdb/1 cannot both be devices: one is a folder of the other\n"
