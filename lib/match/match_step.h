@@ -24,6 +24,10 @@
  * may differ, or a number the renaming covers. */
 enum ns_seg_type { NS_SEG_TEXT, NS_SEG_BLANKS, NS_SEG_NUM };
 
+/* How a number is written: as its kind says (N, or MAJOR:MINOR for a
+ * device), or a device as one number (stat's %d, %D). */
+enum ns_num_form { NS_NUM_PLAIN, NS_NUM_DEV_DEC, NS_NUM_DEV_HEX };
+
 struct ns_match_seg {
 	enum ns_seg_type type;
 	const char *s;        /* TEXT, BLANKS: the text in the line */
@@ -31,6 +35,7 @@ struct ns_match_seg {
 	enum ns_renaming_kind kind; /* NUM */
 	bool parent;          /* NUM: a PARENT column */
 	struct ns_key k;      /* NUM */
+	enum ns_num_form form; /* NUM */
 };
 
 struct ns_matcher {
@@ -107,6 +112,13 @@ bool ns_match_line_fits(const struct ns_renaming *r,
  * is not one, or has no number and no blanks to compare loosely. */
 bool ns_match_table_parse(struct ns_match_line *l, const char *text,
 			  const struct ns_match_shape *shape);
+
+/* ---- match_fields.c ---- */
+
+/* Cut text into l->seg as a line of an NS_MATCH_FIELDS shape; false (and
+ * no segments) when it is not one or holds no number to rename. */
+bool ns_match_fields_parse(struct ns_match_line *l, const char *text,
+			   const struct ns_match_shape *shape);
 
 /* Append the segments, each number as name() gives it (NULL: as is). */
 void ns_match_table_format(const struct ns_match_line *l,

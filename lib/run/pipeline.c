@@ -14,6 +14,11 @@ void ns_pipeline_error_line(struct ns_buf *out, const char *cmd, int err)
 	ns_buf_addf(out, "%s: %s (%s)\n", cmd, ns_errname(err), strerror(err));
 }
 
+void ns_pipeline_status_line(struct ns_buf *out, const char *cmd, int status)
+{
+	ns_buf_addf(out, "%s: exit status %d\n", cmd, status);
+}
+
 /* A filter reads the output of the stage before it; it never fails, and
  * grep selecting nothing is not an error here. */
 static void run_filter(const struct ns_stage *f, const struct ns_buf *in,
@@ -26,7 +31,7 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		     struct ns_step_out *out)
 {
 	struct ns_buf cur = NS_BUF_INIT, next = NS_BUF_INIT, tmp;
-	struct ns_cmd_result res = { 0, NULL };
+	struct ns_cmd_result res = { 0, NULL, 0 };
 	const struct ns_stage *first = &st->pipeline.stages[0];
 
 	memset(out, 0, sizeof(*out));
@@ -34,6 +39,11 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		ns_pipeline_error_line(&cur, first->argv[0], res.err);
 		out->err = res.err;
 		snprintf(out->syscall, sizeof(out->syscall), "%s", res.syscall ? res.syscall : "?");
+	} else if (res.status && st->pipeline.n == 1 && !cur.len) {
+		/* a silent failure must still show; with filters, the
+		 * status is the last filter's, as in a shell, and none is
+		 * shown (grep's neither) */
+		ns_pipeline_status_line(&cur, first->argv[0], res.status);
 	} else {
 		bool table = ns_view_table_step(st);
 		/* the whole table, to see what the filters left of it */

@@ -15,6 +15,10 @@
 struct ns_cmd_result {
 	int err;
 	const char *syscall;
+	/* A command that succeeded as far as errno goes may still end with
+	 * a non-zero exit status, as its tool would: mountpoint's 32 for "not
+	 * a mountpoint", diff's 1 for "they differ". 0 otherwise. */
+	int status;
 };
 
 /* Fill *res and return -1: `return ns_cmd_fail(res, "mount", errno);` */

@@ -27,9 +27,10 @@ struct ns_matcher;
 struct ns_match_shape;
 
 /* The shape of st's output lines for the matcher (match/match.h): a
- * findmnt with an ID, PARENT or MAJ:MIN column, alone or followed by grep
- * (which keeps or drops whole rows, unless -c counts them). False when
- * the step prints no such table: its mountinfo records are renamed. */
+ * findmnt with an ID, PARENT or MAJ:MIN column, a stat -c whose format
+ * has %d, %D or %i, or mountpoint -d; alone or followed by grep (which
+ * keeps or drops whole lines, unless -c counts them). False when the step
+ * prints no such lines: its mountinfo records are renamed. */
 bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out);
 
 /* Match every step that ran against its expected output. A scenario with

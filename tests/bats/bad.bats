@@ -62,6 +62,13 @@ lint_bad() {
 @test "bad: unsupported shell syntax '>'" { lint_bad shell-redirect; }
 @test "bad: a filter as the first command" { lint_bad filter-first; }
 @test "bad: a non-filter after a pipe" { lint_bad pipe-into-command; }
+@test "bad: head -n with a multiplier suffix" { lint_bad filter-head-suffix; }
+@test "bad: tail -f, which nstest does not have" { lint_bad filter-tail-follow; }
+@test "bad: a misspelt long option of sort: did you mean" { lint_bad filter-sort-option-typo; }
+@test "bad: cut with a decreasing range" { lint_bad filter-cut-decreasing; }
+@test "bad: grep with a long option: its short form" { lint_bad filter-grep-long-option; }
+@test "bad: sed with a command nstest does not support" { lint_bad filter-sed-unsupported-command; }
+@test "bad: awk with a pattern nstest does not support" { lint_bad filter-awk-pattern; }
 @test "bad: mount of a disallowed filesystem type" { lint_bad disallowed-fstype; }
 @test "bad: unshare without -m" { lint_bad unshare-without-m; }
 @test "bad: findmnt with ROOT, which findmnt calls FSROOT" { lint_bad findmnt-unknown-column; }

@@ -153,13 +153,13 @@ SCN
 	)
 	bad2=$(write_scn bad2 <<'SCN'
     # mkdir /a
-    # mount | sort
+    # mount | uniq
 SCN
 	)
 	run --separate-stderr "$NSTEST" run "$bad1" "$bad2"
 	assert_failure 2
 	assert_equal "$stderr" "$bad1:1:7: error: unknown command 'frobnicate'
-$bad2:2:15: error: unknown filter 'sort'"
+$bad2:2:15: error: unknown filter 'uniq'"
 	assert_output ""
 }
 

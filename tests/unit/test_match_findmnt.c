@@ -19,7 +19,11 @@ enum { C_T = NS_MATCH_COL_TEXT, C_ID = NS_MATCH_COL_ID,
 /* A shape of form with the columns given, -1 ending the list. */
 static struct ns_match_shape shape(enum ns_match_form form, bool tree, const int *cols)
 {
-	struct ns_match_shape s = { form, tree, 0, { NS_MATCH_COL_TEXT } };
+	struct ns_match_shape s;
+
+	memset(&s, 0, sizeof(s));
+	s.form = form;
+	s.tree = tree;
 
 	for (; *cols >= 0; cols++)
 		s.cols[s.ncols++] = (enum ns_match_col)*cols;

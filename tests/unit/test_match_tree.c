@@ -16,8 +16,8 @@
 
 static struct ns_match_shape tree_shape(void)
 {
-	struct ns_match_shape s = { NS_MATCH_TABLE, true, 2,
-				    { NS_MATCH_COL_TEXT, NS_MATCH_COL_ID } };
+	struct ns_match_shape s = { .form = NS_MATCH_TABLE, .tree = true, .ncols = 2,
+				    .cols = { NS_MATCH_COL_TEXT, NS_MATCH_COL_ID } };
 	return s;
 }
 
