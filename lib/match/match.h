@@ -3,8 +3,9 @@
  * of a findmnt table when the step says which of its fields hold numbers
  * (struct ns_match_shape), match up to one consistent one-to-one renaming
  * of mount IDs, device numbers and peer-group numbers that holds across
- * the whole scenario; every other line matches literally; "..." matches
- * any number of lines. */
+ * the scenario, among the numbers alive at the same time: a pair is
+ * released once a view shows both numbers dead (ns_matcher_set_view);
+ * every other line matches literally; "..." matches any number of lines. */
 #ifndef NS_MATCH_H
 #define NS_MATCH_H
 
@@ -13,6 +14,7 @@
 
 #include "match/renaming.h"
 #include "mounts/mountinfo_line.h" /* ns_mi_parse(), ns_mi_free() */
+#include "run/result.h"               /* struct ns_view */
 #include "scenario/scenario.h"
 #include "base/util.h"
 
@@ -80,6 +82,18 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 			    struct ns_buf *diff);
 
 void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
+
+/* The view the next step's output was taken in (run/result.h): where the
+ * terminal looked from, and which kinds of numbers the output shows every
+ * one of. With a view, the step records in which place each bound pair
+ * it meets was seen. A step that then matches, has no "..." line and
+ * shows every number of a kind takes each pair of that kind that was seen
+ * in this place before but is absent now out of that place; a pair left
+ * in no place is released, and both its numbers are free for new pairs
+ * (nstest-scenario(5), Reused numbers). A step without a view, the
+ * default, records nothing and releases nothing; a view with an unknown
+ * (all zero) key pins the pairs it meets for good. */
+void ns_matcher_set_view(struct ns_matcher *m, const struct ns_view *v);
 
 /* Append line with its numbers renamed into the expected names where the
  * renaming knows them (used by diffs and by `show`). */

@@ -42,6 +42,13 @@ struct ns_matcher {
 	struct ns_renaming *ren;
 	unsigned long budget, spent; /* line comparisons a step may try, tried */
 	bool gave_up;
+	/* the places steps looked from (struct ns_view keys), bit i for
+	 * place i; the view of the next step, if set; steps with a view */
+	uint64_t (*places)[3];
+	size_t nplaces, placecap;
+	struct ns_view view;
+	bool has_view;
+	uint32_t stamp;
 };
 
 /* A line of a step: expected or actual, parsed once. */
@@ -71,6 +78,11 @@ void ns_match_line_init(struct ns_match_line *l, const char *text,
 			bool expected, const struct ns_match_shape *shape);
 void ns_match_line_free(struct ns_match_line *l);
 
+/* Append l with each number replaced by name(ctx, kind, number), in the
+ * order ns_match_map_numbers visits them. */
+void ns_match_line_name(const struct ns_match_line *l, ns_match_namer name,
+			void *ctx, struct ns_buf *out);
+
 /* Append l with its numbers renamed into the expected names where the
  * renaming knows them. */
 void ns_match_line_rename(const struct ns_renaming *r,
@@ -80,6 +92,13 @@ void ns_match_line_rename(const struct ns_renaming *r,
  * On false, some of those pairs may be bound: the caller undoes them. */
 bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
 			const struct ns_match_line *a);
+
+/* Raise max[kind] to the highest number of each kind l holds. */
+void ns_match_line_max_names(const struct ns_match_line *l,
+			     struct ns_key max[NS_RENAMING_NKINDS]);
+
+/* Every number of l that is bound counts as seen (ns_renaming_see). */
+void ns_match_line_see(struct ns_renaming *r, const struct ns_match_line *l);
 
 /* e could match a without contradicting the renaming as it stands (the
  * line's own numbers are not checked against each other). */

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands/filter.h"
+#include "run/view.h"
 #include "scenario/command.h"
 
 void ns_pipeline_error_line(struct ns_buf *out, const char *cmd, int err)
@@ -44,11 +45,21 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		 * shown (grep's neither) */
 		ns_pipeline_status_line(&cur, first->argv[0], res.status);
 	} else {
+		bool table = ns_view_table_step(st);
+		/* the whole table, to see what the filters left of it */
+		char *raw = table && st->pipeline.n > 1 ? xstrndup(cur.data ? cur.data : "", cur.len) : NULL;
+		size_t rawlen = cur.len;
+
 		for (size_t i = 1; i < st->pipeline.n; i++) {
 			ns_buf_reset(&next);
 			run_filter(&st->pipeline.stages[i], &cur, &next);
 			tmp = cur, cur = next, next = tmp;
 		}
+		if (table)
+			out->view.complete = raw ? ns_view_complete(raw, rawlen, ns_buf_str(&cur), cur.len)
+						 : ns_view_complete(ns_buf_str(&cur), cur.len,
+								    ns_buf_str(&cur), cur.len);
+		free(raw);
 	}
 	ns_buf_free(&next);
 	out->output = ns_buf_detach(&cur);

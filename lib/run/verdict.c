@@ -278,6 +278,8 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 			missing++;
 			continue;
 		}
+		/* where it looked from, for numbers freed and given out again */
+		ns_matcher_set_view(m, &o->out.view);
 		v->steps[i].ok = judge_step(m, st, &o->out, &diff);
 		if (!v->steps[i].ok) {
 			v->failed++;

@@ -39,8 +39,9 @@ bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out);
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      const char *release, struct ns_verdict *v);
 /* ns_judge on the caller's matcher m, new from ns_matcher_new(): the
- * steps are matched on it in order, and afterwards it still holds the
- * renaming the matching steps fixed (ns_matcher_renaming), for --update. */
+ * steps are matched on it in order (each with the view its result names,
+ * run/result.h); afterwards m still holds the renaming as the last step
+ * left it, pairs released on the way gone. For --update. */
 void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		   const char *release, struct ns_matcher *m, struct ns_verdict *v);
 void ns_verdict_skip(struct ns_verdict *v, char *reason);

@@ -6,7 +6,10 @@
  * other block that ran becomes what the kernel printed, its numbers
  * written in the names the kept blocks fixed, or else in fresh canonical
  * ones. Findmnt rows are renamed the same way (ns_judge_shape says which
- * fields hold numbers). */
+ * fields hold numbers). The renaming is the one the last step left:
+ * a kernel number whose pair was released and bound anew is written in
+ * its later name even in a block before the release, which
+ * ns_update_verify then refuses rather than write a wrong file. */
 #include "update/update.h"
 
 #include <string.h>
