@@ -186,6 +186,10 @@ struct ns_echo_args {
 	bool append;                /* >> */
 };
 
+/* Append what echo writes: the words joined by single spaces, and the
+ * line feed unless -n. The same for both backends and both destinations. */
+void ns_echo_text(const struct ns_echo_args *a, struct ns_buf *out);
+
 /* stat [-L] -c FORMAT FILE...: the format cut into literal text and the
  * directives nstest knows (coreutils' stat(1) names them). */
 enum ns_stat_dir {

@@ -227,6 +227,14 @@ static int parse_echo(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+void ns_echo_text(const struct ns_echo_args *a, struct ns_buf *out)
+{
+	for (size_t i = 0; i < a->nwords; i++)
+		ns_buf_addf(out, "%s%s", i ? " " : "", a->words[i]);
+	if (a->newline)
+		ns_buf_addc(out, '\n');
+}
+
 bool ns_rmdir_parent(char *path)
 {
 	size_t n = strlen(path);

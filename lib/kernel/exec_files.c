@@ -119,10 +119,7 @@ int ns_kexec_echo(struct ns_term *t, const void *args, struct ns_buf *out,
 	int fd, r;
 
 	(void)t;
-	for (size_t i = 0; i < a->nwords; i++)
-		ns_buf_addf(&text, "%s%s", i ? " " : "", a->words[i]);
-	if (a->newline)
-		ns_buf_addc(&text, '\n');
+	ns_echo_text(a, &text);
 	if (!a->file) {
 		ns_buf_add(out, text.data, text.len);
 		ns_buf_free(&text);

@@ -238,10 +238,7 @@ int m_exec_echo(struct m_shell *sh, const void *args, struct ns_buf *out,
 	struct m_node *f;
 	int r;
 
-	for (size_t i = 0; i < a->nwords; i++)
-		ns_buf_addf(&text, "%s%s", i ? " " : "", a->words[i]);
-	if (a->newline)
-		ns_buf_addc(&text, '\n');
+	ns_echo_text(a, &text);
 	if (!a->file) {
 		ns_buf_add(out, text.data, text.len);
 		ns_buf_free(&text);
