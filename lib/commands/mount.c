@@ -3,6 +3,7 @@
 #include "scenario/command.h"
 
 #include <libmount.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 
@@ -82,6 +83,31 @@ unsigned long ns_remount_flags(const struct ns_mount_args *a, unsigned long curr
 	return (current & ~a->clear) | a->flags;
 }
 
+/* The -o words of a remount that change a mount's or filesystem's flags
+ * (each with its opposite), for "did you mean". */
+static const char *const remount_words[] = {
+	"ro", "rw", "nosuid", "suid", "nodev", "dev", "noexec", "exec",
+	"noatime", "atime", "nodiratime", "diratime", "relatime", "norelatime",
+	"strictatime", "nostrictatime",
+};
+
+/* A remount with words that are no mount flag: filesystem options, which
+ * nstest does not pass on a remount, or a typo of a flag. */
+static int remount_data(const char *data, struct ns_parse_err *e, size_t word)
+{
+	char *copy = xstrdup(data), *save = NULL;
+	int r = 0;
+
+	for (char *w = strtok_r(copy, ",", &save); w && !r; w = strtok_r(NULL, ",", &save)) {
+		const char *near = ns_closest(w, remount_words, NS_ARRAY_SIZE(remount_words));
+
+		if (near)
+			r = ns_parse_fail(e, word, "mount: unknown -o remount option '%s' (did you mean %s?)", w, near);
+	}
+	free(copy);
+	return r ? r : ns_parse_fail(e, word, "mount: filesystem options ('%s') are not supported with -o remount", data);
+}
+
 /* -o remount[,bind]: what the words set and clear, for one mount; what
  * the remount cannot be combined with. down is -o's flags read over all
  * ones: a flag it lacks was cleared by the last word about it. */
@@ -96,7 +122,7 @@ static int remount_options(struct ns_mount_args *a, unsigned long flags, unsigne
 	if (a->recursive || !mnt_optstr_get_option(a->options, "rbind", NULL, NULL))
 		return ns_parse_fail(e, word, "mount: -o remount with --rbind is not supported: util-linux 2.38 remounts the one mount, 2.39 and later every mount below it too");
 	if (a->data && *a->data)
-		return ns_parse_fail(e, word, "mount: filesystem options ('%s') are not supported with -o remount", a->data);
+		return remount_data(a->data, e, word);
 	if ((flags | ~down) & ~(known | STANDIN_FLAGS))
 		return ns_parse_fail(e, word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime (and their opposites) apply to -o remount", a->options);
 	if (flags & MS_PROPAGATION && add_prop(a, flags & (MS_PROPAGATION | MS_REC), e, word) < 0)

@@ -73,12 +73,17 @@ static int wrapper_command(struct ns_stage *st, size_t i, struct ns_stage **cmd,
 static int set_prop(struct ns_unshare_args *a, const char *v, struct ns_parse_err *e,
 		    size_t word)
 {
+	const char *near;
+
 	for (size_t i = 0; i < NS_ARRAY_SIZE(prop_names); i++) {
 		if (!strcmp(v, prop_names[i])) {
 			a->prop = (enum ns_unshare_prop)i;
 			return 0;
 		}
 	}
+	near = ns_closest(v, prop_names, NS_ARRAY_SIZE(prop_names));
+	if (near)
+		return ns_parse_fail(e, word, "unshare: unsupported propagation '%s' (did you mean %s?)", v, near);
 	return ns_parse_fail(e, word, "unshare: unsupported propagation '%s' (private, shared, slave or unchanged)", v);
 }
 
