@@ -40,6 +40,7 @@ enum ns_mount_op {
 	NS_MOUNT_BIND,              /* --bind, --rbind */
 	NS_MOUNT_MOVE,              /* --move */
 	NS_MOUNT_PROPAGATION,       /* --make-* TARGET alone */
+	NS_MOUNT_REMOUNT,           /* -o remount[,bind] TARGET */
 };
 
 #define NS_MOUNT_MAX_PROP 4
@@ -57,7 +58,20 @@ struct ns_mount_args {
 	bool standin;               /* src names a stand-in device (/dev/NAME) */
 	/* where -t and -o are in argv, for errors */
 	size_t type_word, options_word;
+	/* -o remount: flags holds MS_REMOUNT (| MS_BIND) and the flags -o
+	 * sets, clear those it clears (rw, suid, ...: the last word about a
+	 * flag wins). merge: as mount(8) does with one operand, the call
+	 * starts from the mount's current options (ns_remount_flags) */
+	unsigned long clear;
+	bool merge;
+	bool make_option;           /* a --make-* option word was given */
 };
+
+/* The flags of a remount's mount(2) call, as mount(8) makes them:
+ * current (the MS_* flags of the target's options, its per-mount and
+ * superblock ones merged, as libmount reads them) with -o's words applied
+ * in order; only -o's when there is nothing to merge. */
+unsigned long ns_remount_flags(const struct ns_mount_args *a, unsigned long current);
 
 /* umount [-l] [-R] TARGET... */
 struct ns_umount_args {
@@ -69,7 +83,9 @@ struct ns_umount_args {
 	size_t ntargets;
 };
 
-/* unshare [-m] [-U [-r]] [--propagation MODE] [sh] */
+struct ns_stage;
+
+/* unshare [-m] [-U [-r]] [--propagation MODE] [sh | CMD ARGS...] */
 enum ns_unshare_prop {
 	NS_UNSHARE_PRIVATE,         /* unshare(1)'s default */
 	NS_UNSHARE_SHARED,
@@ -84,6 +100,17 @@ struct ns_unshare_args {
 	 * or 0 for unchanged (ns_unshare_propagation) */
 	unsigned long propagation;
 	bool mnt, user, map_root;
+	struct ns_stage *cmd;       /* the command to run (heap), or NULL: a shell */
+};
+
+/* nsenter -t TERMINAL [-m] [-U] [-r] [-w] [sh | CMD ARGS...]: the
+ * namespaces (and root, working directory) of another terminal's
+ * innermost shell. */
+struct ns_nsenter_args {
+	const char *target;         /* a terminal's prompt name */
+	bool mnt, user;             /* -m, -U */
+	bool root, wd;              /* -r, -w: the target's root, directory */
+	struct ns_stage *cmd;       /* the command to run (heap), or NULL: a shell */
 };
 
 /* The mount(2) flags of an unshare --propagation mode. */

@@ -3,6 +3,7 @@
 #include "scenario/command.h"
 
 #include <libmount.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 
@@ -75,21 +76,82 @@ static int set_op(struct ns_mount_args *a, enum ns_mount_op op, struct ns_parse_
 	return 0;
 }
 
+unsigned long ns_remount_flags(const struct ns_mount_args *a, unsigned long current)
+{
+	if (!a->merge)
+		return a->flags;
+	return (current & ~a->clear) | a->flags;
+}
+
+/* The -o words of a remount that change a mount's or filesystem's flags
+ * (each with its opposite), for "did you mean". */
+static const char *const remount_words[] = {
+	"ro", "rw", "nosuid", "suid", "nodev", "dev", "noexec", "exec",
+	"noatime", "atime", "nodiratime", "diratime", "relatime", "norelatime",
+	"strictatime", "nostrictatime",
+};
+
+/* A remount with words that are no mount flag: filesystem options, which
+ * nstest does not pass on a remount, or a typo of a flag. */
+static int remount_data(const char *data, struct ns_parse_err *e, size_t word)
+{
+	char *copy = xstrdup(data), *save = NULL;
+	int r = 0;
+
+	for (char *w = strtok_r(copy, ",", &save); w && !r; w = strtok_r(NULL, ",", &save)) {
+		const char *near = ns_closest(w, remount_words, NS_ARRAY_SIZE(remount_words));
+
+		if (near)
+			r = ns_parse_fail(e, word, "mount: unknown -o remount option '%s' (did you mean %s?)", w, near);
+	}
+	free(copy);
+	return r ? r : ns_parse_fail(e, word, "mount: filesystem options ('%s') are not supported with -o remount", data);
+}
+
+/* -o remount[,bind]: what the words set and clear, for one mount; what
+ * the remount cannot be combined with. down is -o's flags read over all
+ * ones: a flag it lacks was cleared by the last word about it. */
+static int remount_options(struct ns_mount_args *a, unsigned long flags, unsigned long down,
+			   struct ns_parse_err *e, size_t word)
+{
+	unsigned long known = MS_REMOUNT | MS_BIND | MS_PROPAGATION | MS_REC;
+	bool bind = (flags & MS_BIND) || a->op == NS_MOUNT_BIND;
+
+	if ((flags & MS_MOVE) || a->op == NS_MOUNT_MOVE)
+		return ns_parse_fail(e, word, "mount: -o remount cannot be combined with --move");
+	if (a->recursive || !mnt_optstr_get_option(a->options, "rbind", NULL, NULL))
+		return ns_parse_fail(e, word, "mount: -o remount with --rbind is not supported: util-linux 2.38 remounts the one mount, 2.39 and later every mount below it too");
+	if (a->data && *a->data)
+		return remount_data(a->data, e, word);
+	if ((flags | ~down) & ~(known | STANDIN_FLAGS))
+		return ns_parse_fail(e, word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime (and their opposites) apply to -o remount", a->options);
+	if (flags & MS_PROPAGATION && add_prop(a, flags & (MS_PROPAGATION | MS_REC), e, word) < 0)
+		return -1;
+	a->op = NS_MOUNT_REMOUNT;
+	a->flags = MS_REMOUNT | (bind ? MS_BIND : 0) | (flags & STANDIN_FLAGS);
+	a->clear = ~down & STANDIN_FLAGS;
+	return 0;
+}
+
 /* Split -o into MS_* flags and filesystem data with libmount's option map;
  * bind, rbind and move are operations, as in mount(8). */
 static int parse_options(struct ns_mount_args *a, struct ns_parse_err *e, size_t word)
 {
+	const struct libmnt_optmap *map = mnt_get_builtin_optmap(MNT_LINUX_MAP);
 	char *vfs = NULL, *fs = NULL;
-	unsigned long flags = 0;
+	unsigned long flags = 0, down = ~0UL;
 
 	if (mnt_split_optstr(a->options, NULL, &vfs, &fs, 0, 0) < 0 ||
-	    mnt_optstr_get_flags(a->options, &flags, mnt_get_builtin_optmap(MNT_LINUX_MAP)) < 0) {
+	    mnt_optstr_get_flags(a->options, &flags, map) < 0 ||
+	    mnt_optstr_get_flags(a->options, &down, map) < 0) {
 		free(vfs);
 		free(fs);
 		return ns_parse_fail(e, word, "mount: cannot parse options '%s'", a->options);
 	}
 	free(vfs);
 	a->data = fs;
+	if (flags & MS_REMOUNT)
+		return remount_options(a, flags, down, e, word);
 	if (flags & MS_MOVE && set_op(a, NS_MOUNT_MOVE, e, word) < 0)
 		return -1;
 	if (flags & MS_BIND && set_op(a, NS_MOUNT_BIND, e, word) < 0)
@@ -98,8 +160,6 @@ static int parse_options(struct ns_mount_args *a, struct ns_parse_err *e, size_t
 	if (flags & MS_PROPAGATION && add_prop(a, flags & (MS_PROPAGATION | MS_REC), e, word) < 0)
 		return -1;
 	a->flags = flags & ~(MS_MOVE | MS_BIND | MS_REC | MS_PROPAGATION);
-	if (a->flags & MS_REMOUNT)
-		return ns_parse_fail(e, word, "mount: -o remount is not supported");
 	return 0;
 }
 
@@ -124,9 +184,12 @@ static int parse_option_word(struct ns_stage *st, size_t *i, struct ns_mount_arg
 {
 	const char *w = st->argv[*i];
 
-	for (size_t k = 0; k < NS_ARRAY_SIZE(propagation); k++)
-		if (!strcmp(w, propagation[k].opt))
+	for (size_t k = 0; k < NS_ARRAY_SIZE(propagation); k++) {
+		if (!strcmp(w, propagation[k].opt)) {
+			a->make_option = true;
 			return add_prop(a, propagation[k].flag, e, *i);
+		}
+	}
 	if (!strcmp(w, "--bind") || !strcmp(w, "-B"))
 		return set_op(a, NS_MOUNT_BIND, e, *i);
 	if (!strcmp(w, "--rbind") || !strcmp(w, "-R")) {
@@ -196,6 +259,13 @@ static int no_operands(const struct ns_mount_args *a, struct ns_parse_err *e)
 static int one_operand(struct ns_mount_args *a, const struct operands *o,
 		       struct ns_parse_err *e)
 {
+	if (a->op == NS_MOUNT_REMOUNT) {
+		/* mount(8) reads the mount's options from the table and
+		 * applies -o to them; it does not with a --make-* option */
+		a->dst = o->word[0];
+		a->merge = !a->make_option;
+		return 0;
+	}
 	if (a->op != NS_MOUNT_LIST || !a->nprop)
 		return ns_parse_fail(e, o->last, "mount: '%s': fstab lookups are not supported; give SOURCE and TARGET", o->word[0]);
 	if (a->options || a->type)
@@ -236,6 +306,10 @@ static int two_operands(struct ns_mount_args *a, const struct operands *o,
 		return 0;
 	case NS_MOUNT_LIST:
 		return new_mount(a, o->at[0], e);
+	case NS_MOUNT_REMOUNT:
+		/* SOURCE TARGET: "all old mount options are replaced"
+		 * (mount(8), remount) */
+		return 0;
 	case NS_MOUNT_NEW:
 	case NS_MOUNT_PROPAGATION:
 		break; /* set only below */

@@ -1,5 +1,7 @@
 /* ns.c - entering and leaving shells in new namespaces, parsing side:
- * `unshare [-m] [-U [-r]] [--propagation MODE] [sh]` and `exit`. */
+ * `unshare [-m] [-U [-r]] [--propagation MODE] [sh | CMD ARGS...]`,
+ * `nsenter -t TERMINAL [-m] [-U] [-r] [-w] [sh | CMD ARGS...]` and
+ * `exit`. */
 #include "scenario/command.h"
 
 #include <string.h>
@@ -7,6 +9,7 @@
 
 #include "base/suggest.h"
 #include "commands/args.h"
+#include "scenario/scenario.h"
 
 static const char *const prop_names[] = {
 	[NS_UNSHARE_PRIVATE] = "private",
@@ -27,20 +30,60 @@ unsigned long ns_unshare_propagation(enum ns_unshare_prop p)
 	return flags[p];
 }
 
-static void free_args(void *a)
+/* The words from argv[i] on as the command a wrapper runs: a stage that
+ * shares the wrapper's words and columns; the scenario parser fills in
+ * its def and args (command.h, inner). */
+static struct ns_stage *inner_stage(struct ns_stage *st, size_t i)
 {
-	free(a);
+	struct ns_stage *in = xcalloc(1, sizeof(*in));
+
+	in->argv = st->argv + i;
+	in->col = st->col + i;
+	in->argc = st->argc - i;
+	return in;
+}
+
+static void free_inner(struct ns_stage *in)
+{
+	if (!in)
+		return;
+	if (in->def && in->def->free_args && in->args)
+		in->def->free_args(in->args);
+	free(in);
+}
+
+/* What follows a wrapper's options: nothing or a shell (NULL, an inner
+ * shell), or the command to run. */
+static int wrapper_command(struct ns_stage *st, size_t i, struct ns_stage **cmd,
+			   struct ns_parse_err *e)
+{
+	const char *name = st->argv[0];
+
+	*cmd = NULL;
+	if (i < st->argc && (!strcmp(st->argv[i], "sh") || !strcmp(st->argv[i], "bash"))) {
+		if (i + 1 < st->argc)
+			return ns_parse_fail(e, i + 1, "%s: a shell takes no arguments here", name);
+		return 0;
+	}
+	if (i < st->argc)
+		*cmd = inner_stage(st, i);
+	return 0;
 }
 
 static int set_prop(struct ns_unshare_args *a, const char *v, struct ns_parse_err *e,
 		    size_t word)
 {
+	const char *near;
+
 	for (size_t i = 0; i < NS_ARRAY_SIZE(prop_names); i++) {
 		if (!strcmp(v, prop_names[i])) {
 			a->prop = (enum ns_unshare_prop)i;
 			return 0;
 		}
 	}
+	near = ns_closest(v, prop_names, NS_ARRAY_SIZE(prop_names));
+	if (near)
+		return ns_parse_fail(e, word, "unshare: unsupported propagation '%s' (did you mean %s?)", v, near);
 	return ns_parse_fail(e, word, "unshare: unsupported propagation '%s' (private, shared, slave or unchanged)", v);
 }
 
@@ -106,17 +149,33 @@ static int parse_unshare(struct ns_stage *st, struct ns_parse_err *e)
 	size_t i = 1;
 
 	st->args = a;
-	for (; i < st->argc && st->argv[i][0] == '-'; i++)
+	/* options end at the first word that is not one, as for
+	 * unshare(1), or at "--" */
+	for (; i < st->argc && st->argv[i][0] == '-'; i++) {
+		if (!strcmp(st->argv[i], "--")) {
+			i++;
+			break;
+		}
 		if (unshare_option(st, &i, a, e) < 0)
 			return -1;
+	}
 	if (!a->mnt && !a->user)
 		return ns_parse_fail(e, 0, "unshare: give -m (a mount namespace), -U (a user namespace) or both");
-	if (i < st->argc && strcmp(st->argv[i], "sh") && strcmp(st->argv[i], "bash"))
-		return ns_parse_fail(e, i, "unshare: can only start a shell (sh), not '%s'", st->argv[i]);
-	if (i + 1 < st->argc)
-		return ns_parse_fail(e, i + 1, "unshare: a shell takes no arguments here");
 	a->propagation = ns_unshare_propagation(a->prop);
-	return 0;
+	return wrapper_command(st, i, &a->cmd, e);
+}
+
+static void free_unshare(void *p)
+{
+	struct ns_unshare_args *a = p;
+
+	free_inner(a->cmd);
+	free(a);
+}
+
+static struct ns_stage *unshare_inner(void *args)
+{
+	return ((struct ns_unshare_args *)args)->cmd;
 }
 
 /* A process cannot go back to the user namespace it came from. */
@@ -125,6 +184,146 @@ static bool unshare_one_way(const void *args)
 	const struct ns_unshare_args *a = args;
 
 	return a->user;
+}
+
+/* ---- nsenter ---------------------------------------------------------- */
+
+static const char *const nsenter_long[] = {
+	"--target", "--mount", "--user", "--root", "--wd",
+};
+
+/* A namespace file, -r DIR or -w DIR: each names what is at a path,
+ * which a transcript has no way to point at in another terminal. */
+static int nsenter_no_value(struct ns_parse_err *e, size_t word, const char *w)
+{
+	return ns_parse_fail(e, word, "nsenter: %s with a value is not supported: name the terminal with -t and use -m, -U, -r or -w alone (nsenter -t sh1 -m)", w);
+}
+
+static int nsenter_long_option(struct ns_stage *st, size_t *i, struct ns_nsenter_args *a,
+			       struct ns_parse_err *e)
+{
+	const char *w = st->argv[*i];
+	size_t len = strcspn(w, "=");
+	const char *near;
+	char *name;
+	int r;
+
+	if (!strncmp(w, "--target", len) && len == 8) {
+		if (w[len] == '=') {
+			a->target = w + len + 1;
+			return 0;
+		}
+		if (*i + 1 >= st->argc)
+			return ns_parse_fail(e, *i, "nsenter: --target needs a terminal's name");
+		a->target = st->argv[++*i];
+		return 0;
+	}
+	for (size_t k = 1; k < NS_ARRAY_SIZE(nsenter_long); k++) {
+		if (strlen(nsenter_long[k]) != len || strncmp(w, nsenter_long[k], len))
+			continue;
+		if (w[len] == '=')
+			return nsenter_no_value(e, *i, nsenter_long[k]);
+		*(k == 1 ? &a->mnt : k == 2 ? &a->user : k == 3 ? &a->root : &a->wd) = true;
+		return 0;
+	}
+	name = xstrndup(w, len);
+	near = ns_closest(name, nsenter_long, NS_ARRAY_SIZE(nsenter_long));
+	if (near)
+		r = ns_parse_fail(e, *i, "nsenter: unsupported option %s (did you mean %s?)", w, near);
+	else
+		r = ns_parse_fail(e, *i, "nsenter: unsupported option %s (-t, -m, -U, -r and -w)", w);
+	free(name);
+	return r;
+}
+
+/* Bundled short options (-mU); -t takes the rest of the word or the
+ * next one, as getopt gives it. */
+static int nsenter_short_options(struct ns_stage *st, size_t *i, struct ns_nsenter_args *a,
+				 struct ns_parse_err *e)
+{
+	const char *w = st->argv[*i];
+
+	for (const char *f = w + 1; *f; f++) {
+		switch (*f) {
+		case 'm':
+			a->mnt = true;
+			break;
+		case 'U':
+			a->user = true;
+			break;
+		case 'r':
+		case 'w':
+			if (f[1])
+				return nsenter_no_value(e, *i, *f == 'r' ? "-r" : "-w");
+			*(*f == 'r' ? &a->root : &a->wd) = true;
+			break;
+		case 't':
+			if (f[1]) {
+				a->target = f + 1;
+				return 0;
+			}
+			if (*i + 1 >= st->argc)
+				return ns_parse_fail(e, *i, "nsenter: -t needs a terminal's name");
+			a->target = st->argv[++*i];
+			return 0;
+		default:
+			return ns_parse_fail(e, *i, "nsenter: unsupported option -%c (-t, -m, -U, -r and -w)", *f);
+		}
+	}
+	return 0;
+}
+
+static int parse_nsenter(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_nsenter_args *a = xcalloc(1, sizeof(*a));
+	size_t i = 1;
+
+	st->args = a;
+	for (; i < st->argc && st->argv[i][0] == '-' && st->argv[i][1]; i++) {
+		int r;
+
+		if (!strcmp(st->argv[i], "--")) {
+			i++;
+			break;
+		}
+		r = st->argv[i][1] == '-' ? nsenter_long_option(st, &i, a, e)
+					  : nsenter_short_options(st, &i, a, e);
+		if (r < 0)
+			return -1;
+	}
+	if (!a->target)
+		return ns_parse_fail(e, 0, "nsenter: give -t TERMINAL, the prompt name of the terminal whose namespaces to enter (nsenter -t sh1 -m)");
+	if (!*a->target)
+		return ns_parse_fail(e, 0, "nsenter: -t needs a terminal's name; the bare prompt's terminal has none, so give it one ('sh1# ')");
+	if (!a->mnt && !a->user)
+		return ns_parse_fail(e, 0, "nsenter: give -m (its mount namespace), -U (its user namespace) or both");
+	if ((a->root || a->wd) && !a->mnt)
+		return ns_parse_fail(e, 0, "nsenter: -r and -w need -m here: a root or directory in another terminal's mount namespace, seen from this one's, is not supported");
+	return wrapper_command(st, i, &a->cmd, e);
+}
+
+static void free_nsenter(void *p)
+{
+	struct ns_nsenter_args *a = p;
+
+	free_inner(a->cmd);
+	free(a);
+}
+
+static struct ns_stage *nsenter_inner(void *args)
+{
+	return ((struct ns_nsenter_args *)args)->cmd;
+}
+
+static const char *nsenter_terminal(const void *args)
+{
+	return ((const struct ns_nsenter_args *)args)->target;
+}
+
+/* Entering a user namespace cannot be undone either. */
+static bool nsenter_one_way(const void *args)
+{
+	return ((const struct ns_nsenter_args *)args)->user;
 }
 
 static int parse_exit(struct ns_stage *st, struct ns_parse_err *e)
@@ -136,7 +335,10 @@ static int parse_exit(struct ns_stage *st, struct ns_parse_err *e)
 
 const struct ns_cmd_def ns_cmd_ns[] = {
 	{ .name = "unshare", .id = NS_CMD_UNSHARE, .parse = parse_unshare,
-	  .free_args = free_args, .one_way = unshare_one_way },
+	  .free_args = free_unshare, .one_way = unshare_one_way, .inner = unshare_inner },
 	{ .name = "exit", .id = NS_CMD_EXIT, .parse = parse_exit },
+	{ .name = "nsenter", .id = NS_CMD_NSENTER, .parse = parse_nsenter,
+	  .free_args = free_nsenter, .one_way = nsenter_one_way, .inner = nsenter_inner,
+	  .terminal = nsenter_terminal },
 };
 const size_t ns_cmd_ns_count = NS_ARRAY_SIZE(ns_cmd_ns);

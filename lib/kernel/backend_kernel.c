@@ -24,6 +24,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
@@ -35,6 +36,7 @@
 #include "kernel/place.h"
 #include "kernel/sandbox.h"
 #include "kernel/term_local.h"
+#include "kernel/terminal.h"
 #include "run/wire.h"
 
 struct term_proc {
@@ -49,6 +51,8 @@ struct controller {
 	struct term_proc *t;
 	size_t n, cap;
 	int out;
+	pid_t *pids;                /* shared with the terminals (terminal.h) */
+	size_t npids;
 };
 
 /* Die with our parent: a killed runner leaves nothing behind. */
@@ -76,7 +80,9 @@ static struct term_proc *spawn_terminal(struct controller *c, const char *name)
 	}
 	if (pid == 0) {
 		struct ns_term t = { .sc = c->sc,
-				     .procfd = c->sb.procfd, .devs = c->sb.devs };
+				     .procfd = c->sb.procfd, .devs = c->sb.devs,
+				     .pids = c->pids, .npids = c->npids,
+				     .slot = ns_term_slot(c->sc, name) };
 		tie_to_parent(self);
 		close(sv[0]);
 		close(c->out);
@@ -190,6 +196,15 @@ play_processes(const struct worker_base *base, const struct ns_scenario *sc,
 
 	if (ns_sandbox_enter(sc, o->devices, base->procfd, &c.sb, &err) < 0) {
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
+		_exit(1);
+	}
+	/* where each terminal's innermost shell is, for nsenter: a page the
+	 * terminal processes share, each writing its own slot */
+	c.npids = ns_term_slot(sc, NULL);
+	c.pids = mmap(NULL, (c.npids + 1) * sizeof(pid_t), PROT_READ | PROT_WRITE,
+		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (c.pids == MAP_FAILED) {
+		ns_wire_send_abort(out, "cannot map the terminals' process table", true);
 		_exit(1);
 	}
 	for (uint32_t i = 0; i < sc->nsteps; i++)

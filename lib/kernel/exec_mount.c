@@ -3,6 +3,7 @@
 #include "kernel/exec.h"
 
 #include <errno.h>
+#include <libmount.h>
 #include <linux/mount.h>
 #include <stdlib.h>
 #include <string.h>
@@ -76,6 +77,57 @@ static int new_mount(struct ns_term *t, const struct ns_mount_args *a,
 	return apply_propagation(a, res);
 }
 
+/* The entry mount(8) merges a remount's options with: the last one
+ * mounted at the target's canonical path (libmount searches the table
+ * backwards), or NULL. */
+static const struct ns_mount_entry *table_entry(const struct ns_snapshot *s, const char *path)
+{
+	const struct ns_mount_entry *found = NULL;
+
+	for (size_t i = 0; path && i < ns_snapshot_count(s); i++)
+		if (!strcmp(ns_snapshot_entries(s)[i].target, path))
+			found = &ns_snapshot_entries(s)[i];
+	return found;
+}
+
+/* -o remount[,bind]: one mount(2) call with MS_REMOUNT (| MS_BIND), made
+ * as util-linux 2.38's mount(8) makes it (observed with strace). With one
+ * operand it starts from the mount's options as the table shows them,
+ * per-mount and superblock ones merged, applies -o's words to them, and
+ * passes the filesystem's own options back as data, with the source and
+ * type the table names; with none there (not a mount point, no such
+ * path) the call has -o's flags alone, on source "none". The --make-*
+ * changes follow, a call each. */
+static int remount(struct ns_term *t, const struct ns_mount_args *a, struct ns_cmd_result *res)
+{
+	const struct ns_mount_entry *e = NULL;
+	struct ns_snapshot *s = NULL;
+	char *path = a->merge ? realpath(a->dst, NULL) : NULL;
+	char *vfs = NULL, *fs = NULL;
+	unsigned long flags = a->flags;
+	int r = 0;
+
+	if (path && ns_snapshot_read(t->procfd, &s) == 0)
+		e = table_entry(s, path);
+	if (e) {
+		unsigned long cur = 0;
+
+		if (mnt_optstr_get_flags(e->mount_options, &cur, mnt_get_builtin_optmap(MNT_LINUX_MAP)) < 0 ||
+		    mnt_split_optstr(e->mount_options, NULL, &vfs, &fs, 0, 0) < 0)
+			r = ns_cmd_fail(res, "read mountinfo", EINVAL);
+		flags = ns_remount_flags(a, cur);
+	}
+	if (r == 0 && mount(e ? e->source : a->src ? a->src : "none", a->dst, e ? e->fstype : NULL,
+			    flags, fs && *fs ? fs : NULL) < 0)
+		r = ns_cmd_fail(res, "mount", errno);
+	free(vfs);
+	free(fs);
+	free(path);
+	if (s)
+		ns_snapshot_free(s);
+	return r < 0 ? r : apply_propagation(a, res);
+}
+
 int ns_kexec_mount(struct ns_term *t, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
 {
@@ -92,6 +144,8 @@ int ns_kexec_mount(struct ns_term *t, const void *args, struct ns_buf *out,
 		if (mount(a->src, a->dst, NULL, MS_MOVE, NULL) < 0)
 			return ns_cmd_fail(res, "mount", errno);
 		return 0;
+	case NS_MOUNT_REMOUNT:
+		return remount(t, a, res);
 	case NS_MOUNT_NEW:
 		break;
 	}

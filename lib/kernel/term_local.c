@@ -110,7 +110,7 @@ static size_t find_or_add(struct ns_local *l, const char *name)
 	l->v[l->n] = (struct ns_local_term){
 		.name = name,
 		.t = { .sc = l->sc, .procfd = l->procfd, .devs = l->devs,
-		       .in_process = true, .sock = -1, .reply_fd = -1 },
+		       .in_process = true, .local = l, .sock = -1, .reply_fd = -1 },
 		.place = NS_PLACE_NONE,
 	};
 	return l->n++;
@@ -181,6 +181,41 @@ int ns_local_step(struct ns_local *l, uint32_t i, struct ns_step_out *out,
 	if (ns_place_enter(&l->home, &what) < 0) {
 		ns_buf_addf(err, "cannot leave a closed terminal: %s: %s", what, strerror(errno));
 		return -1;
+	}
+	return 0;
+}
+
+int ns_local_peer(struct ns_local *l, const char *name, struct ns_peer *p,
+		  struct ns_cmd_result *res)
+{
+	const struct ns_place *from = NULL;
+	struct ns_place here = NS_PLACE_NONE;
+	const char *what;
+	size_t k = 0;
+
+	*p = (struct ns_peer){ -1, -1, -1, -1 };
+	while (k < l->n && strcmp(l->v[k].name, name))
+		k++;
+	if (k == l->n)
+		return ns_cmd_fail(res, "open", ENOENT);
+	if (k == l->active) {
+		/* the terminal that asks: where this process is */
+		if (ns_place_save(l->procfd, &here, &what) < 0)
+			return ns_cmd_fail(res, "open", errno);
+		from = &here;
+	} else {
+		from = l->v[k].place.ns >= 0 ? &l->v[k].place : &l->home;
+	}
+	/* every terminal here is in the sandbox's user namespace */
+	p->user = openat(l->procfd, "thread-self/ns/user", O_RDONLY | O_CLOEXEC);
+	p->mnt = fcntl(from->ns, F_DUPFD_CLOEXEC, 0);
+	p->root = fcntl(from->root, F_DUPFD_CLOEXEC, 0);
+	p->cwd = fcntl(from->cwd, F_DUPFD_CLOEXEC, 0);
+	ns_place_close(&here);
+	if (p->user < 0 || p->mnt < 0 || p->root < 0 || p->cwd < 0) {
+		int e = errno;
+		ns_peer_close(p);
+		return ns_cmd_fail(res, "open", e);
 	}
 	return 0;
 }

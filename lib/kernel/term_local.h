@@ -44,4 +44,8 @@ void ns_local_free(struct ns_local *l);
  * back to. Returns 1 (the caller is now the inner shell) or -1. */
 int ns_local_push(struct ns_term *t, struct ns_cmd_result *res);
 
+/* For ns_term_peer_open: the place of terminal name, opened anew. */
+int ns_local_peer(struct ns_local *l, const char *name, struct ns_peer *p,
+		  struct ns_cmd_result *res);
+
 #endif

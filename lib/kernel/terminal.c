@@ -34,6 +34,8 @@ static void resume_outer(struct ns_term *t, pid_t pid, int pipefd)
 	close(pipefd);
 	while (waitpid(pid, &status, 0) < 0 && errno == EINTR)
 		;
+	if (t->pids)
+		t->pids[t->slot] = getpid(); /* the innermost shell again */
 	if (!frame.len && !(WIFEXITED(status) && WEXITSTATUS(status) == 0))
 		_exit(3); /* it died without answering: the controller sees EOF */
 	if (frame.len && ns_write_all(t->sock, frame.data, frame.len) < 0)
@@ -67,11 +69,80 @@ int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res)
 			close(t->reply_fd);
 		t->reply_fd = p[1];
 		t->depth++;
+		if (t->pids)
+			t->pids[t->slot] = getpid();
 		return 1;
 	}
 	close(p[1]);
 	resume_outer(t, pid, p[0]);
 	return 0;
+}
+
+size_t ns_term_slot(const struct ns_scenario *sc, const char *name)
+{
+	const char **seen = xcalloc(sc->nsteps + 1, sizeof(*seen));
+	size_t n = 0;
+
+	for (size_t i = 0; i < sc->nsteps; i++) {
+		const char *t = sc->steps[i].terminal;
+		size_t k = 0;
+
+		while (k < n && strcmp(seen[k], t))
+			k++;
+		if (k < n)
+			continue; /* seen before */
+		if (name && !strcmp(t, name))
+			break;
+		seen[n++] = t;
+	}
+	free(seen);
+	return n;
+}
+
+void ns_peer_close(struct ns_peer *p)
+{
+	int *fd[] = { &p->mnt, &p->user, &p->root, &p->cwd };
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(fd); i++) {
+		if (*fd[i] >= 0)
+			close(*fd[i]);
+		*fd[i] = -1;
+	}
+}
+
+/* As processes: what /proc/PID/ shows of the terminal's innermost
+ * shell. */
+static int peer_proc(struct ns_term *t, const char *name, struct ns_peer *p,
+		     struct ns_cmd_result *res)
+{
+	static const char *const files[] = { "ns/mnt", "ns/user", "root", "cwd" };
+	int *fd[] = { &p->mnt, &p->user, &p->root, &p->cwd };
+	size_t slot = ns_term_slot(t->sc, name);
+	pid_t pid = t->pids && slot < t->npids ? t->pids[slot] : 0;
+
+	if (pid <= 0)
+		return ns_cmd_fail(res, "open", ENOENT);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(files); i++) {
+		char path[64];
+
+		snprintf(path, sizeof(path), "%d/%s", (int)pid, files[i]);
+		*fd[i] = openat(t->procfd, path, (i < 2 ? O_RDONLY : O_PATH | O_DIRECTORY) | O_CLOEXEC);
+		if (*fd[i] < 0) {
+			int e = errno;
+			ns_peer_close(p);
+			return ns_cmd_fail(res, "open", e);
+		}
+	}
+	return 0;
+}
+
+int ns_term_peer_open(struct ns_term *t, const char *name, struct ns_peer *p,
+		      struct ns_cmd_result *res)
+{
+	*p = (struct ns_peer){ -1, -1, -1, -1 };
+	if (t->in_process)
+		return ns_local_peer(t->local, name, p, res);
+	return peer_proc(t, name, p, res);
 }
 
 int ns_term_list_mounts(struct ns_term *t, enum ns_render how, struct ns_buf *out,
@@ -108,6 +179,8 @@ void ns_term_serve(struct ns_term *t, int fd)
 
 	t->sock = fd;
 	t->reply_fd = -1;
+	if (t->pids)
+		t->pids[t->slot] = getpid();
 	while (ns_wire_recv_index(fd, &idx) == 1) {
 		struct ns_step_out out;
 		/* an inner shell's last answer goes to its outer shell */
@@ -126,6 +199,8 @@ void ns_term_serve(struct ns_term *t, int fd)
 		if (ns_wire_send_result(to, idx, &out) < 0)
 			_exit(3);
 		free(out.output);
+		if (t->closing && t->depth == 0 && t->pids)
+			t->pids[t->slot] = 0; /* the terminal ends */
 		if (t->closing)
 			_exit(0);
 	}

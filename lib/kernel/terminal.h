@@ -6,6 +6,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <sys/types.h>
 
 #include "commands/args.h"
 #include "mounts/snapshot.h"
@@ -22,6 +23,7 @@ struct ns_handle {                  /* a mount fd named by open_tree @NAME */
 };
 
 struct ns_level;
+struct ns_local;
 
 /* A terminal runs in one of two ways.
  * - In process (term_local.c), the usual way: the sandbox process plays
@@ -46,11 +48,36 @@ struct ns_term {
 	bool in_process;
 	struct ns_level *outer;     /* depth saved levels, innermost last */
 	size_t outer_cap;
+	struct ns_local *local;     /* every terminal, for nsenter */
 	/* as processes */
 	int sock;                   /* to the controller */
 	int reply_fd;               /* inner shell: its outer shell's pipe */
 	bool resumed;               /* an inner shell ended: no result to send */
+	/* the process of each terminal's innermost shell, by
+	 * ns_term_slot(), shared by every terminal process (0: none), for
+	 * nsenter; this terminal's slot */
+	pid_t *pids;
+	size_t npids, slot;
 };
+
+/* What nsenter opens of another terminal's innermost shell: its mount
+ * and user namespaces, root and working directory (-1: not open). */
+struct ns_peer {
+	int mnt, user, root, cwd;
+};
+
+/* The index of terminal name among the scenario's terminals, in the order
+ * their prompts first appear; with name NULL (or one that is none), how
+ * many terminals there are. */
+size_t ns_term_slot(const struct ns_scenario *sc, const char *name);
+
+/* Open the namespaces, root and directory of the innermost shell of the
+ * terminal called name, as nsenter(1) opens /proc/PID/ns/... of a
+ * process; ENOENT when that terminal is not running (its first shell
+ * exited), as for a process that is gone. 0, or -1 with *res filled. */
+int ns_term_peer_open(struct ns_term *t, const char *name, struct ns_peer *p,
+		      struct ns_cmd_result *res);
+void ns_peer_close(struct ns_peer *p);
 
 
 /* Start an inner shell level. Returns 1 in the inner shell, which goes on

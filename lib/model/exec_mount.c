@@ -121,6 +121,40 @@ static int graft(struct m_shell *sh, struct m_mount *t, struct m_path at, const 
 	return ns_cmd_fail(res, "mount", r);
 }
 
+/* The per-mount flags a remount's MS_* flags give m, by mount(2)'s rules
+ * (the kernel's path_mount()): relatime unless noatime, strictatime
+ * clearing both, and the atime setting kept when none is named. */
+static unsigned remount_mnt_flags(unsigned long ms, const struct m_mount *m)
+{
+	unsigned f = ms & MS_NOATIME ? M_NOATIME : M_RELATIME;
+
+	if (ms & MS_NOSUID)
+		f |= M_NOSUID;
+	if (ms & MS_NODEV)
+		f |= M_NODEV;
+	if (ms & MS_NOEXEC)
+		f |= M_NOEXEC;
+	if (ms & MS_NODIRATIME)
+		f |= M_NODIRATIME;
+	if (ms & MS_STRICTATIME)
+		f &= ~(unsigned)(M_RELATIME | M_NOATIME);
+	if (ms & MS_RDONLY)
+		f |= M_RDONLY;
+	if (!(ms & (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)))
+		f = (f & ~(unsigned)M_ATIME_ALL) | (m->flags & M_ATIME_ALL);
+	return f;
+}
+
+/* Whether giving m the per-mount flags f keeps its locks: no flag locked
+ * in a less privileged namespace cleared, no locked atime setting changed
+ * (mount_namespaces(7) [5]; the kernel's can_change_locked_flags()). */
+static bool keeps_locks(const struct m_mount *m, unsigned f)
+{
+	return !(m->locked_flags & (M_RDONLY | M_NOSUID | M_NODEV | M_NOEXEC) & ~f) &&
+	       !((m->locked_flags & M_LOCK_ATIME) &&
+		 (m->flags & M_ATIME_ALL) != (f & M_ATIME_ALL));
+}
+
 /* The per-mount flags after a bind (`-o ro` with --bind): mount(8)'s
  * second call, MS_REMOUNT | MS_BIND, which sets them all, keeping the
  * atime setting unless one is given (mount(2)). */
@@ -133,17 +167,71 @@ static int remount_bind(struct m_shell *sh, const struct ns_mount_args *a,
 
 	if (r < 0)
 		return ns_cmd_fail(res, "mount", -r);
-	f = mount_flags(a->flags);
-	if (!(a->flags & (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)))
-		f = (f & ~(unsigned)M_ATIME_ALL) | (at.mnt->flags & M_ATIME_ALL);
-	/* a flag locked in a less privileged namespace may not be cleared,
-	 * nor the atime setting changed (mount_namespaces(7) [5]) */
-	if ((at.mnt->locked_flags & (M_RDONLY | M_NOSUID | M_NODEV | M_NOEXEC) & ~f) ||
-	    ((at.mnt->locked_flags & M_LOCK_ATIME) &&
-	     (at.mnt->flags & M_ATIME_ALL) != (f & M_ATIME_ALL)))
+	f = remount_mnt_flags(a->flags, at.mnt);
+	if (!keeps_locks(at.mnt, f))
 		return ns_cmd_fail(res, "mount", EPERM);
 	at.mnt->flags = f;
 	return 0;
+}
+
+/* The MS_* flags libmount reads from m's line in the table: its
+ * per-mount options, with ro when it or its superblock is read-only
+ * (the merged options mount(8) starts a remount from). */
+static unsigned long table_flags(const struct m_mount *m)
+{
+	static const struct {
+		unsigned m;
+		unsigned long ms;
+	} map[] = {
+		{ M_NOSUID, MS_NOSUID }, { M_NODEV, MS_NODEV }, { M_NOEXEC, MS_NOEXEC },
+		{ M_NOATIME, MS_NOATIME }, { M_NODIRATIME, MS_NODIRATIME },
+		{ M_RELATIME, MS_RELATIME },
+	};
+	unsigned long ms = (m->flags & M_RDONLY) || m->sb->rdonly ? MS_RDONLY : 0;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(map); i++)
+		if (m->flags & map[i].m)
+			ms |= map[i].ms;
+	return ms;
+}
+
+/* -o remount[,bind]: mount(2) with MS_REMOUNT, with the flags mount(8)
+ * gives it (ns_remount_flags: the mount's own merged with -o's when it
+ * reads them from the table, which lists what is on top at the path). A
+ * mount in the shell's namespace, at its root (EINVAL otherwise), whose
+ * locked flags stay (EPERM). With bind only the mount's flags change
+ * (the kernel's do_reconfigure_mnt()); without, its superblock becomes
+ * read-only or writable too, which needs privilege over the superblock
+ * (do_remount(); a stand-in's is the first user namespace's), and the
+ * mount's flags change as well. Neither propagates: a remount is not a
+ * mount or unmount event (mount_namespaces(7), "Shared subtrees"). */
+static int remount(struct m_shell *sh, const struct ns_mount_args *a, struct ns_cmd_result *res)
+{
+	bool bind = a->flags & MS_BIND;
+	struct m_path at, top;
+	unsigned long ms;
+	unsigned f;
+	int r = m_lookup(sh, a->dst, &at);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "mount", -r);
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "mount", EPERM);
+	if (!ours(sh, at.mnt) || !is_root(at))
+		return ns_cmd_fail(res, "mount", EINVAL);
+	top = at;
+	m_follow(&top);
+	ms = ns_remount_flags(a, table_flags(top.mnt));
+	f = remount_mnt_flags(ms, at.mnt);
+	if (!keeps_locks(at.mnt, f))
+		return ns_cmd_fail(res, "mount", EPERM);
+	if (!bind && !m_capable(m_cur(sh), at.mnt->sb->owner ? at.mnt->sb->owner : sh->sb->user0,
+				m_cur(sh)->sys_admin))
+		return ns_cmd_fail(res, "mount", EPERM);
+	at.mnt->flags = f;
+	if (!bind)
+		at.mnt->sb->rdonly = ms & MS_RDONLY;
+	return apply_propagation(sh, a, res);
 }
 
 static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
@@ -209,7 +297,9 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		if (!s)
 			return ns_cmd_fail(res, "stand-in lookup", ENODEV);
 	} else {
+		/* a filesystem by type belongs to the mounter's user namespace */
 		s = m_sb_new(&sh->sb->w, a->src, a->type);
+		s->owner = m_cur(sh)->user;
 	}
 	if (!attached(to.mnt))
 		return ns_cmd_fail(res, "mount", unmounted_target(sh));
@@ -289,6 +379,8 @@ int m_exec_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
 		if (r < 0)
 			return ns_cmd_fail(res, "mount", -r);
 		return m_move(sh, from, to, false, res, "mount");
+	case NS_MOUNT_REMOUNT:
+		return remount(sh, a, res);
 	case NS_MOUNT_NEW:
 		break;
 	}

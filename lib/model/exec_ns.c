@@ -1,11 +1,34 @@
 /* exec_ns.c - shells on the model: `unshare` (unshare(2) and unshare(1)'s
- * propagation change), `exit`, `capsh --drop`, and `sleep`, which has
- * nothing to wait for in a model. */
+ * propagation change), `nsenter` (setns(2) as nsenter(1) makes it),
+ * `exit`, `capsh --drop`, and `sleep`, which has nothing to wait for in a
+ * model. With a command, `unshare` and `nsenter` run it in the shell they
+ * start, which ends with the step. */
 #include "model/shell.h"
 
 #include <errno.h>
 #include <linux/capability.h>
 #include <sys/mount.h>
+
+/* The command a wrapper runs, in its new shell, which ends after the
+ * step; a failure is named by the command, as the program would name it. */
+static int run_inner(struct m_shell *sh, const struct ns_stage *cmd, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	sh->closing = true;
+	if (m_exec[cmd->def->id](sh, cmd->args, out, res) == 0)
+		return 0;
+	if (!res->cmd)
+		res->cmd = cmd->argv[0];
+	return -1;
+}
+
+/* Level lv moves into namespace ns (its references follow). */
+static void set_ns(struct m_level *lv, struct m_ns *ns)
+{
+	lv->ns->refs--;
+	lv->ns = ns;
+	ns->refs++;
+}
 
 int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
@@ -16,7 +39,6 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 	struct m_userns *user = outer->user;
 	bool admin = outer->sys_admin;
 
-	(void)out;
 	if (a->user) {
 		/* not from a chroot: the shell's root must be its mount
 		 * namespace's (unshare(2), EPERM) */
@@ -26,6 +48,7 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 			return ns_cmd_fail(res, "unshare", EPERM);
 		/* a new user namespace: every capability in it */
 		user = m_userns_new(w, outer->user);
+		user->root_mapped = a->map_root;
 		admin = true;
 	}
 	if (a->mnt && !admin)
@@ -48,9 +71,7 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 			cwd.mnt = cwd.mnt->copy;
 		m_level_set(w, &lv->root, root);
 		m_level_set(w, &lv->cwd, cwd);
-		old->refs--;
-		lv->ns = ns;
-		ns->refs++;
+		set_ns(lv, ns);
 		/* handles keep their mounts: they were opened before */
 		if (a->propagation &&
 		    m_change_propagation(sh, "/", a->propagation, res, "mount") < 0) {
@@ -59,7 +80,82 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 			return -1;
 		}
 	}
+	return a->cmd ? run_inner(sh, a->cmd, out, res) : 0;
+}
+
+/* What nsenter takes of the target shell, copied before this shell
+ * grows a level (the target may be this very terminal). */
+struct target {
+	struct m_ns *ns;
+	struct m_userns *user;
+	struct m_path root, cwd;
+};
+
+/* nsenter's setns(2) calls and their checks, in its order: every
+ * namespace but the user one, then the user namespace and what failed
+ * before it (nsenter(1) makes two passes). The mount namespace needs
+ * CAP_SYS_ADMIN over its owner and CAP_SYS_CHROOT and CAP_SYS_ADMIN in
+ * the caller's own; the user namespace is not the caller's (EINVAL) and
+ * needs CAP_SYS_ADMIN in it (setns(2)); then nsenter becomes uid 0
+ * there, which must be mapped (EINVAL from setgid(2)). On success *lv
+ * holds the user namespace and capabilities the new shell gets. */
+static int may_enter(const struct ns_nsenter_args *a, const struct target *t,
+		     struct m_level *lv, struct ns_cmd_result *res)
+{
+	bool mnt_done = false;
+
+	for (int pass = 0; pass < 2; pass++) {
+		if (pass == 1 && a->user) {
+			if (t->user == lv->user)
+				return ns_cmd_fail(res, "setns", EINVAL);
+			if (!m_capable(lv, t->user, lv->sys_admin))
+				return ns_cmd_fail(res, "setns", EPERM);
+			lv->user = t->user;
+			lv->sys_admin = lv->sys_chroot = true;
+		}
+		if (a->mnt && !mnt_done) {
+			mnt_done = m_capable(lv, t->ns->owner, lv->sys_admin) &&
+				   lv->sys_admin && lv->sys_chroot;
+			if (!mnt_done && pass == 1)
+				return ns_cmd_fail(res, "setns", EPERM);
+		}
+	}
+	if (a->user && !t->user->root_mapped)
+		return ns_cmd_fail(res, "setgid", EINVAL);
 	return 0;
+}
+
+int m_exec_nsenter(struct m_shell *sh, const void *args, struct ns_buf *out,
+		   struct ns_cmd_result *res)
+{
+	const struct ns_nsenter_args *a = args;
+	struct m_world *w = &sh->sb->w;
+	struct m_shell *peer = sh->sb->peer ? sh->sb->peer(sh->sb->peer_ctx, a->target) : NULL;
+	struct m_level creds, *lv;
+	struct target t;
+
+	if (!peer)
+		return ns_cmd_fail(res, "open", ENOENT); /* as /proc/PID of no process */
+	lv = m_cur(peer);
+	t = (struct target){ lv->ns, lv->user, lv->root, lv->cwd };
+	creds = *m_cur(sh);
+	if (may_enter(a, &t, &creds, res) < 0)
+		return -1;
+	lv = m_shell_push(sh);
+	lv->user = creds.user;
+	lv->sys_admin = creds.sys_admin;
+	lv->sys_chroot = creds.sys_chroot;
+	if (a->mnt) {
+		/* setns(2) puts root and directory at the top of the
+		 * namespace's root */
+		struct m_path top = { t.ns->root, t.ns->root->root };
+
+		m_follow(&top);
+		set_ns(lv, t.ns);
+		m_level_set(w, &lv->root, a->root ? t.root : top);
+		m_level_set(w, &lv->cwd, a->wd ? t.cwd : top);
+	}
+	return a->cmd ? run_inner(sh, a->cmd, out, res) : 0;
 }
 
 int m_exec_exit(struct m_shell *sh, const void *args, struct ns_buf *out,

@@ -43,6 +43,8 @@ struct m_sb {
 	unsigned minor;             /* st_dev is 0:minor */
 	bool rdonly;                /* the superblock is read-only */
 	struct m_node *root;
+	struct m_userns *owner;     /* who may reconfigure it (a remount);
+				     * NULL: the scenario's first user namespace */
 	unsigned long long next_ino;
 	struct m_node *gone;        /* removed nodes, chained by next */
 };
@@ -98,6 +100,7 @@ struct m_mount {
 
 struct m_userns {
 	struct m_userns *parent;    /* NULL: the first one */
+	bool root_mapped;           /* uid and gid 0 are mapped (unshare -r) */
 };
 
 struct m_ns {

@@ -24,12 +24,25 @@ struct m_play {
 	bool trace;
 };
 
+/* For nsenter: the running terminal called name. */
+static struct m_shell *peer(void *ctx, const char *name)
+{
+	struct m_play *p = ctx;
+
+	for (size_t i = 0; i < p->n; i++)
+		if (!strcmp(p->t[i].name, name))
+			return &p->t[i].sh;
+	return NULL;
+}
+
 struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 			  enum m_break broken, bool trace)
 {
 	struct m_play *p = xcalloc(1, sizeof(*p));
 
 	m_sandbox_init(&p->sb, sc, quirks, broken, trace);
+	p->sb.peer = peer;
+	p->sb.peer_ctx = p;
 	p->trace = trace;
 	return p;
 }

@@ -22,6 +22,7 @@ void m_sandbox_init(struct m_sandbox *sb, const struct ns_scenario *sc, unsigned
 	sb->sc = sc;
 	sb->devs = xcalloc(sc->ndevnames ? sc->ndevnames : 1, sizeof(*sb->devs));
 	sb->user0 = m_userns_new(w, NULL);
+	sb->user0->root_mapped = true;
 	sb->first = m_ns_new(w, sb->user0);
 	/* the base: the namespace's own root, below the root stand-in and
 	 * out of every shell's sight, as the sandbox's detached old root is */
@@ -296,6 +297,23 @@ int m_lookup_parent_at(struct m_shell *sh, struct m_path start, const char *path
 	return r;
 }
 
+bool m_capable(const struct m_level *lv, const struct m_userns *u, bool has)
+{
+	/* capabilities hold in the shell's user namespace and those below
+	 * it; a namespace owned higher up is out of reach. In one below, the
+	 * shell has every capability whatever it holds itself: the user
+	 * that made a namespace has them all there, and every namespace of a
+	 * scenario is made by the same user (user_namespaces(7), "Capability
+	 * rules"; the kernel's cap_capable()) */
+	for (; u; u = u->parent) {
+		if (u == lv->user)
+			return has;
+		if (u->parent == lv->user)
+			return true;
+	}
+	return false;
+}
+
 int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
 		    char *last, size_t lastsz)
 {
@@ -306,12 +324,5 @@ bool m_may_mount(struct m_shell *sh)
 {
 	struct m_level *lv = m_cur(sh);
 
-	if (!lv->sys_admin)
-		return false;
-	/* capabilities hold in the shell's user namespace and those below
-	 * it; a namespace owned higher up is out of reach (user_namespaces(7)) */
-	for (struct m_userns *u = lv->ns->owner; u; u = u->parent)
-		if (u == lv->user)
-			return true;
-	return false;
+	return m_capable(lv, lv->ns->owner, lv->sys_admin);
 }

@@ -36,6 +36,9 @@ struct m_sandbox {
 	struct m_userns *user0;
 	struct m_path top;            /* the root stand-in: where shells start */
 	struct m_sb **devs;           /* per sc->devnames, made on first mount */
+	/* the running terminal called name, or NULL (for nsenter) */
+	struct m_shell *(*peer)(void *ctx, const char *name);
+	void *peer_ctx;
 };
 
 struct m_shell {
@@ -102,6 +105,9 @@ int m_open_create(struct m_shell *sh, const char *path, struct m_node **file);
 /* May the current level change its mount namespace (CAP_SYS_ADMIN in the
  * user namespace that owns it)? */
 bool m_may_mount(struct m_shell *sh);
+/* Does level lv have a capability in user namespace u, holding it in its
+ * own namespace when has is true (the kernel's ns_capable())? */
+bool m_capable(const struct m_level *lv, const struct m_userns *u, bool has);
 /* The superblock of a stand-in device, made on its first mount. */
 struct m_sb *m_device(struct m_shell *sh, const char *name);
 
@@ -124,6 +130,7 @@ m_exec_fn m_exec_mount, m_exec_umount;
 m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
 m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr;
 m_exec_fn m_exec_listmount, m_exec_findmnt;
+m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;
 m_exec_fn m_exec_stat, m_exec_mountpoint, m_exec_diff;
 /* The shell's table, as `how` renders it. */

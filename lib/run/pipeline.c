@@ -31,12 +31,12 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		     struct ns_step_out *out)
 {
 	struct ns_buf cur = NS_BUF_INIT, next = NS_BUF_INIT, tmp;
-	struct ns_cmd_result res = { 0, NULL, 0 };
+	struct ns_cmd_result res = { 0, NULL, NULL, 0 };
 	const struct ns_stage *first = &st->pipeline.stages[0];
 
 	memset(out, 0, sizeof(*out));
 	if (exec(term, first, &cur, &res) < 0) {
-		ns_pipeline_error_line(&cur, first->argv[0], res.err);
+		ns_pipeline_error_line(&cur, res.cmd ? res.cmd : first->argv[0], res.err);
 		out->err = res.err;
 		snprintf(out->syscall, sizeof(out->syscall), "%s", res.syscall ? res.syscall : "?");
 	} else if (res.status && st->pipeline.n == 1 && !cur.len) {

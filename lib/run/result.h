@@ -15,6 +15,9 @@
 struct ns_cmd_result {
 	int err;
 	const char *syscall;
+	/* the command that failed when it is not the stage's own: the one
+	 * a wrapper ran (unshare -m mount ...), which names its own errors */
+	const char *cmd;
 	/* A command that succeeded as far as errno goes may still end with
 	 * a non-zero exit status, as its tool would: mountpoint's 32 for "not
 	 * a mountpoint", diff's 1 for "they differ". 0 otherwise. */

@@ -124,10 +124,15 @@ static bool ctx_init(struct line_ctx *c, const struct ns_stage *st, int err)
 		[NS_MOUNT_LIST] = 0, [NS_MOUNT_NEW] = NS_ULMSG_NEW,
 		[NS_MOUNT_BIND] = NS_ULMSG_BIND, [NS_MOUNT_MOVE] = NS_ULMSG_MOVE,
 		[NS_MOUNT_PROPAGATION] = NS_ULMSG_PROP,
+		[NS_MOUNT_REMOUNT] = NS_ULMSG_REMOUNT,
 	};
+	_Static_assert(NS_ARRAY_SIZE(ops) == NS_MOUNT_REMOUNT + 1, "a bit for every mount operation");
 
 	memset(c, 0, sizeof(*c));
 	c->err = err;
+	/* unshare -m mount ...: the message is the command's, as the
+	 * program unshare(1) execs prints it */
+	st = ns_stage_cmd(st);
 	if (!st->def || !st->args)
 		return false;
 	if (st->def->id == NS_CMD_UMOUNT) {
@@ -356,7 +361,7 @@ struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, size_t *
 
 	if (!err || !ne || !st->pipeline.n)
 		return NULL;
-	first = &st->pipeline.stages[0];
+	first = ns_stage_cmd(&st->pipeline.stages[0]);
 	dmesg = ns_ulmsg_is_dmesg(st->expect[ne - 1].text);
 	if (dmesg && ne < 2)
 		return NULL;
@@ -452,7 +457,7 @@ bool ns_ulmsg_file_form(const struct ns_scenario *sc)
 		return sc->errors == NS_ERRORS_UTIL_LINUX;
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		const struct ns_step *st = &sc->steps[i];
-		const char *cmd = st->pipeline.n ? st->pipeline.stages[0].argv[0] : "";
+		const char *cmd = st->pipeline.n ? ns_stage_cmd(&st->pipeline.stages[0])->argv[0] : "";
 
 		for (size_t k = 0; k < st->nexpect; k++)
 			if (ns_ulmsg_looks(cmd, st->expect[k].text))

@@ -72,3 +72,35 @@ int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)
 	e->word = word;
 	return -1;
 }
+
+const struct ns_stage *ns_stage_inner(const struct ns_stage *st)
+{
+	if (!st->def || !st->def->inner || !st->args)
+		return NULL;
+	return st->def->inner(st->args);
+}
+
+const struct ns_stage *ns_stage_cmd(const struct ns_stage *st)
+{
+	const struct ns_stage *in;
+
+	while ((in = ns_stage_inner(st)) && in->def)
+		st = in;
+	return st;
+}
+
+bool ns_stage_starts_shell(const struct ns_stage *st)
+{
+	if (!st->def)
+		return false;
+	switch (st->def->id) {
+	case NS_CMD_CHROOT:
+	case NS_CMD_CAPSH:
+		return true;
+	case NS_CMD_UNSHARE:
+	case NS_CMD_NSENTER:
+		return st->args && !ns_stage_inner(st);
+	default:
+		return false;
+	}
+}

@@ -33,6 +33,7 @@ enum ns_cmd_id {
 	NS_CMD_MOUNT_SETATTR,
 	NS_CMD_LISTMOUNT,
 	NS_CMD_FINDMNT,
+	NS_CMD_NSENTER,
 	/* files: rmdir mv ln pwd echo (commands/fs.c), stat mountpoint diff
 	 * (commands/inspect.c) */
 	NS_CMD_RMDIR, NS_CMD_MV, NS_CMD_LN, NS_CMD_PWD, NS_CMD_ECHO,
@@ -66,7 +67,24 @@ struct ns_cmd_def {
 	 * scenario in a process of its own, so that `exit` can return to
 	 * the shell before. */
 	bool (*one_way)(const void *args);
+	/* The command a wrapper runs (`unshare -m CMD`, `nsenter ... CMD`),
+	 * or NULL when it starts a shell; NULL itself for commands that
+	 * never run another. The scenario parser parses it as a stage of its
+	 * own (its def and args), with the wrapper's argv and columns. */
+	struct ns_stage *(*inner)(void *args);
+	/* The terminal the command names (nsenter -t NAME), or NULL; the
+	 * parser checks that a prompt of that name came before. */
+	const char *(*terminal)(const void *args);
 };
+
+/* The command a wrapper stage runs, or NULL (see inner above). */
+const struct ns_stage *ns_stage_inner(const struct ns_stage *st);
+/* The stage whose command does the work: st, or what its wrapper runs,
+ * followed down (unshare -m findmnt: the findmnt). */
+const struct ns_stage *ns_stage_cmd(const struct ns_stage *st);
+/* Whether the stage starts an inner shell that `exit` leaves: chroot,
+ * capsh, and unshare or nsenter without a command. */
+bool ns_stage_starts_shell(const struct ns_stage *st);
 
 /* Look a command up by name; NULL if there is none. */
 const struct ns_cmd_def *ns_cmd_find(const char *name);
@@ -88,7 +106,7 @@ extern const struct ns_cmd_def ns_cmd_fs[];     /* mkdir touch ls cd cat chroot
 extern const size_t ns_cmd_fs_count;
 extern const struct ns_cmd_def ns_cmd_mount[];  /* mount umount */
 extern const size_t ns_cmd_mount_count;
-extern const struct ns_cmd_def ns_cmd_ns[];     /* unshare exit */
+extern const struct ns_cmd_def ns_cmd_ns[];     /* unshare exit nsenter */
 extern const size_t ns_cmd_ns_count;
 extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_setattr */
 extern const size_t ns_cmd_newapi_count;

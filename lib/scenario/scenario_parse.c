@@ -12,6 +12,7 @@
 #include <errno.h>
 #include <string.h>
 
+#include "base/suggest.h"
 #include "scenario/command.h"
 #include "scenario/shellword.h"
 
@@ -144,6 +145,57 @@ static int word_col(const struct ns_stage *st, const char *s)
 	return st->col[0];
 }
 
+/* A terminal named by a command (nsenter -t NAME) must have had a prompt
+ * by this line: a transcript shows no process IDs, so the name is how
+ * one terminal names another. */
+static int check_terminal(struct parser *p, const struct ns_stage *st, const char *name)
+{
+	const char **names;
+	const char *near;
+	size_t n = 0;
+	int r;
+
+	if (!name)
+		return 0;
+	names = xcalloc(p->sc->nsteps + 1, sizeof(*names));
+	for (size_t i = 0; i < p->sc->nsteps; i++) {
+		const char *t = p->sc->steps[i].terminal;
+		size_t k = 0;
+
+		if (!strcmp(t, name)) {
+			free(names);
+			return 0;
+		}
+		while (k < n && strcmp(names[k], t))
+			k++;
+		if (*t && k == n)
+			names[n++] = t;
+	}
+	near = ns_closest(name, names, n);
+	r = ns_parser_fail(p, word_col(st, name), "%s: no terminal '%s' before this line%s%s%s (-t names a terminal by its prompt: sh1 for 'sh1# ')",
+			   st->argv[0], name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
+	free(names);
+	return r;
+}
+
+static int parse_stage(struct parser *p, struct ns_stage *st, size_t index);
+
+/* The command a wrapper runs (unshare -m CMD): any command a program
+ * could be, parsed as a stage of its own. */
+static int parse_inner(struct parser *p, const struct ns_stage *outer, struct ns_stage *in)
+{
+	const struct ns_cmd_def *d = ns_cmd_find(in->argv[0]);
+
+	if (d && (d->id == NS_CMD_CD || d->id == NS_CMD_EXIT))
+		return ns_parser_fail(p, in->col[0], "%s: '%s' is a shell builtin, not a program it could run",
+				      outer->argv[0], in->argv[0]);
+	if (d && (d->id == NS_CMD_CHROOT || d->id == NS_CMD_CAPSH ||
+		  d->id == NS_CMD_UNSHARE || d->id == NS_CMD_NSENTER))
+		return ns_parser_fail(p, in->col[0], "%s: cannot run '%s' as its command here: start a shell (%s ... sh) and type it there",
+				      outer->argv[0], in->argv[0], outer->argv[0]);
+	return parse_stage(p, in, 0);
+}
+
 static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 {
 	struct ns_parse_err e = { NULL, 0 };
@@ -180,6 +232,10 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	if (st->def->one_way && st->def->one_way(st->args))
 		p->sc->one_way = true;
 	p->sc->commands |= 1u << st->def->id;
+	if (st->def->terminal && check_terminal(p, st, st->def->terminal(st->args)) < 0)
+		return -1;
+	if (st->def->inner && st->def->inner(st->args))
+		return parse_inner(p, st, st->def->inner(st->args));
 	return 0;
 }
 

@@ -91,6 +91,20 @@ lint_bad() {
 @test "bad: a blank line inside an output block" { lint_bad blank-in-output; }
 @test "bad: output indented by spaces, then a tab" { lint_bad indent-mix; }
 @test "bad: every error of a file is reported, in line order" { lint_bad multi-error; }
+@test "bad: a misspelt -o remount flag, with the nearest" { lint_bad remount-option-typo; }
+@test "bad: filesystem options on a remount" { lint_bad remount-fs-options; }
+@test "bad: -o remount with --rbind (util-linux versions differ)" { lint_bad remount-rbind; }
+@test "bad: -o remount with --move" { lint_bad remount-move; }
+@test "bad: a misspelt unshare --propagation value, with the nearest" { lint_bad unshare-propagation-typo; }
+@test "bad: unshare running a shell builtin" { lint_bad unshare-builtin; }
+@test "bad: unshare running another wrapper" { lint_bad unshare-runs-wrapper; }
+@test "bad: nsenter -t names no terminal, with the nearest" { lint_bad nsenter-unknown-terminal; }
+@test "bad: nsenter -t names a terminal that starts later" { lint_bad nsenter-terminal-later; }
+@test "bad: nsenter without -t" { lint_bad nsenter-no-target; }
+@test "bad: nsenter without -m or -U" { lint_bad nsenter-no-namespace; }
+@test "bad: nsenter --mount=FILE" { lint_bad nsenter-option-value; }
+@test "bad: a misspelt nsenter option, with the nearest" { lint_bad nsenter-option-typo; }
+@test "bad: nsenter -r without -m" { lint_bad nsenter-root-without-mount; }
 @test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
 
 @test "bad: every catalogue entry has its .scn, its .err and a test here" {

@@ -10,7 +10,6 @@ declare -gA KNOWN=(
 	[02-findmnt-list]="tmpfs -o ro of a stand-in leaves the superblock rw (FS-OPTIONS)"
 	[10-bind]="ls to a pipe prints one name a line; nstest prints columns"
 )
-NEEDS_MOUNTNS=" 19-unshare-command 20-nsenter 21-remount "
 
 @test "sessions: at least 15, each with its script and transcript" {
 	local n=0 f
@@ -38,7 +37,6 @@ NEEDS_MOUNTNS=" 19-unshare-command 20-nsenter 21-remount "
 	local f name
 	for f in "$DATA"/*.scn; do
 		name=$(basename "$f" .scn)
-		[[ $NEEDS_MOUNTNS == *" $name "* ]] && continue
 		[[ -n ${KNOWN[$name]:-} ]] && continue
 		run "$NSTEST" run "$f"
 		assert_success
@@ -54,15 +52,6 @@ NEEDS_MOUNTNS=" 19-unshare-command 20-nsenter 21-remount "
 	for name in "${!KNOWN[@]}"; do
 		run "$NSTEST" run "$DATA/$name.scn"
 		assert_failure 1
-	done
-}
-
-@test "sessions: unshare CMD, nsenter and remount sessions" {
-	run "$NSTEST" lint "$DATA/20-nsenter.scn"
-	[[ $status == 0 ]] || skip "needs remount/nsenter from h-mountns"
-	for name in $NEEDS_MOUNTNS; do
-		run "$NSTEST" run "$DATA/$name.scn"
-		assert_success
 	done
 }
 

@@ -2,6 +2,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sys/mount.h>
+
+#include "commands/args.h"
 #include "scenario/command.h"
 #include "scenario/scenario.h"
 #include "scenario/shellword.h"
@@ -172,7 +175,8 @@ static void test_errors(void)
 	parse_error("    # mount -t proc /dev/sdb1 /x\n", "t.scn:1:16: error: mount: type 'proc' cannot be given to a stand-in device (its type comes from --devices)", "stand-in with a foreign type");
 	parse_error("    # mount -o sync /dev/sdb1 /x\n", "t.scn:1:16: error: mount: options 'sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime apply to stand-in devices", "stand-in with an unsupported flag");
 	parse_error("    # mount -o size=1m /dev/sdb1 /x\n", "t.scn:1:16: error: mount: filesystem options 'size=1m' are not supported on stand-in devices", "stand-in with fs options");
-	parse_error("    # mount -o remount,ro /x /x\n", "t.scn:1:16: error: mount: -o remount is not supported", "remount");
+	parse_error("    # mount -o remount,ro,size=1m /x\n", "t.scn:1:16: error: mount: filesystem options ('size=1m') are not supported with -o remount", "remount with fs options");
+	parse_error("    # mount -o remount,sync /x\n", "t.scn:1:16: error: mount: options 'remount,sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime (and their opposites) apply to -o remount", "remount with sync");
 	parse_error("    # mount --move -o ro /a /b\n", "t.scn:1:7: error: mount: --move takes no other options", "move with options");
 	parse_error("    # mount --bind -o size=1m /a /b\n", "t.scn:1:23: error: mount: a bind mount takes no filesystem options ('size=1m')", "bind with fs options");
 	parse_error("    # umount -f /a\n", "t.scn:1:14: error: umount: unknown option -f", "umount option");
@@ -335,6 +339,98 @@ static void test_misreads(void)
 		    "after prose, output has no command: the blank line is not blamed");
 }
 
+/* The first stage of the only step of text, which must parse. */
+static const struct ns_stage *only_stage(const char *text, struct ns_scenario **sc)
+{
+	char *err;
+
+	*sc = parse(text, &err);
+	if (!*sc) {
+		printf("# %s\n", err);
+		free(err);
+		return NULL;
+	}
+	return &(*sc)->steps[(*sc)->nsteps - 1].pipeline.stages[0];
+}
+
+static void test_remount(void)
+{
+	struct ns_scenario *sc;
+	const struct ns_stage *st = only_stage("    # mount -o remount,bind,ro,nosuid /x\n", &sc);
+	const struct ns_mount_args *a = st ? st->args : NULL;
+
+	ok(a && a->op == NS_MOUNT_REMOUNT, "remount,bind: a remount");
+	ok(a && a->flags == (MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID), "remount,bind,ro,nosuid: its flags (%lx)", a ? a->flags : 0);
+	ok(a && a->merge, "one operand: merged with the table's options");
+	/* the table's nosuid,nodev,relatime,ro with -o ro,nosuid: nothing cleared */
+	ok(a && ns_remount_flags(a, MS_NOSUID | MS_NODEV | MS_RELATIME) ==
+		(MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV | MS_RELATIME), "merge adds the given flags to the table's");
+	ns_scenario_free(sc);
+
+	st = only_stage("    # mount -o remount,rw,suid,exec /x\n", &sc);
+	a = st ? st->args : NULL;
+	ok(a && a->flags == MS_REMOUNT, "remount,rw,suid,exec: no flag set (%lx)", a ? a->flags : 0);
+	ok(a && (a->clear & (MS_RDONLY | MS_NOSUID | MS_NOEXEC)) == (MS_RDONLY | MS_NOSUID | MS_NOEXEC) &&
+		!(a->clear & MS_NODEV), "rw, suid and exec clear ro, nosuid and noexec, and nothing else of those");
+	ok(a && ns_remount_flags(a, MS_RDONLY | MS_NOSUID | MS_NODEV) == (MS_REMOUNT | MS_NODEV),
+	   "merge: the table's ro and nosuid go, nodev stays");
+	ns_scenario_free(sc);
+
+	/* the last word about a flag wins */
+	st = only_stage("    # mount -o remount,ro,rw /x\n", &sc);
+	a = st ? st->args : NULL;
+	ok(a && !(a->flags & MS_RDONLY) && (a->clear & MS_RDONLY), "ro,rw: rw wins");
+	ns_scenario_free(sc);
+
+	st = only_stage("    # mount -o remount,ro --make-private /x\n", &sc);
+	a = st ? st->args : NULL;
+	ok(a && !a->merge && a->nprop == 1, "a --make-* option: no merge, one propagation change");
+	ok(a && ns_remount_flags(a, MS_NOSUID) == (MS_REMOUNT | MS_RDONLY), "no merge: -o's flags alone");
+	ns_scenario_free(sc);
+}
+
+static void test_wrappers(void)
+{
+	struct ns_scenario *sc;
+	const struct ns_stage *st = only_stage("    # unshare -m --propagation slave findmnt -no TARGET /x\n", &sc);
+	const struct ns_unshare_args *u = st ? st->args : NULL;
+	const struct ns_stage *in = st ? ns_stage_inner(st) : NULL;
+
+	ok(u && u->mnt && u->prop == NS_UNSHARE_SLAVE, "unshare -m --propagation slave");
+	ok(in && in->def && in->def->id == NS_CMD_FINDMNT && in->argc == 4, "its command: findmnt and its three words");
+	ok(st && ns_stage_cmd(st) == in, "the stage that does the work is the inner one");
+	ok(st && !ns_stage_starts_shell(st), "with a command, no shell to exit");
+	ns_scenario_free(sc);
+
+	st = only_stage("    # unshare -m -- mount --bind /a /b\n", &sc);
+	in = st ? ns_stage_inner(st) : NULL;
+	ok(in && in->def && in->def->id == NS_CMD_MOUNT, "unshare -m -- CMD: the command after --");
+	ns_scenario_free(sc);
+
+	st = only_stage("    # unshare -m sh\n", &sc);
+	ok(st && !ns_stage_inner(st) && ns_stage_starts_shell(st), "unshare -m sh: a shell");
+	ns_scenario_free(sc);
+
+	st = only_stage("    sh1# mkdir /a\n    sh2# nsenter -mUt sh1 -r -w\n", &sc);
+	{
+		const struct ns_nsenter_args *n = st ? st->args : NULL;
+
+		ok(n && n->mnt && n->user && n->root && n->wd && !strcmp(n->target, "sh1"),
+		   "nsenter -mUt sh1 -r -w: bundled options ending in -t, its value the next word");
+		ok(st && ns_stage_starts_shell(st), "nsenter without a command: a shell");
+	}
+	ns_scenario_free(sc);
+
+	st = only_stage("    sh1# mkdir /a\n    sh2# nsenter --target=sh1 --mount ls /a\n", &sc);
+	{
+		const struct ns_nsenter_args *n = st ? st->args : NULL;
+
+		ok(n && n->mnt && !n->user && !strcmp(n->target, "sh1") && n->cmd && n->cmd->def &&
+		   n->cmd->def->id == NS_CMD_LS, "nsenter --target=sh1 --mount ls");
+	}
+	ns_scenario_free(sc);
+}
+
 static void test_split(void)
 {
 	struct ns_split sp;
@@ -365,5 +461,7 @@ int main(void)
 	test_several_errors();
 	test_misreads();
 	test_split();
+	test_remount();
+	test_wrappers();
 	return tap_done();
 }
