@@ -1,8 +1,8 @@
 /* cmd_fuzz.c - `nstest fuzz`: the differential fuzzer. Generated
  * scenarios are played on the kernel and on a second side (the model
  * backend, or another kernel in a VM), and every divergence is shrunk and
- * written as a scenario file (lib/fuzz/session.h). Hidden options for
- * tests and VMs: --vs kernel (the kernel against itself), --print-scenarios
+ * written as a scenario file (lib/fuzz/session.h). The options for
+ * tests and VMs, listed apart in the help: --vs kernel (the kernel against itself), --print-scenarios
  * (the generated scenarios, nothing run), --play-dump FILE... (play files
  * on the kernel and print their runs for the host, lib/fuzz/dump.h),
  * --batch N (cases per runner call), --first NAME (the first side's backend,
@@ -47,6 +47,15 @@ static const char fuzz_help[] =
 	"  --vs model             the second side: the model backend (the default)\n"
 	"  --vs-kernel IMAGE      the second side: the kernel IMAGE booted by ci/vm-run\n"
 	"  -h, --help             this help\n"
+	"\n"
+	"For tests, timing and the VMs (nstest(1)):\n"
+	"  --print-scenarios      print the generated scenarios, run nothing\n"
+	"  --batch N              scenarios per runner call (default: 64 per worker,\n"
+	"                         200 with --vs-kernel)\n"
+	"  --first NAME           the first side: kernel (the default) or model\n"
+	"  --vs kernel            the second side: this kernel again\n"
+	"  --play-dump FILE...    play FILEs on this kernel, print each run framed\n"
+	"                         for a host (what a --vs-kernel VM runs)\n"
 	"\n"
 	"Exit status: 0 no finding, 1 findings, 2 usage or setup error, 130 interrupted.\n";
 

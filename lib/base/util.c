@@ -117,6 +117,14 @@ void ns_buf_add(struct ns_buf *b, const void *p, size_t n)
 	b->data[b->len] = '\0';
 }
 
+void ns_buf_truncate(struct ns_buf *b, size_t len)
+{
+	if (len >= b->len)
+		return;
+	b->len = len;
+	b->data[len] = '\0';
+}
+
 void ns_buf_adds(struct ns_buf *b, const char *s)
 {
 	ns_buf_add(b, s, strlen(s));

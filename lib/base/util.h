@@ -47,6 +47,8 @@ void ns_buf_reset(struct ns_buf *b);
 void ns_buf_addu(struct ns_buf *b, unsigned long long n);
 /* Remove the first n bytes (n <= b->len). */
 void ns_buf_drop(struct ns_buf *b, size_t n);
+/* Keep the first len bytes (no-op when it holds no more). */
+void ns_buf_truncate(struct ns_buf *b, size_t len);
 void ns_buf_free(struct ns_buf *b);
 
 /* A list of owned strings. */

@@ -14,12 +14,16 @@
 #include <stddef.h>
 #include <time.h>
 
+#include "base/util.h"
+
 /* mkdir [-p] DIR..., touch FILE..., ls [-a] [-1] [DIR], cd [DIR],
- * cat FILE..., chroot DIR [sh]: options, then the operands. */
+ * cat FILE..., chroot DIR [sh], rmdir [-p] DIR..., mv [-T] SRC... DST,
+ * ln -s TARGET... [LINK], pwd [-P]: options, then the operands. */
 struct ns_fs_args {
-	bool parents;               /* mkdir -p */
+	bool parents;               /* mkdir -p, rmdir -p */
 	bool all;                   /* ls -a */
 	bool one;                   /* ls -1 */
+	bool no_target;             /* mv -T: DST is replaced, never entered */
 	char *const *ops;           /* the operands */
 	size_t nops;
 };
@@ -159,6 +163,112 @@ struct ns_findmnt_args {
 
 /* A column's name as findmnt prints it in its heading ("MAJ:MIN"). */
 const char *ns_findmnt_col_name(enum ns_findmnt_col c);
+
+/* For rmdir -p: cut path (in place) to the parent rmdir -p removes next,
+ * as coreutils does ("a/b/c" to "a/b" to "a"; "/a" has none). False when
+ * there is none. */
+bool ns_rmdir_parent(char *path);
+/* The last component of a path ("b" of "a/b/"), for mv and ln into a
+ * directory; a pointer into path, up to *len bytes. */
+const char *ns_path_last(const char *path, size_t *len);
+
+/* The directory that holds path, as coreutils' dir_name() gives it ("a"
+ * for "a/b", "." for "b", "/" for "/b"). Heap. */
+char *ns_path_dir(const char *path);
+
+/* echo [-n] [-E] [WORD...] [> FILE | >> FILE], as bash's builtin echo
+ * (no escapes: -e is refused). */
+struct ns_echo_args {
+	bool newline;               /* no -n */
+	char *const *words;
+	size_t nwords;
+	const char *file;           /* the redirection's file, or NULL */
+	bool append;                /* >> */
+};
+
+/* Append what echo writes: the words joined by single spaces, and the
+ * line feed unless -n. The same for both backends and both destinations. */
+void ns_echo_text(const struct ns_echo_args *a, struct ns_buf *out);
+
+/* stat [-L] -c FORMAT FILE...: the format cut into literal text and the
+ * directives nstest knows (coreutils' stat(1) names them). */
+enum ns_stat_dir {
+	NS_STAT_TEXT,               /* literal text */
+	NS_STAT_NAME,               /* %n */
+	NS_STAT_INO,                /* %i */
+	NS_STAT_DEV,                /* %d: st_dev in decimal */
+	NS_STAT_DEV_HEX,            /* %D: st_dev in hex */
+	NS_STAT_RDEV_MAJOR,         /* %t: major of st_rdev, hex */
+	NS_STAT_RDEV_MINOR,         /* %T: minor of st_rdev, hex */
+	NS_STAT_MOUNT,              /* %m: the mount point (find_mount_point) */
+	NS_STAT_UID,                /* %u */
+	NS_STAT_GID,                /* %g */
+	NS_STAT_MODE_OCT,           /* %a */
+	NS_STAT_MODE_STR,           /* %A */
+	NS_STAT_TYPE,               /* %F */
+	NS_STAT_SIZE,               /* %s */
+	NS_STAT_NLINK,              /* %h */
+};
+
+#define NS_STAT_MAX_PIECES 64
+
+struct ns_stat_piece {
+	enum ns_stat_dir dir;
+	const char *text;           /* NS_STAT_TEXT: into the format word */
+	size_t len;
+};
+
+struct ns_stat_args {
+	bool deref;                 /* -L: follow a symbolic link operand */
+	struct ns_stat_piece pieces[NS_STAT_MAX_PIECES];
+	size_t npieces;
+	const char **files;         /* heap array of argv words */
+	size_t nfiles;
+};
+
+/* What stat shows of one file; each backend fills it. */
+struct ns_stat_info {
+	unsigned major, minor;      /* st_dev */
+	unsigned long long ino;
+	unsigned mode;              /* st_mode: type and permissions */
+	unsigned long long nlink, size;
+	unsigned uid, gid;
+	unsigned rdev_major, rdev_minor;
+	const char *mountpoint;     /* %m, when the format asks for it */
+};
+
+/* Whether the format has directive d (%m costs a walk). */
+bool ns_stat_wants(const struct ns_stat_args *a, enum ns_stat_dir d);
+/* One file's line, as stat -c prints it (with its '\n'). */
+void ns_stat_format(const struct ns_stat_args *a, const char *name,
+		    const struct ns_stat_info *in, struct ns_buf *out);
+/* The name %F gives a file of this st_mode ("regular empty file" needs
+ * the size). */
+const char *ns_stat_type_name(unsigned mode, unsigned long long size);
+
+/* mountpoint [-q] [-d] PATH */
+struct ns_mountpoint_args {
+	bool quiet, devno;
+	const char *path;
+};
+
+/* mountpoint's exit status for "not a mountpoint" (util-linux's
+ * MOUNTPOINT_EXIT_NOMNT). */
+#define NS_MOUNTPOINT_NOT 32
+
+struct ns_mount_entry;
+/* mountpoint's answer as util-linux gives it: the last of the n entries
+ * whose mount point is canon (the path made canonical) decides; what it
+ * prints goes to out. Returns the exit status: 0, or NS_MOUNTPOINT_NOT. */
+int ns_mountpoint_answer(const struct ns_mountpoint_args *a, const struct ns_mount_entry *v,
+			 size_t n, const char *canon, struct ns_buf *out);
+
+/* diff [-r] A B: two directories (or files) compared as GNU diff does,
+ * but descending into a directory even when both sides are the same. */
+struct ns_diff_args {
+	const char *opt;            /* "-r" or "--recursive" as typed, or NULL */
+	const char *a, *b;
+};
 
 /* The longest @NAME handle, '@' and NUL included. */
 #define NS_HANDLE_NAME_MAX 32

@@ -1,5 +1,5 @@
-/* filter.c - grep, sed 's///', awk '{print ...}' and wc as pipeline stages
- * (see filter.h for what each accepts): the API, the command table, and
+/* filter.c - grep, sed, awk, wc, head, tail, sort and cut as pipeline
+ * stages (see filter.h for what each accepts): the API, the command table, and
  * the option scanning all filters share. Each filter is in a file of its
  * own (filter_impl.h lists them). A filter is compiled when the scenario
  * is parsed, so that a bad pattern is a parse error that runs nothing;
@@ -9,36 +9,120 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/suggest.h"
+
 /* ---- option scanning ------------------------------------------------- */
 
-static int add_flags(const char *cmd, const char *word, size_t i,
-		     const char *known, unsigned *flags, struct ns_parse_err *e)
+/* The long options of the real tools whose short forms nstest takes;
+ * nstest itself takes only the short ones, and names them. */
+static const struct filter_long {
+	const char *cmd, *name;
+	char letter;
+} long_options[] = {
+	{ "grep", "--invert-match", 'v' }, { "grep", "--extended-regexp", 'E' },
+	{ "grep", "--fixed-strings", 'F' }, { "grep", "--ignore-case", 'i' },
+	{ "grep", "--count", 'c' }, { "grep", "--word-regexp", 'w' },
+	{ "grep", "--line-regexp", 'x' }, { "grep", "--regexp", 'e' },
+	{ "sed", "--quiet", 'n' }, { "sed", "--silent", 'n' },
+	{ "sed", "--regexp-extended", 'E' }, { "sed", "--expression", 'e' },
+	{ "wc", "--lines", 'l' }, { "wc", "--words", 'w' }, { "wc", "--bytes", 'c' },
+	{ "head", "--lines", 'n' }, { "head", "--bytes", 'c' },
+	{ "tail", "--lines", 'n' }, { "tail", "--bytes", 'c' },
+	{ "sort", "--ignore-leading-blanks", 'b' }, { "sort", "--ignore-case", 'f' },
+	{ "sort", "--numeric-sort", 'n' }, { "sort", "--reverse", 'r' },
+	{ "sort", "--stable", 's' }, { "sort", "--unique", 'u' },
+	{ "sort", "--field-separator", 't' }, { "sort", "--key", 'k' },
+	{ "cut", "--bytes", 'b' }, { "cut", "--characters", 'c' },
+	{ "cut", "--fields", 'f' }, { "cut", "--delimiter", 'd' },
+	{ "cut", "--only-delimited", 's' },
+};
+
+static char long_letter(const char *cmd, const char *name)
 {
+	for (size_t k = 0; k < NS_ARRAY_SIZE(long_options); k++)
+		if (!strcmp(long_options[k].cmd, cmd) && !strcmp(long_options[k].name, name))
+			return long_options[k].letter;
+	return 0;
+}
+
+/* A long option, compared without its "=VALUE": one of the tool's whose
+ * short form nstest takes is named with that form; one close to such a
+ * name (a typo, or the start of one) gets "did you mean". */
+static int long_option_fail(const char *cmd, const char *word, size_t i,
+			    struct ns_parse_err *e)
+{
+	const char *names[NS_ARRAY_SIZE(long_options)], *near;
+	char *name = xstrndup(word, strcspn(word, "="));
+	size_t n = 0;
+	char letter = long_letter(cmd, name);
+	int rc;
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(long_options); k++)
+		if (!strcmp(long_options[k].cmd, cmd))
+			names[n++] = long_options[k].name;
+	near = letter ? NULL : ns_closest(name, names, n);
+	if (letter)
+		rc = ns_parse_fail(e, i, "%s: long options are not supported: "
+				   "write -%c for %s", cmd, letter, word);
+	else if (near)
+		rc = ns_parse_fail(e, i, "%s: unknown option %s (did you mean -%c, "
+				   "that is %s?)", cmd, word,
+				   long_letter(cmd, near), near);
+	else
+		rc = ns_parse_fail(e, i, "%s: unknown option %s", cmd, word);
+	free(name);
+	return rc;
+}
+
+/* The letters of one word of options ("-vn2" or "-n"), GNU getopt style:
+ * a letter that takes an argument ends the word, taking the rest of it
+ * or else the next word. *i moves past what was used. */
+static int add_flags(size_t argc, char *const *argv, size_t *i,
+		     const struct ns_filter_scan *sc, struct ns_filter_words *w,
+		     struct ns_parse_err *e)
+{
+	const char *cmd = argv[0], *word = argv[*i];
+
 	if (word[1] == '-')
-		return ns_parse_fail(e, i, "%s: unknown option %s", cmd, word);
+		return long_option_fail(cmd, word, *i, e);
 	for (const char *c = word + 1; *c; c++) {
-		const char *k = strchr(known, *c);
+		const char *k = *c == ':' ? NULL : strchr(sc->known, *c);
+		size_t at = *i;
+		const char *val;
 
 		if (!k)
-			return ns_parse_fail(e, i, "%s: unknown option -%c", cmd, *c);
-		*flags |= 1u << (unsigned)(k - known);
+			return ns_parse_fail(e, *i, "%s: unknown option -%c", cmd, *c);
+		w->flags |= 1u << (unsigned)(k - sc->known);
+		if (k[1] != ':')
+			continue;
+		if (c[1]) {
+			val = c + 1;
+		} else if (*i + 1 < argc) {
+			val = argv[++*i];
+			at = *i;
+		} else {
+			return ns_parse_fail(e, *i, "%s: option requires an argument -- '%c'",
+					     cmd, *c);
+		}
+		return sc->arg(sc->ctx, *c, val, at, e);
 	}
 	return 0;
 }
 
-int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
-			  struct ns_filter_words *w, struct ns_parse_err *e)
+int ns_filter_scan_words(size_t argc, char *const *argv,
+			 const struct ns_filter_scan *sc,
+			 struct ns_filter_words *w, struct ns_parse_err *e)
 {
 	bool options = true;
 
 	memset(w, 0, sizeof(*w));
-	for (size_t i = 1; i < argc; i++) {
+	for (size_t i = sc->first ? sc->first : 1; i < argc; i++) {
 		const char *a = argv[i];
 
 		if (options && strcmp(a, "--") == 0) {
 			options = false;
 		} else if (options && a[0] == '-' && a[1] != '\0') {
-			if (add_flags(argv[0], a, i, known, &w->flags, e) < 0)
+			if (add_flags(argc, argv, &i, sc, w, e) < 0)
 				return -1;
 		} else {
 			if (w->nops < NS_ARRAY_SIZE(w->op))
@@ -47,6 +131,14 @@ int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
 		}
 	}
 	return 0;
+}
+
+int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
+			  struct ns_filter_words *w, struct ns_parse_err *e)
+{
+	const struct ns_filter_scan sc = { .known = known };
+
+	return ns_filter_scan_words(argc, argv, &sc, w, e);
 }
 
 int ns_filter_want_operands(const struct ns_filter_words *w, size_t want,
@@ -70,6 +162,7 @@ struct ns_filter {
 
 static const struct ns_filter_ops *const filters[] = {
 	&ns_filter_grep, &ns_filter_sed, &ns_filter_awk, &ns_filter_wc,
+	&ns_filter_head, &ns_filter_tail, &ns_filter_sort, &ns_filter_cut,
 };
 
 static const struct ns_filter_ops *find_filter(const char *name)
@@ -143,5 +236,9 @@ const struct ns_cmd_def ns_cmd_filter[] = {
 	FILTER_ENTRY("sed"),
 	FILTER_ENTRY("awk"),
 	FILTER_ENTRY("wc"),
+	FILTER_ENTRY("head"),
+	FILTER_ENTRY("tail"),
+	FILTER_ENTRY("sort"),
+	FILTER_ENTRY("cut"),
 };
 const size_t ns_cmd_filter_count = NS_ARRAY_SIZE(ns_cmd_filter);

@@ -1,39 +1,45 @@
-/* filter.h - the text filters of pipelines: grep, sed 's///', awk print
- * and wc -l, implemented in C over a buffer of lines. Their command-table
- * entries are ns_cmd_filter[] (command.h); the functions below are the
- * pure transformations, so unit tests and fuzzers can drive them.
+/* filter.h - the text filters of pipelines: grep, sed, awk, wc, head,
+ * tail, sort and cut, implemented in C over a buffer of lines as the
+ * tools of Debian 12 (GNU grep 3.8, GNU sed 4.9, mawk 1.3.4, coreutils
+ * 9.1) behave in the C and C.UTF-8 locales. Their command-table entries
+ * are ns_cmd_filter[] (command.h); the functions below are the pure
+ * transformations, so unit tests and fuzzers can drive them.
  *
  * What each filter accepts (argv words arrive with quotes removed):
- *   grep [-v] [-E] [-F] [-i] [-c] [--] PATTERN
- *        POSIX BRE by default; a newline in PATTERN separates patterns.
- *   sed [-E|-r] [--] 's/RE/REPL/[g]'
- *        any delimiter after 's'; & and \0..\9 in REPL; GNU sed's rules
- *        for escapes and for empty matches under g.
- *   awk '{print ITEM, ...}'
- *        an ITEM is $N, $NF or "string", or several of them side by side
- *        (concatenated); commas join with one space; no items is $0.
+ *   grep [-vEFicwx] [-e PATTERN]... [PATTERN]
+ *        POSIX BRE by default; a newline in a pattern separates
+ *        patterns; with -e there is no PATTERN operand.
+ *   sed [-n] [-E|-r] [-e SCRIPT]... [SCRIPT]
+ *        commands s p d q Q, separated by ';' or newlines, each with no
+ *        address, N, $, /RE/ or \cREc (flag I), or a range of two
+ *        (0,/RE/ too), and '!'; s flags g p I and a number.
+ *   awk 'RULE...'
+ *        a rule is PATTERN, {print ITEM, ...} or both; PATTERN is /RE/,
+ *        $N == "S", $N != "S" or NR == N; an ITEM is $N, $NF, NF, NR or
+ *        "string", or several side by side; no items is $0.
  *   wc [-l] [-w] [-c]
- *        one count prints as a bare number, several as GNU wc does for
- *        standard input (each right-aligned to 7 columns).
- * Options may come anywhere before "--", as with GNU getopt.
+ *   head [-n [-]N | -c [-]N | -N],  tail [-n [+]N | -c [+]N | -N | +N]
+ *   sort [-bfnrsu] [-t C] [-k F[.C][bfnr][,F[.C][bfnr]]]...
+ *        byte order, as in the C and C.UTF-8 locales of glibc 2.36
+ *   cut -f LIST [-d C] [-s] | -b LIST | -c LIST  [-n]
+ * Options may come anywhere before "--", as with GNU getopt; an option's
+ * argument is the rest of its word or the next word. Long options are
+ * refused: one of the tool's is named with its short form, and one close
+ * to such a name gets "did you mean" (filter.c's table).
  *
- * Errors name the problem and the word at fault; the messages are
- *   "CMD: unknown option -X"             "CMD: extra operand 'W'"
- *   "grep: missing PATTERN"              "grep: conflicting matchers specified"
- *   "sed: missing script"                "sed: only s/RE/REPL/[g] is supported"
- *   "sed: unterminated s command"        "sed: unsupported flag 'F' to s"
- *   "sed: no previous regular expression"
- *   "sed: multiple 'g' flags to s"
- *   "sed: invalid reference \N on s command's RHS"
- *   "sed: unsupported escape \C"
- *   "awk: missing program"               "awk: unterminated string"
- *   "awk: only '{print $N, ...}' programs are supported"
- *   "awk: unsupported escape \C in string"
- *   "awk: field number too large"
- *   "CMD: invalid regular expression 'RE': <regerror text>"
- *        (RE is grep's pattern, or the one of several that is at fault;
- *        sed's as it stands between the delimiters, less any backslash
- *        before a delimiter)
+ * Output: grep, awk, sort, cut and wc end every line they print with
+ * '\n'; head, tail and sed pass a last line without one as it is, as
+ * the real tools do.
+ *
+ * Errors name the problem and the word at fault, in the tools' words
+ * where they have one ("CMD: unknown option -X", "CMD: extra operand 'W'",
+ * "CMD: option requires an argument -- 'X'", "grep: conflicting matchers
+ * specified", "CMD: invalid regular expression 'RE': <regerror text>",
+ * "cut: invalid decreasing range", "sort: multi-character tab 'ab'" ...);
+ * what nstest does not support is named as such ("sed: the command 'y'
+ * is not supported", "awk: unsupported pattern at 'length > 3'", "head:
+ * the suffix 'K' of the number of lines '1K' is not supported"). The unit
+ * tests (tests/unit/test_filter*.c) list every message.
  */
 #ifndef NS_FILTER_H
 #define NS_FILTER_H

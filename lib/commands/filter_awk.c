@@ -1,30 +1,17 @@
-/* filter_awk.c - awk '{print ITEM, ...}', the one awk program supported:
- * each ITEM is $N, $NF or "string", or several of them side by side, and
- * fields are split as awk's default FS does. */
+/* filter_awk.c - the awk programs nstest runs: rules of a pattern, an
+ * action or both, where a pattern is /RE/, $N == "S", $N != "S" or
+ * NR == N, and an action is {print ITEM, ...}. An ITEM is $N, $NF, NF,
+ * NR or "string", or several of them side by side. Fields are split as
+ * awk's default FS does. Everything else of the awk language is refused,
+ * naming where the program stops being supported. Regular expressions
+ * read as mawk, Debian 12's awk, reads them: braces are literal. */
 #include "commands/filter_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-#define AWK_SHAPE "awk: only '{print $N, ...}' programs are supported"
-#define AWK_FIELD_MAX 1000000L
-enum { AWK_NF = -1, AWK_TEXT = -2 };
-
-/* One print item: parts printed side by side. */
-struct awk_part {
-	long field;              /* N for $N, AWK_NF, or AWK_TEXT */
-	char *text;
-};
-
-struct awk_item {
-	struct awk_part *part;
-	size_t npart, cap;
-};
-
-struct awk_prog {
-	struct awk_item *item;
-	size_t nitem, cap;
-};
+#define AWK_FIELD_MAX 1000000ULL
+#define AWK_SHOWN 24             /* how much of the program an error shows */
 
 /* A cursor over the program text, with the argv word it came from. */
 struct awk_src {
@@ -33,9 +20,21 @@ struct awk_src {
 	struct ns_parse_err *e;
 };
 
+/* "awk: unsupported WHAT at '...'", showing the program from `at` on. */
+static int awk_unsupported(struct awk_src *s, const char *what, const char *at)
+{
+	size_t n = strcspn(at, "\n");
+
+	if (n > AWK_SHOWN)
+		return ns_parse_fail(s->e, s->word, "awk: unsupported %s at '%.*s...'",
+				     what, AWK_SHOWN, at);
+	return ns_parse_fail(s->e, s->word, "awk: unsupported %s at '%.*s'",
+			     what, (int)n, at);
+}
+
 static void awk_blanks(struct awk_src *s)
 {
-	s->p += strspn(s->p, " \t\n");
+	s->p += strspn(s->p, " \t");
 }
 
 static bool awk_ident_char(char c)
@@ -44,7 +43,7 @@ static bool awk_ident_char(char c)
 	       (c >= '0' && c <= '9');
 }
 
-/* Take the keyword or character `tok` if it comes next. */
+/* Take the keyword or token `tok` if it comes next, after blanks. */
 static bool awk_accept(struct awk_src *s, const char *tok)
 {
 	size_t n = strlen(tok);
@@ -57,7 +56,9 @@ static bool awk_accept(struct awk_src *s, const char *tok)
 	return true;
 }
 
-static void awk_add_part(struct awk_item *it, long field, char *text)
+/* ---- items ------------------------------------------------------------- */
+
+static void awk_add_part(struct ns_awk_item *it, long field, char *text)
 {
 	void *v = it->part;
 
@@ -68,14 +69,14 @@ static void awk_add_part(struct awk_item *it, long field, char *text)
 	it->npart++;
 }
 
-static struct awk_item *awk_add_item(struct awk_prog *a)
+static struct ns_awk_item *awk_add_item(struct ns_awk_rule *r)
 {
-	void *v = a->item;
+	void *v = r->item;
 
-	ns_grow(&v, &a->cap, a->nitem + 1, sizeof(*a->item));
-	a->item = v;
-	memset(&a->item[a->nitem], 0, sizeof(*a->item));
-	return &a->item[a->nitem++];
+	ns_grow(&v, &r->cap, r->nitem + 1, sizeof(*r->item));
+	r->item = v;
+	memset(&r->item[r->nitem], 0, sizeof(*r->item));
+	return &r->item[r->nitem++];
 }
 
 static char awk_string_escape(char c)
@@ -87,8 +88,8 @@ static char awk_string_escape(char c)
 	}
 }
 
-/* "..." after the opening quote; awk's escapes as in its strings. */
-static int awk_string(struct awk_src *s, struct awk_item *it)
+/* "..." after the opening quote, with awk's escapes, into *out. */
+static int awk_string(struct awk_src *s, char **out)
 {
 	struct ns_buf b = NS_BUF_INIT;
 
@@ -102,84 +103,277 @@ static int awk_string(struct awk_src *s, struct awk_item *it)
 				return ns_parse_fail(s->e, s->word,
 					"awk: unsupported escape \\%c in string", *s->p);
 			}
-		} else if (c == '\0' || c == '\\') {
+		} else if (c == '\0' || c == '\\' || c == '\n') {
 			ns_buf_free(&b);
 			return ns_parse_fail(s->e, s->word, "awk: unterminated string");
 		}
 		ns_buf_addc(&b, c);
 	}
 	s->p++;
-	awk_add_part(it, AWK_TEXT, ns_buf_detach(&b));
+	*out = ns_buf_detach(&b);
 	return 0;
 }
 
-/* $N or $NF after the '$'. */
-static int awk_field(struct awk_src *s, struct awk_item *it)
+/* $N or $NF after the '$'; *field is N or NS_AWK_NF. 1 when neither. */
+static int awk_field(struct awk_src *s, long *field)
 {
-	long n = 0;
+	unsigned long long n;
+	bool big;
 
-	awk_blanks(s);
 	if (awk_accept(s, "NF")) {
-		awk_add_part(it, AWK_NF, NULL);
+		*field = NS_AWK_NF;
 		return 0;
 	}
-	if (*s->p < '0' || *s->p > '9')
-		return ns_parse_fail(s->e, s->word, AWK_SHAPE);
-	for (; *s->p >= '0' && *s->p <= '9'; s->p++) {
-		n = n * 10 + (*s->p - '0');
-		if (n > AWK_FIELD_MAX)
-			return ns_parse_fail(s->e, s->word, "awk: field number too large");
-	}
-	awk_add_part(it, n, NULL);
+	if (!ns_filter_digits(&s->p, &n, &big))
+		return 1;
+	if (big || n > AWK_FIELD_MAX)
+		return ns_parse_fail(s->e, s->word, "awk: field number too large");
+	*field = (long)n;
 	return 0;
 }
 
-/* An item: one or more of $N, $NF and "..." side by side. */
-static int awk_item(struct awk_src *s, struct awk_prog *a)
+/* One part of an item at s->p: 1 when there is none there. */
+static int awk_part(struct awk_src *s, struct ns_awk_item *it)
 {
-	struct awk_item *it = awk_add_item(a);
+	const char *at = (awk_blanks(s), s->p);
+	long field;
+	char *text;
+	int rc;
 
-	for (;;) {
-		int rc = 0;
-
-		awk_blanks(s);
-		if (*s->p != '$' && *s->p != '"')
-			break;
+	if (*s->p == '"') {
 		s->p++;
-		rc = s->p[-1] == '$' ? awk_field(s, it) : awk_string(s, it);
-		if (rc < 0)
+		if (awk_string(s, &text) < 0)
 			return -1;
+		awk_add_part(it, NS_AWK_TEXT, text);
+		return 0;
 	}
-	return it->npart ? 0 : ns_parse_fail(s->e, s->word, AWK_SHAPE);
+	if (awk_accept(s, "NF") || awk_accept(s, "NR")) {
+		awk_add_part(it, s->p[-1] == 'F' ? NS_AWK_COUNT_NF : NS_AWK_COUNT_NR, NULL);
+		return 0;
+	}
+	if (*s->p != '$')
+		return 1;
+	s->p++;
+	if ((rc = awk_field(s, &field)) != 0)
+		return rc < 0 ? -1 : awk_unsupported(s, "print item", at);
+	awk_add_part(it, field, NULL);
+	return 0;
 }
 
-static int awk_program(struct awk_prog *a, const char *prog, size_t word,
+/* An item: one or more parts side by side. */
+static int awk_item(struct awk_src *s, struct ns_awk_rule *r)
+{
+	struct ns_awk_item *it = awk_add_item(r);
+	const char *at = (awk_blanks(s), s->p);
+	int rc;
+
+	while ((rc = awk_part(s, it)) == 0)
+		;
+	if (rc < 0)
+		return -1;
+	if (!it->npart || !strchr(",;}\n", *(awk_blanks(s), s->p)))
+		return awk_unsupported(s, "print item", it->npart ? s->p : at);
+	return 0;
+}
+
+/* {print [ITEM, ...][;]} after the '{'. */
+static int awk_action(struct awk_src *s, struct ns_awk_rule *r)
+{
+	const char *at = (s->p += strspn(s->p, " \t\n"), s->p);
+
+	if (!awk_accept(s, "print"))
+		return awk_unsupported(s, "statement", at);
+	awk_blanks(s);
+	if (!*s->p || strchr(";}\n", *s->p)) {
+		awk_add_part(awk_add_item(r), 0, NULL); /* bare print is $0 */
+	} else {
+		do {
+			if (awk_item(s, r) < 0)
+				return -1;
+		} while (awk_accept(s, ","));
+	}
+	awk_accept(s, ";");
+	s->p += strspn(s->p, " \t\n");
+	if (*s->p == '}') {
+		s->p++;
+		return 0;
+	}
+	if (!*s->p)
+		return ns_parse_fail(s->e, s->word, "awk: missing '}' at the end of "
+				     "the program");
+	return awk_unsupported(s, "statement", s->p);
+}
+
+/* ---- patterns ---------------------------------------------------------- */
+
+/* A control escape (\t, \n ...) or \" as awk reads it: the character,
+ * or 0. */
+static char awk_regex_escape(char c)
+{
+	return c == '"' ? c : ns_filter_control_escape(c);
+}
+
+/* A bracket expression's text, its ']' included: only the control
+ * escapes change. */
+static void awk_bracket_text(const char *in, struct ns_buf *out)
+{
+	for (const char *p = in; *p; p++) {
+		if (*p == '\\' && p[1] && awk_regex_escape(p[1]))
+			ns_buf_addc(out, awk_regex_escape(*++p));
+		else
+			ns_buf_addc(out, *p);
+	}
+}
+
+/* The regex between slashes as regcomp() must see it: awk's escapes of
+ * control characters become the characters, and braces outside bracket
+ * expressions are literal (mawk 1.3.4 has no intervals). */
+static void awk_regex_text(const char *in, struct ns_buf *out)
+{
+	for (const char *p = in; *p; p++) {
+		if (*p == '[') {
+			struct ns_buf br = NS_BUF_INIT;
+			const char *end = ns_filter_copy_bracket(p + 1, &br);
+
+			ns_buf_addc(out, '[');
+			awk_bracket_text(ns_buf_str(&br), out);
+			ns_buf_free(&br);
+			if (!end)
+				return; /* regcomp() names the error */
+			p = end - 1;
+		} else if (*p == '{' || *p == '}') {
+			ns_buf_addc(out, '\\');
+			ns_buf_addc(out, *p);
+		} else if (*p == '\\' && p[1] && awk_regex_escape(p[1])) {
+			ns_buf_addc(out, awk_regex_escape(*++p));
+		} else {
+			if (*p == '\\' && p[1])
+				ns_buf_addc(out, *p++);
+			ns_buf_addc(out, *p);
+		}
+	}
+}
+
+static int awk_regex(struct awk_src *s, struct ns_awk_rule *r)
+{
+	struct ns_buf raw = NS_BUF_INIT, text = NS_BUF_INIT;
+	const char *end = ns_filter_sed_scan_part(s->p, '/', true, &raw);
+	int rc;
+
+	if (!end) {
+		ns_buf_free(&raw);
+		return ns_parse_fail(s->e, s->word, "awk: unterminated regular expression");
+	}
+	s->p = end;
+	awk_regex_text(ns_buf_str(&raw), &text);
+	rc = ns_filter_compile_re(&r->re, ns_buf_str(&text), REG_EXTENDED, "awk",
+				  ns_buf_str(&raw), s->word, s->e);
+	if (rc == 0)
+		r->pat = NS_AWK_PAT_RE;
+	ns_buf_free(&raw);
+	ns_buf_free(&text);
+	return rc;
+}
+
+/* $N == "S" or $N != "S", after the '$'. */
+static int awk_compare(struct awk_src *s, struct ns_awk_rule *r, const char *at)
+{
+	enum ns_awk_pat kind;
+	int rc = awk_field(s, &r->field);
+
+	if (rc != 0)
+		return rc < 0 ? -1 : awk_unsupported(s, "pattern", at);
+	if (awk_accept(s, "=="))
+		kind = NS_AWK_PAT_EQ;
+	else if (awk_accept(s, "!="))
+		kind = NS_AWK_PAT_NE;
+	else
+		return awk_unsupported(s, "pattern", at);
+	awk_blanks(s);
+	if (*s->p != '"')
+		return awk_unsupported(s, "pattern", at);
+	s->p++;
+	if (awk_string(s, &r->text) < 0)
+		return -1;
+	r->pat = kind;
+	return 0;
+}
+
+/* NR == N after the NR. */
+static int awk_nr(struct awk_src *s, struct ns_awk_rule *r, const char *at)
+{
+	bool big;
+
+	if (!awk_accept(s, "=="))
+		return awk_unsupported(s, "pattern", at);
+	awk_blanks(s);
+	if (!ns_filter_digits(&s->p, &r->nr, &big) || awk_ident_char(*s->p) ||
+	    *s->p == '.')
+		return awk_unsupported(s, "pattern", at);
+	if (big)
+		return ns_parse_fail(s->e, s->word, "awk: record number too large");
+	r->pat = NS_AWK_PAT_NR;
+	return 0;
+}
+
+static int awk_pattern(struct awk_src *s, struct ns_awk_rule *r)
+{
+	const char *at = s->p;
+
+	if (*s->p == '/') {
+		s->p++;
+		return awk_regex(s, r);
+	}
+	if (*s->p == '$') {
+		s->p++;
+		return awk_compare(s, r, at);
+	}
+	if (awk_accept(s, "NR"))
+		return awk_nr(s, r, at);
+	return awk_unsupported(s, "pattern", at);
+}
+
+static struct ns_awk_rule *awk_add_rule(struct ns_awk_prog *a)
+{
+	void *v = a->rule;
+
+	ns_grow(&v, &a->cap, a->nrule + 1, sizeof(*a->rule));
+	a->rule = v;
+	memset(&a->rule[a->nrule], 0, sizeof(*a->rule));
+	return &a->rule[a->nrule++];
+}
+
+/* Rules, each a pattern, an action or both; a rule without an action
+ * ends with ';', a newline or the end of the program. */
+static int awk_program(struct ns_awk_prog *a, const char *prog, size_t word,
 		       struct ns_parse_err *e)
 {
 	struct awk_src s = { prog, word, e };
 
-	if (!awk_accept(&s, "{") || !awk_accept(&s, "print"))
-		return ns_parse_fail(e, word, AWK_SHAPE);
-	awk_blanks(&s);
-	if (*s.p == ';' || *s.p == '}') {
-		awk_add_part(awk_add_item(a), 0, NULL); /* bare print is $0 */
-	} else {
-		do {
-			if (awk_item(&s, a) < 0)
+	for (;;) {
+		struct ns_awk_rule *r;
+
+		s.p += strspn(s.p, " \t\n;");
+		if (!*s.p)
+			return 0;
+		r = awk_add_rule(a);
+		if (*s.p != '{' && awk_pattern(&s, r) < 0)
+			return -1;
+		awk_blanks(&s);
+		if (*s.p == '{') {
+			s.p++;
+			if (awk_action(&s, r) < 0)
 				return -1;
-		} while (awk_accept(&s, ","));
+		} else if (!strchr(";\n", *s.p)) {
+			return awk_unsupported(&s, "pattern", s.p);
+		}
 	}
-	awk_accept(&s, ";");
-	if (!awk_accept(&s, "}"))
-		return ns_parse_fail(e, word, AWK_SHAPE);
-	awk_blanks(&s);
-	return *s.p ? ns_parse_fail(e, word, AWK_SHAPE) : 0;
 }
 
 static int awk_compile(void *prog, size_t argc, char *const *argv,
 		       struct ns_parse_err *e)
 {
-	struct awk_prog *a = prog;
+	struct ns_awk_prog *a = prog;
 	struct ns_filter_words w;
 
 	if (ns_filter_split_words(argc, argv, "", &w, e) < 0 ||
@@ -188,94 +382,11 @@ static int awk_compile(void *prog, size_t argc, char *const *argv,
 	return awk_program(a, argv[w.op[0]], w.op[0], e);
 }
 
-/* Fields split as awk's default FS does: on runs of blanks, with
- * leading and trailing blanks ignored. */
-struct awk_fields {
-	const char **start;
-	size_t *len;
-	size_t n, cap;
-};
-
-static void awk_split(struct awk_fields *f, const char *line)
-{
-	const char *p = line + strspn(line, " \t\n");
-
-	f->n = 0;
-	while (*p) {
-		size_t n = strcspn(p, " \t\n");
-		size_t cap = f->cap;
-		void *v = f->start, *l = f->len;
-
-		ns_grow(&v, &f->cap, f->n + 1, sizeof(*f->start));
-		ns_grow(&l, &cap, f->n + 1, sizeof(*f->len));
-		f->start = v;
-		f->len = l;
-		f->start[f->n] = p;
-		f->len[f->n++] = n;
-		p += n;
-		p += strspn(p, " \t\n");
-	}
-}
-
-static void awk_add_field(struct ns_buf *out, const struct awk_fields *f,
-			  long field, const char *line, size_t len)
-{
-	size_t n = field == AWK_NF ? f->n : (size_t)field;
-
-	if (n == 0)
-		ns_buf_add(out, line, len);
-	else if (n <= f->n)
-		ns_buf_add(out, f->start[n - 1], f->len[n - 1]);
-}
-
-static void awk_line(const struct awk_prog *a, struct awk_fields *f,
-		     const char *line, size_t len, struct ns_buf *out)
-{
-	awk_split(f, line);
-	for (size_t i = 0; i < a->nitem; i++) {
-		const struct awk_item *it = &a->item[i];
-
-		if (i > 0)
-			ns_buf_addc(out, ' '); /* OFS */
-		for (size_t j = 0; j < it->npart; j++) {
-			if (it->part[j].field == AWK_TEXT)
-				ns_buf_adds(out, it->part[j].text);
-			else
-				awk_add_field(out, f, it->part[j].field, line, len);
-		}
-	}
-	ns_buf_addc(out, '\n'); /* ORS */
-}
-
-static void awk_run(const void *prog, const char *in, size_t len,
-		    struct ns_buf *out)
-{
-	const struct awk_prog *a = prog;
-	struct ns_filter_lines l = ns_filter_lines_of(in, len);
-	struct awk_fields f = { NULL, NULL, 0, 0 };
-
-	while (ns_filter_next_line(&l))
-		awk_line(a, &f, l.cur.data, l.cur.len, out);
-	free(f.start);
-	free(f.len);
-}
-
-static void awk_release(void *prog)
-{
-	struct awk_prog *a = prog;
-
-	for (size_t i = 0; i < a->nitem; i++) {
-		for (size_t j = 0; j < a->item[i].npart; j++)
-			free(a->item[i].part[j].text);
-		free(a->item[i].part);
-	}
-	free(a->item);
-}
-
 const struct ns_filter_ops ns_filter_awk = {
 	.name = "awk",
-	.size = sizeof(struct awk_prog),
+	.size = sizeof(struct ns_awk_prog),
 	.compile = awk_compile,
-	.run = awk_run,
-	.release = awk_release,
+	.run = ns_awk_run,
+	.release = ns_awk_release,
+	.keeps_lines = ns_awk_keeps_lines,
 };

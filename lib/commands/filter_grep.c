@@ -1,18 +1,48 @@
-/* filter_grep.c - grep [-v] [-E] [-F] [-i] [-c] PATTERN: the lines that
- * match (or with -v do not), or with -c how many. */
+/* filter_grep.c - grep [-vEFicwx] [-e PATTERN]... [PATTERN]: the lines
+ * that match (or with -v do not), or with -c how many, as GNU grep 3.8
+ * selects them. */
 #include "commands/filter_impl.h"
 
 #include <stdlib.h>
 #include <string.h>
 
-enum { GREP_V = 1, GREP_E = 2, GREP_F = 4, GREP_I = 8, GREP_C = 16 };
-#define GREP_OPTIONS "vEFic"
+enum {
+	GREP_V = 1, GREP_E = 2, GREP_F = 4, GREP_I = 8, GREP_C = 16,
+	GREP_W = 32, GREP_X = 64, GREP_EOPT = 128,
+};
+#define GREP_OPTIONS "vEFicwxe:"
 
 struct grep_prog {
 	regex_t *re;             /* one per pattern */
-	size_t nre;
-	bool invert, count;
+	size_t nre, cap;
+	bool invert, count, words, lines;
 };
+
+/* The patterns as given, each with the argv word it came from: every
+ * -e adds one, and so does the operand when there is no -e. */
+struct grep_pats {
+	struct ns_lines text;
+	size_t *word, cap;
+};
+
+static void grep_add_pattern(struct grep_pats *p, const char *text, size_t word)
+{
+	void *v = p->word;
+
+	ns_grow(&v, &p->cap, p->text.n + 1, sizeof(*p->word));
+	p->word = v;
+	p->word[p->text.n] = word;
+	ns_lines_push(&p->text, text);
+}
+
+static int grep_arg(void *ctx, char opt, const char *val, size_t word,
+		    struct ns_parse_err *e)
+{
+	(void)opt; /* only -e takes an argument */
+	(void)e;
+	grep_add_pattern(ctx, val, word);
+	return 0;
+}
 
 /* A fixed string as a BRE that matches exactly that string. */
 static char *quote_bre(const char *s)
@@ -57,22 +87,24 @@ static int grep_compile_re(regex_t *re, const char *text, const char *pattern,
 #endif
 }
 
-/* As in GNU grep, a newline in PATTERN separates patterns; a line is
+/* As in GNU grep, a newline in a pattern separates patterns; a line is
  * selected when any of them matches. */
-static int grep_patterns(struct grep_prog *g, const char *pattern,
-			 unsigned flags, size_t word, struct ns_parse_err *e)
+static int grep_pattern(struct grep_prog *g, const char *pattern,
+			unsigned flags, size_t word, struct ns_parse_err *e)
 {
 	struct ns_lines pats = NS_LINES_INIT;
+	void *v = g->re;
 	int rc = 0;
 
 	ns_lines_split(&pats, pattern, strlen(pattern));
 	if (pats.n == 0)
 		ns_lines_push(&pats, "");
-	g->re = xcalloc(pats.n, sizeof(*g->re));
+	ns_grow(&v, &g->cap, g->nre + pats.n, sizeof(*g->re));
+	g->re = v;
 	for (size_t i = 0; i < pats.n && rc == 0; i++) {
 		char *p = flags & GREP_F ? quote_bre(pats.v[i]) : xstrdup(pats.v[i]);
 
-		rc = grep_compile_re(&g->re[i], p, pats.v[i], flags, word, e);
+		rc = grep_compile_re(&g->re[g->nre], p, pats.v[i], flags, word, e);
 		if (rc == 0)
 			g->nre++;
 		free(p);
@@ -81,29 +113,102 @@ static int grep_patterns(struct grep_prog *g, const char *pattern,
 	return rc;
 }
 
+/* With -e, every operand would be a file; without, the first is the
+ * pattern. */
+static int grep_words(struct grep_pats *p, size_t argc, char *const *argv,
+		      unsigned *flags, struct ns_parse_err *e)
+{
+	const struct ns_filter_scan sc = { GREP_OPTIONS, grep_arg, p, 0 };
+	struct ns_filter_words w;
+
+	if (ns_filter_scan_words(argc, argv, &sc, &w, e) < 0)
+		return -1;
+	*flags = w.flags;
+	if (w.flags & GREP_EOPT)
+		return ns_filter_want_operands(&w, 0, argv, "", e);
+	if (ns_filter_want_operands(&w, 1, argv, "PATTERN", e) < 0)
+		return -1;
+	grep_add_pattern(p, argv[w.op[0]], w.op[0]);
+	return 0;
+}
+
 static int grep_compile(void *prog, size_t argc, char *const *argv,
 			struct ns_parse_err *e)
 {
 	struct grep_prog *g = prog;
-	struct ns_filter_words w;
+	struct grep_pats p = { NS_LINES_INIT, NULL, 0 };
+	unsigned flags = 0;
+	int rc = grep_words(&p, argc, argv, &flags, e);
 
-	if (ns_filter_split_words(argc, argv, GREP_OPTIONS, &w, e) < 0 ||
-	    ns_filter_want_operands(&w, 1, argv, "PATTERN", e) < 0)
-		return -1;
-	if ((w.flags & GREP_E) && (w.flags & GREP_F))
-		return ns_parse_fail(e, 0, "grep: conflicting matchers specified");
-	g->invert = w.flags & GREP_V;
-	g->count = w.flags & GREP_C;
-	return grep_patterns(g, argv[w.op[0]], w.flags, w.op[0], e);
+	if (rc == 0 && (flags & GREP_E) && (flags & GREP_F))
+		rc = ns_parse_fail(e, 0, "grep: conflicting matchers specified");
+	for (size_t i = 0; rc == 0 && i < p.text.n; i++)
+		rc = grep_pattern(g, p.text.v[i], flags, p.word[i], e);
+	g->invert = flags & GREP_V;
+	g->count = flags & GREP_C;
+	g->words = flags & GREP_W;
+	g->lines = flags & GREP_X;
+	ns_lines_free(&p.text);
+	free(p.word);
+	return rc;
+}
+
+static bool word_char(char c)
+{
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+	       (c >= '0' && c <= '9');
+}
+
+/* Whether re matches exactly line[from..to). The search there finds the
+ * leftmost match, and of those the longest, so it is [from, to) if any
+ * match is. */
+static bool grep_exact(const regex_t *re, const char *line, size_t from,
+		       size_t to)
+{
+	regmatch_t m[1];
+
+	return ns_filter_search_in(re, line, from, to, m, 1) &&
+	       (size_t)m[0].rm_so == from && (size_t)m[0].rm_eo == to;
+}
+
+/* -w as GNU grep tests it: a match must have no word character just
+ * before it nor just after it. A match that fails that is tried shorter
+ * from the same start, then matches that start later are tried. */
+static bool grep_word_match(const regex_t *re, const char *line, size_t len)
+{
+	regmatch_t m[1];
+
+	for (size_t from = 0; from <= len; ) {
+		size_t so, eo;
+
+		if (!ns_filter_search(re, line, len, from, m, 1))
+			return false;
+		so = (size_t)m[0].rm_so;
+		eo = (size_t)m[0].rm_eo;
+		if (so == 0 || !word_char(line[so - 1])) {
+			for (size_t end = eo + 1; end-- > so; ) {
+				if ((end == len || !word_char(line[end])) &&
+				    (end == eo || grep_exact(re, line, so, end)))
+					return true;
+			}
+		}
+		from = so + 1;
+	}
+	return false;
 }
 
 static bool grep_matches(const struct grep_prog *g, const char *line, size_t len)
 {
 	regmatch_t m[1];
 
-	for (size_t i = 0; i < g->nre; i++)
-		if (ns_filter_search(&g->re[i], line, len, 0, m, 1))
+	for (size_t i = 0; i < g->nre; i++) {
+		const regex_t *re = &g->re[i];
+
+		if (g->lines ? grep_exact(re, line, 0, len) :
+		    g->words ? grep_word_match(re, line, len) :
+		    ns_filter_search(re, line, len, 0, m, 1))
 			return true;
+	}
 	return false;
 }
 

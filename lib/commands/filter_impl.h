@@ -3,10 +3,15 @@
  *   filter.c           the API, the command table, and option scanning
  *   filter_text.c      lines of a text, regular expressions, escapes
  *   filter_grep.c      grep
- *   filter_sed.c       sed 's///': the command compiled, and run
- *   filter_sed_scan.c  sed: the s command cut into its parts as GNU sed does
- *   filter_awk.c       awk '{print ...}'
+ *   filter_sed.c       sed: options, scripts, addresses and commands, run
+ *   filter_sed_subst.c sed: regular expressions and the s command
+ *   filter_sed_scan.c  sed: a regex or replacement cut out as GNU sed does
+ *   filter_awk.c       awk: the program compiled
+ *   filter_awk_run.c   awk: the program run
  *   filter_wc.c        wc
+ *   filter_head.c      head and tail
+ *   filter_sort.c      sort
+ *   filter_cut.c       cut
  */
 #ifndef NS_FILTER_IMPL_H
 #define NS_FILTER_IMPL_H
@@ -38,6 +43,10 @@ extern const struct ns_filter_ops ns_filter_grep; /* filter_grep.c */
 extern const struct ns_filter_ops ns_filter_sed;  /* filter_sed.c */
 extern const struct ns_filter_ops ns_filter_awk;  /* filter_awk.c */
 extern const struct ns_filter_ops ns_filter_wc;   /* filter_wc.c */
+extern const struct ns_filter_ops ns_filter_head; /* filter_head.c */
+extern const struct ns_filter_ops ns_filter_tail; /* filter_head.c */
+extern const struct ns_filter_ops ns_filter_sort; /* filter_sort.c */
+extern const struct ns_filter_ops ns_filter_cut;  /* filter_cut.c */
 
 /* ---- filter.c: option scanning ---- */
 
@@ -49,6 +58,23 @@ struct ns_filter_words {
 	size_t nops;
 };
 
+/* How to scan: the option letters, each followed by ':' when it takes
+ * an argument (as in getopt(3)); arg() receives every such argument in
+ * order, with the argv index it came from, and returns 0 or fails with
+ * e. Scanning starts at argv[first] (0 means 1). */
+struct ns_filter_scan {
+	const char *known;
+	int (*arg)(void *ctx, char opt, const char *val, size_t word,
+		   struct ns_parse_err *e);
+	void *ctx;
+	size_t first;
+};
+
+int ns_filter_scan_words(size_t argc, char *const *argv,
+			 const struct ns_filter_scan *sc,
+			 struct ns_filter_words *w, struct ns_parse_err *e);
+
+/* The same for options without arguments. */
 int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
 			  struct ns_filter_words *w, struct ns_parse_err *e);
 
@@ -85,10 +111,50 @@ int ns_filter_compile_re(regex_t *re, const char *text, int cflags,
  * as in GNU sed). Offsets in m are from the start of the line. */
 bool ns_filter_search(const regex_t *re, const char *line, size_t len,
 		      size_t from, regmatch_t *m, size_t nm);
+/* The same within line[0..to) only, as if the line ended there. */
+bool ns_filter_search_in(const regex_t *re, const char *line, size_t from,
+			 size_t to, regmatch_t *m, size_t nm);
+
+/* The digits at *p as a count, *p moved past them: false when there is
+ * no digit; *big when the count does not fit (it is then left short). */
+bool ns_filter_digits(const char **p, unsigned long long *v, bool *big);
 
 /* GNU sed's escapes for control characters (awk's strings share them);
  * 0 when c names none. */
 char ns_filter_control_escape(char c);
+
+/* ---- filter_sed_subst.c ---- */
+
+/* What the sed command being compiled needs to know of its script. */
+struct ns_sed_ctx {
+	size_t word;             /* the argv word the script came from */
+	int cflags;              /* REG_EXTENDED with -E or -r */
+	bool seen_regex;         /* a regex came before, in this or an
+				  * earlier script */
+};
+
+/* An empty regex, which means the last one used: GNU sed's error when
+ * none came before, and unsupported otherwise (filter_sed.c). */
+int ns_sed_empty_regex(const struct ns_sed_ctx *cx, struct ns_parse_err *e);
+
+/* Compile a regex as it was scanned out of a script (see
+ * ns_filter_sed_scan_part), with GNU sed's escapes. */
+int ns_sed_regex(regex_t *re, const char *raw, int cflags, size_t word,
+		 struct ns_parse_err *e);
+
+struct ns_sed_subst;
+
+/* The s command from its delimiter at p on: *out is set (to be freed
+ * with ns_sed_subst_free) even on an error. Returns where the command
+ * ends (at ';', a newline, '#', '}' or the end), or NULL on an error. */
+const char *ns_sed_subst_compile(struct ns_sed_subst **out, const char *p,
+				 const struct ns_sed_ctx *cx,
+				 struct ns_parse_err *e);
+/* Whether it has the p flag. */
+bool ns_sed_subst_prints(const struct ns_sed_subst *s);
+/* Substitute in the pattern space; true when something was replaced. */
+bool ns_sed_subst_apply(const struct ns_sed_subst *s, struct ns_buf *ps);
+void ns_sed_subst_free(struct ns_sed_subst *s);
 
 /* ---- filter_sed_scan.c ---- */
 
@@ -98,7 +164,58 @@ char ns_filter_control_escape(char c);
 const char *ns_filter_sed_scan_part(const char *p, char delim, bool regex,
 				    struct ns_buf *out);
 
+/* Copy a bracket expression from just after its '[' to out, as GNU sed
+ * steps over one (see there); returns what follows its ']', or NULL
+ * when it does not end (before a newline). */
+const char *ns_filter_copy_bracket(const char *p, struct ns_buf *out);
+
 /* re has a ')' that closes no group, outside bracket expressions. */
 bool ns_filter_sed_stray_paren(const char *re);
+
+/* ---- filter_awk.c, filter_awk_run.c ---- */
+
+/* What a part of a print item, or a pattern's field, is besides $N. */
+enum {
+	NS_AWK_NF = -1,          /* $NF */
+	NS_AWK_TEXT = -2,        /* a string */
+	NS_AWK_COUNT_NF = -3,    /* NF */
+	NS_AWK_COUNT_NR = -4,    /* NR */
+};
+
+/* One print item: parts printed side by side. */
+struct ns_awk_part {
+	long field;              /* N for $N, or one of NS_AWK_* */
+	char *text;
+};
+
+struct ns_awk_item {
+	struct ns_awk_part *part;
+	size_t npart, cap;
+};
+
+enum ns_awk_pat {
+	NS_AWK_PAT_ALL, NS_AWK_PAT_RE, NS_AWK_PAT_EQ, NS_AWK_PAT_NE, NS_AWK_PAT_NR,
+};
+
+/* A rule: its pattern, and the items of its print (none: $0). */
+struct ns_awk_rule {
+	enum ns_awk_pat pat;
+	regex_t re;              /* NS_AWK_PAT_RE */
+	long field;              /* NS_AWK_PAT_EQ, _NE: N of $N, or NS_AWK_NF */
+	char *text;              /* ... and the string */
+	unsigned long long nr;   /* NS_AWK_PAT_NR */
+	struct ns_awk_item *item;
+	size_t nitem, cap;
+};
+
+struct ns_awk_prog {
+	struct ns_awk_rule *rule;
+	size_t nrule, cap;
+};
+
+/* The filter's run, release and keeps_lines (filter_awk_run.c). */
+void ns_awk_run(const void *prog, const char *in, size_t len, struct ns_buf *out);
+void ns_awk_release(void *prog);
+bool ns_awk_keeps_lines(const void *prog);
 
 #endif

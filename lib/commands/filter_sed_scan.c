@@ -9,7 +9,7 @@
  * over one: inside it the delimiter and backslashes are plain, a leading
  * '^' and ']' are members, and [:class:], [.coll.] and [=equiv=] may
  * hold a ']'. Returns what follows the closing ']', or NULL. */
-static const char *copy_bracket(const char *p, struct ns_buf *out)
+const char *ns_filter_copy_bracket(const char *p, struct ns_buf *out)
 {
 	int state = 0; /* 0 plain, 1 after '[', 2 inside [: :], 3 at its end */
 	char open = 0;
@@ -56,7 +56,7 @@ const char *ns_filter_sed_scan_part(const char *p, char delim, bool regex,
 			return p;
 		if (c == '[' && regex) {
 			ns_buf_addc(out, c);
-			if (!(p = copy_bracket(p, out)))
+			if (!(p = ns_filter_copy_bracket(p, out)))
 				return NULL;
 			continue;
 		}
@@ -84,7 +84,7 @@ bool ns_filter_sed_stray_paren(const char *re)
 		if (*p == '\\' && p[1]) {
 			p++;
 		} else if (*p == '[') {
-			p = copy_bracket(p + 1, &scratch);
+			p = ns_filter_copy_bracket(p + 1, &scratch);
 			if (!p)
 				break; /* regcomp() names that error */
 			p--;

@@ -3,6 +3,7 @@
  * the control-character escapes of sed's scripts and awk's strings. */
 #include "commands/filter_impl.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 struct ns_filter_lines ns_filter_lines_of(const char *text, size_t len)
@@ -50,16 +51,19 @@ int ns_filter_compile_re(regex_t *re, const char *text, int cflags,
 	return ns_filter_re_fail(e, word, cmd, pattern, msg);
 }
 
-bool ns_filter_search(const regex_t *re, const char *line, size_t len,
-		      size_t from, regmatch_t *m, size_t nm)
+bool ns_filter_search_in(const regex_t *re, const char *line, size_t from,
+			 size_t to, regmatch_t *m, size_t nm)
 {
 #ifdef REG_STARTEND
 	m[0].rm_so = (regoff_t)from;
-	m[0].rm_eo = (regoff_t)len;
+	m[0].rm_eo = (regoff_t)to;
 	return regexec(re, line, nm, m, REG_STARTEND) == 0;
 #else
-	(void)len;
-	if (regexec(re, line + from, nm, m, from ? REG_NOTBOL : 0) != 0)
+	char *copy = xstrndup(line, to);
+	int rc = regexec(re, copy + from, nm, m, from ? REG_NOTBOL : 0);
+
+	free(copy);
+	if (rc != 0)
 		return false;
 	for (size_t i = 0; i < nm; i++) {
 		if (m[i].rm_so >= 0) {
@@ -69,6 +73,12 @@ bool ns_filter_search(const regex_t *re, const char *line, size_t len,
 	}
 	return true;
 #endif
+}
+
+bool ns_filter_search(const regex_t *re, const char *line, size_t len,
+		      size_t from, regmatch_t *m, size_t nm)
+{
+	return ns_filter_search_in(re, line, from, len, m, nm);
 }
 
 char ns_filter_control_escape(char c)
@@ -82,4 +92,24 @@ char ns_filter_control_escape(char c)
 	case 'v': return '\v';
 	default: return 0;
 	}
+}
+
+bool ns_filter_digits(const char **p, unsigned long long *v, bool *big)
+{
+	const char *s = *p;
+
+	*v = 0;
+	*big = false;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		unsigned d = (unsigned)(*s - '0');
+
+		if (*v > (~0ULL - d) / 10)
+			*big = true;
+		else
+			*v = *v * 10 + d;
+	}
+	if (s == *p)
+		return false;
+	*p = s;
+	return true;
 }

@@ -8,6 +8,7 @@
 #include <string.h>
 #include <strings.h>
 
+#include "base/suggest.h"
 #include "commands/args.h"
 
 static const char *const col_names[NS_FINDMNT__NCOLS] = {
@@ -24,6 +25,30 @@ static const char *const col_names[NS_FINDMNT__NCOLS] = {
 	[NS_FINDMNT_FSROOT] = "FSROOT",
 };
 
+/* The columns and long options of util-linux 2.38's findmnt that nstest
+ * does not draw (findmnt --help), so that an error can tell "findmnt has
+ * it, nstest does not" from a typo. */
+static const char *const findmnt_only_cols[] = {
+	"ACTION", "AVAIL", "FREQ", "LABEL", "OLD-OPTIONS", "OLD-TARGET", "OPT-FIELDS",
+	"PARTLABEL", "PARTUUID", "PASSNO", "SIZE", "SOURCES", "TID", "USED", "USE%",
+	"UUID",
+};
+static const char *const findmnt_only_longs[] = {
+	"all", "ascii", "bytes", "canonicalize", "df", "direction", "evaluate",
+	"first-only", "fstab", "help", "invert", "kernel", "mtab", "nocanonicalize",
+	"nofsroot", "notruncate", "options", "output-all", "pairs", "poll", "pseudo",
+	"real", "shadowed", "shell", "source", "task", "tab-file", "timeout", "tree",
+	"types", "uniq", "verbose", "verify", "version", "vfs-all",
+};
+
+static bool in_list(const char *w, const char *const *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		if (!strcasecmp(w, v[i]))
+			return true;
+	return false;
+}
+
 /* findmnt's columns when -o gives none (or "+LIST" adds to them). */
 static const enum ns_findmnt_col default_cols[] = {
 	NS_FINDMNT_TARGET, NS_FINDMNT_SOURCE, NS_FINDMNT_FSTYPE, NS_FINDMNT_OPTIONS,
@@ -37,6 +62,35 @@ const char *ns_findmnt_col_name(enum ns_findmnt_col c)
 static void add_col(struct ns_findmnt_args *a, enum ns_findmnt_col c)
 {
 	a->cols[a->ncols++] = c;
+}
+
+/* A column nstest does not know: findmnt's own that nstest does not
+ * draw, a near miss of one it draws (ROOT is findmnt's FSROOT), or none. */
+static int unknown_col(struct ns_parse_err *e, size_t word, const char *p, size_t len)
+{
+	char *name = xstrndup(p, len);
+	const char *near;
+	int r;
+
+	for (char *q = name; *q; q++)
+		if (*q >= 'a' && *q <= 'z')
+			*q = (char)(*q - 'a' + 'A');
+	near = !strcmp(name, "ROOT") ? "FSROOT" : ns_closest(name, col_names, NS_FINDMNT__NCOLS);
+	if (in_list(name, findmnt_only_cols, NS_ARRAY_SIZE(findmnt_only_cols))) {
+		struct ns_buf has = NS_BUF_INIT;
+
+		for (size_t c = 0; c < NS_FINDMNT__NCOLS; c++)
+			ns_buf_addf(&has, "%s%s", c ? " " : "", col_names[c]);
+		r = ns_parse_fail(e, word, "findmnt: column %.*s is findmnt's, but nstest does "
+				  "not draw it (it draws %s)", (int)len, p, ns_buf_str(&has));
+		ns_buf_free(&has);
+	} else if (near)
+		r = ns_parse_fail(e, word, "findmnt: unknown column: %.*s (did you mean %s?)",
+				  (int)len, p, near);
+	else
+		r = ns_parse_fail(e, word, "findmnt: unknown column: %.*s", (int)len, p);
+	free(name);
+	return r;
 }
 
 /* -o LIST: names separated by commas, in any case, as findmnt reads them;
@@ -60,8 +114,7 @@ static int parse_cols(struct ns_findmnt_args *a, const char *list, size_t word,
 			if (strlen(col_names[c]) == len && !strncasecmp(p, col_names[c], len))
 				break;
 		if (c == NS_FINDMNT__NCOLS)
-			return ns_parse_fail(e, word, "findmnt: unknown column: %.*s",
-					     (int)len, p);
+			return unknown_col(e, word, p, len);
 		if (a->ncols == NS_FINDMNT_MAX_COLS)
 			return ns_parse_fail(e, word, "findmnt: too many columns");
 		add_col(a, (enum ns_findmnt_col)c);
@@ -114,6 +167,30 @@ static bool takes_value(char opt)
 	return opt == 'o' || opt == 'T' || opt == 'M';
 }
 
+/* --NAME (name: its first len characters after the dashes), not one of
+ * longs[]: findmnt's own, a near miss of one of longs[], or none. */
+static int unknown_long(struct ns_parse_err *e, size_t word, const char *arg,
+			const char *name, size_t len)
+{
+	const char *names[NS_ARRAY_SIZE(longs)];
+	char *w = xstrndup(name, len);
+	const char *near;
+	int r;
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(longs); k++)
+		names[k] = longs[k].name;
+	near = ns_closest(w, names, NS_ARRAY_SIZE(names));
+	if (in_list(w, findmnt_only_longs, NS_ARRAY_SIZE(findmnt_only_longs)))
+		r = ns_parse_fail(e, word, "findmnt: option --%s is findmnt's, but nstest does not "
+				  "support it (nstest-scenario(5), findmnt)", w);
+	else if (near)
+		r = ns_parse_fail(e, word, "findmnt: unknown option %s (did you mean --%s?)", arg, near);
+	else
+		r = ns_parse_fail(e, word, "findmnt: unknown option %s", arg);
+	free(w);
+	return r;
+}
+
 /* --NAME or --NAME=VALUE at argv[*i]; *i moves past a separate value. */
 static int parse_long(struct ns_stage *st, size_t *i, struct ns_findmnt_args *a,
 		      struct ns_parse_err *e)
@@ -141,7 +218,7 @@ static int parse_long(struct ns_stage *st, size_t *i, struct ns_findmnt_args *a,
 					     longs[k].name);
 		return set_value(a, opt, st->argv[++*i], word, e);
 	}
-	return ns_parse_fail(e, word, "findmnt: unknown option %s", st->argv[word]);
+	return unknown_long(e, word, st->argv[word], w, len);
 }
 
 /* -abc at argv[*i]: flags, the last of which may take the rest of the

@@ -1,5 +1,6 @@
 /* fs.c - the file commands of scenarios, parsing side: mkdir, touch, ls,
- * cd, cat and chroot. Each takes single-letter options, then operands. */
+ * cd, cat, chroot, rmdir, mv, ln -s, pwd and echo. Each takes
+ * single-letter options, then operands. */
 #include "scenario/command.h"
 
 #include <string.h>
@@ -34,6 +35,7 @@ static size_t parse_flags(struct ns_stage *st, struct ns_parse_err *e,
 			a->parents |= *f == 'p';
 			a->all |= *f == 'a';
 			a->one |= *f == '1';
+			a->no_target |= *f == 'T';
 		}
 	}
 	return i;
@@ -116,6 +118,163 @@ static int parse_cat(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+static int parse_rmdir(struct ns_stage *st, struct ns_parse_err *e)
+{
+	return parse_common(st, e, "p", 1, (size_t)-1);
+}
+
+/* mv SRC DST, or mv SRC... DIR: rename(2) only, so of mv(1)'s options
+ * (most are about copying and asking) only -T applies: DST is the new
+ * name even when it is a directory, which rename(2) then replaces. */
+static int parse_mv(struct ns_stage *st, struct ns_parse_err *e)
+{
+	const struct ns_fs_args *a;
+	size_t n;
+
+	if (parse_common(st, e, "T", 0, (size_t)-1) < 0)
+		return -1;
+	a = st->args;
+	n = a->nops;
+	if (n == 0)
+		return ns_parse_fail(e, 0, "mv: missing file operand");
+	if (n == 1)
+		return ns_parse_fail(e, st->argc - 1, "mv: missing destination file operand after '%s'",
+				     st->argv[st->argc - 1]);
+	if (a->no_target && n > 2)
+		return ns_parse_fail(e, st->argc - n + 2, "mv: extra operand '%s'",
+				     a->ops[2]);
+	return 0;
+}
+
+/* ln -s TARGET... [LINK]: symbolic links only. */
+static int parse_ln(struct ns_stage *st, struct ns_parse_err *e)
+{
+	bool symbolic = false;
+	size_t i = 1;
+
+	for (; i < st->argc && st->argv[i][0] == '-' && st->argv[i][1]; i++) {
+		if (!strcmp(st->argv[i], "--")) {
+			i++;
+			break;
+		}
+		if (!strcmp(st->argv[i], "--symbolic")) {
+			symbolic = true;
+			continue;
+		}
+		if (st->argv[i][1] == '-')
+			return ns_parse_fail(e, i, "ln: unknown option %s", st->argv[i]);
+		for (const char *f = st->argv[i] + 1; *f; f++) {
+			if (*f != 's')
+				return ns_parse_fail(e, i, "ln: unknown option -%c (only -s is supported)", *f);
+			symbolic = true;
+		}
+	}
+	if (!symbolic)
+		return ns_parse_fail(e, 0, "ln: hard links are not supported; use ln -s TARGET LINK");
+	st->args = xcalloc(1, sizeof(struct ns_fs_args));
+	((struct ns_fs_args *)st->args)->ops = st->argv + i;
+	((struct ns_fs_args *)st->args)->nops = st->argc - i;
+	if (i == st->argc)
+		return ns_parse_fail(e, 0, "ln: missing file operand");
+	return 0;
+}
+
+/* pwd [-P]: nstest's cd is physical, so -P is what pwd prints anyway;
+ * bash's logical -L (the path cd was given, symbolic links kept) is not
+ * kept. */
+static int parse_pwd(struct ns_stage *st, struct ns_parse_err *e)
+{
+	size_t i = 1;
+
+	for (; i < st->argc && !strcmp(st->argv[i], "-P"); i++)
+		;
+	if (i < st->argc && !strcmp(st->argv[i], "-L"))
+		return ns_parse_fail(e, i, "pwd: -L is not supported: cd is physical in nstest, so pwd prints the physical directory, as pwd -P does");
+	if (i < st->argc && st->argv[i][0] == '-')
+		return ns_parse_fail(e, i, "pwd: unknown option %s", st->argv[i]);
+	if (i < st->argc)
+		return ns_parse_fail(e, i, "pwd: too many arguments");
+	st->args = xcalloc(1, sizeof(struct ns_fs_args));
+	return 0;
+}
+
+/* An option word of bash's echo: '-' and letters of "neE" only. */
+static bool echo_option(const char *w)
+{
+	return w[0] == '-' && w[1] && strspn(w + 1, "neE") == strlen(w + 1);
+}
+
+/* echo [-n] [-E] WORD... [> FILE]: options as bash's builtin reads them
+ * (the first word that is no option, and everything after it, is text);
+ * the redirection was taken out of the words by the parser. */
+static int parse_echo(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_echo_args *a = xcalloc(1, sizeof(*a));
+	size_t i = 1;
+
+	st->args = a;
+	a->newline = true;
+	for (; i < st->argc && echo_option(st->argv[i]); i++) {
+		if (strchr(st->argv[i], 'e'))
+			return ns_parse_fail(e, i, "echo: -e (backslash escapes) is not supported");
+		if (strchr(st->argv[i], 'n'))
+			a->newline = false;
+	}
+	a->words = st->argv + i;
+	a->nwords = st->argc - i;
+	a->file = st->redirect;
+	a->append = st->append;
+	return 0;
+}
+
+void ns_echo_text(const struct ns_echo_args *a, struct ns_buf *out)
+{
+	for (size_t i = 0; i < a->nwords; i++)
+		ns_buf_addf(out, "%s%s", i ? " " : "", a->words[i]);
+	if (a->newline)
+		ns_buf_addc(out, '\n');
+}
+
+bool ns_rmdir_parent(char *path)
+{
+	size_t n = strlen(path);
+
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	while (n > 0 && path[n - 1] != '/')
+		n--;
+	while (n > 0 && path[n - 1] == '/')
+		n--;
+	path[n] = '\0';
+	return n > 0;
+}
+
+const char *ns_path_last(const char *path, size_t *len)
+{
+	size_t end = strlen(path), start;
+
+	while (end > 1 && path[end - 1] == '/')
+		end--;
+	start = end;
+	while (start > 0 && path[start - 1] != '/')
+		start--;
+	*len = end - start;
+	return path + start;
+}
+
+char *ns_path_dir(const char *path)
+{
+	size_t n;
+	const char *last = ns_path_last(path, &n);
+
+	if (last == path)
+		return xstrdup(*path == '/' ? "/" : ".");
+	n = (size_t)(last - path);
+	while (n > 1 && path[n - 1] == '/')
+		n--;
+	return xstrndup(path, n);
+}
+
 #define FS_ENTRY(cmd, ident, fn) \
 	{ .name = cmd, .id = ident, .parse = fn, .free_args = free_fs_args }
 
@@ -126,5 +285,10 @@ const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("cd", NS_CMD_CD, parse_cd),
 	FS_ENTRY("cat", NS_CMD_CAT, parse_cat),
 	FS_ENTRY("chroot", NS_CMD_CHROOT, parse_chroot),
+	FS_ENTRY("rmdir", NS_CMD_RMDIR, parse_rmdir),
+	FS_ENTRY("mv", NS_CMD_MV, parse_mv),
+	FS_ENTRY("ln", NS_CMD_LN, parse_ln),
+	FS_ENTRY("pwd", NS_CMD_PWD, parse_pwd),
+	FS_ENTRY("echo", NS_CMD_ECHO, parse_echo),
 };
 const size_t ns_cmd_fs_count = NS_ARRAY_SIZE(ns_cmd_fs);

@@ -89,9 +89,13 @@ int ns_kexec_ls(struct ns_term *t, const void *args, struct ns_buf *out,
 	struct dirent *de;
 	DIR *d = opendir(dir);
 
+	struct stat sb;
+
 	(void)t;
-	if (!d && errno == ENOTDIR) {
-		/* like ls(1): a file operand lists as its own name */
+	/* like ls(1): a file operand, or a symbolic link that leads
+	 * nowhere, lists as its own name */
+	if ((!d && errno == ENOTDIR) ||
+	    (!d && errno == ENOENT && lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode))) {
 		ns_buf_addf(out, "%s\n", dir);
 		return 0;
 	}

@@ -14,6 +14,7 @@
 #include "kernel/mountinfo.h"
 #include "run/pipeline.h"
 #include "kernel/term_local.h"
+#include "kernel/viewkey.h"
 #include "run/wire.h"
 
 /* The outer shell, once its inner shell has ended: pass on the inner
@@ -96,6 +97,7 @@ void ns_term_run_step(struct ns_term *t, const struct ns_step *st,
 		      struct ns_step_out *out)
 {
 	ns_pipeline_run(st, exec_stage, t, out);
+	ns_kernel_view_key(t->procfd, &out->view);
 	/* only the first shell's end closes the terminal */
 	out->closed = t->closing && t->depth == 0;
 }

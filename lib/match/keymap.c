@@ -59,21 +59,30 @@ void ns_keymap_reserve(struct ns_keymap *mp, size_t extra)
 	mp->cap = cap;
 	mp->v = xmalloc(cap * sizeof(*mp->v));
 	mp->used = xcalloc(cap, 1);
+	mp->aux = mp->with_aux ? xcalloc(cap, sizeof(*mp->aux)) : NULL;
 	for (size_t i = 0; i < old.cap; i++) {
 		if (!old.used[i])
 			continue;
 		size_t j = ns_keymap_find(mp, old.v[i].k);
 		mp->v[j] = old.v[i];
 		mp->used[j] = 1;
+		if (mp->aux)
+			mp->aux[j] = old.aux[i];
 	}
 	free(old.v);
 	free(old.used);
+	free(old.aux);
+}
+
+void ns_keymap_keep_aux(struct ns_keymap *mp)
+{
+	mp->with_aux = true;
 }
 
 void ns_keymap_fill(struct ns_keymap *mp, size_t i, struct ns_key k,
 		    struct ns_key v)
 {
-	mp->v[i] = (struct ns_keymap_slot){ k, v };
+	mp->v[i] = (struct ns_keymap_slot){ k, v }; /* aux[i] is 0 already */
 	mp->used[i] = 1;
 	mp->n++;
 }
@@ -92,15 +101,20 @@ void ns_keymap_del(struct ns_keymap *mp, struct ns_key k)
 		if (stays)
 			continue;
 		mp->v[i] = mp->v[j];
+		if (mp->aux)
+			mp->aux[i] = mp->aux[j];
 		mp->used[i] = 1;
 		mp->used[j] = 0;
 		i = j;
 	}
+	if (mp->aux)
+		mp->aux[i] = 0; /* a free slot's word is 0 */
 }
 
 void ns_keymap_free(struct ns_keymap *mp)
 {
 	free(mp->v);
 	free(mp->used);
+	free(mp->aux);
 	*mp = (struct ns_keymap)NS_KEYMAP_INIT;
 }

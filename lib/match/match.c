@@ -26,6 +26,7 @@ void ns_matcher_free(struct ns_matcher *m)
 	if (!m)
 		return;
 	ns_renaming_free(m->ren);
+	free(m->places);
 	free(m);
 }
 
@@ -104,18 +105,22 @@ void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 	map_mountinfo(line, expected_name, m->ren, out);
 }
 
+void ns_match_line_name(const struct ns_match_line *l, ns_match_namer name,
+			void *ctx, struct ns_buf *out)
+{
+	if (l->tab)
+		map_row(l, name, ctx, out);
+	else if (l->mi)
+		map_mountinfo(l->text, name, ctx, out);
+	else
+		ns_buf_adds(out, l->text);
+}
+
 void ns_match_line_rename(const struct ns_renaming *r,
 			  const struct ns_match_line *l, struct ns_buf *out)
 {
 	/* expected_name only reads the renaming */
-	void *ren = (void *)(uintptr_t)r;
-
-	if (l->tab)
-		map_row(l, expected_name, ren, out);
-	else if (l->mi)
-		map_mountinfo(l->text, expected_name, ren, out);
-	else
-		ns_buf_adds(out, l->text);
+	ns_match_line_name(l, expected_name, (void *)(uintptr_t)r, out);
 }
 
 /* ---- a step's lines ----------------------------------------------------- */
@@ -192,6 +197,59 @@ static void step_free(struct ns_match_step *st)
 	free(st->act);
 }
 
+/* ---- views ------------------------------------------------------------ */
+
+_Static_assert(NS_VIEW_IDS == 1u << NS_RENAMING_ID &&
+	       NS_VIEW_DEVS == 1u << NS_RENAMING_DEV &&
+	       NS_VIEW_GROUPS == 1u << NS_RENAMING_GROUP,
+	       "a view's bits name renaming kinds");
+
+void ns_matcher_set_view(struct ns_matcher *m, const struct ns_view *v)
+{
+	m->view = *v;
+	m->has_view = true;
+}
+
+/* The bit of the place key names: its own for the first 31 places, the
+ * pinned one for an unknown key and for any later place. */
+static uint32_t place_bit(struct ns_matcher *m, const uint64_t key[3])
+{
+	size_t i;
+	void *p;
+
+	if (!key[0] && !key[1] && !key[2])
+		return NS_RENAMING_PINNED;
+	for (i = 0; i < m->nplaces; i++)
+		if (!memcmp(m->places[i], key, sizeof(m->places[i])))
+			break;
+	if (i == m->nplaces) {
+		p = m->places;
+		ns_grow(&p, &m->placecap, i + 1, sizeof(*m->places));
+		m->places = p;
+		memcpy(m->places[m->nplaces++], key, sizeof(m->places[i]));
+	}
+	return i < 31 ? 1u << i : NS_RENAMING_PINNED;
+}
+
+/* What the search did not bind still shows: every actual number counts
+ * as seen. */
+static void see_all(struct ns_match_step *st)
+{
+	for (size_t j = 0; j < st->na; j++)
+		ns_match_line_see(st->m->ren, &st->a[j]);
+}
+
+/* After a step that matched: a complete view without "..." takes the
+ * pairs it does not show out of its place (renaming.h). Without a "...",
+ * every printed line was paired with an expected one, so a number absent
+ * from the output is absent from the expected block too. */
+static void release_absent(struct ns_match_step *st, uint32_t bit)
+{
+	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
+		if (st->m->view.complete & 1u << k)
+			ns_renaming_release_unseen(st->m->ren, k, bit, st->m->stamp);
+}
+
 /* ---- a step ------------------------------------------------------------- */
 
 bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
@@ -207,20 +265,33 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 			    struct ns_buf *diff)
 {
 	struct ns_match_step st;
+	uint32_t bit = 0;
 	bool ok;
 
 	step_init(&st, m, exp, nexp, actual ? actual : "", shape);
+	if (m->has_view) {
+		bit = place_bit(m, m->view.key);
+		ns_renaming_set_sighting(m->ren, ++m->stamp, bit);
+	}
 	ns_renaming_keep(m->ren);
 	m->spent = 0;
 	m->gave_up = false;
 	ok = unordered ? ns_match_unordered(&st) : ns_match_ordered(&st);
 	if (ok) {
 		ns_renaming_keep(m->ren);
+		if (bit && st.nwild)
+			see_all(&st);
+		else if (bit && bit != NS_RENAMING_PINNED)
+			release_absent(&st, bit);
 	} else {
 		ns_renaming_undo_to(m->ren, 0);
 		if (diff)
 			ns_match_diff(&st, unordered, diff);
+		if (bit)
+			see_all(&st);
 	}
+	ns_renaming_set_sighting(m->ren, 0, 0);
+	m->has_view = false;
 	step_free(&st);
 	return ok;
 }

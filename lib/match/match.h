@@ -3,8 +3,9 @@
  * of a findmnt table when the step says which of its fields hold numbers
  * (struct ns_match_shape), match up to one consistent one-to-one renaming
  * of mount IDs, device numbers and peer-group numbers that holds across
- * the whole scenario; every other line matches literally; "..." matches
- * any number of lines. */
+ * the scenario, among the numbers alive at the same time: a pair is
+ * released once a view shows both numbers dead (ns_matcher_set_view);
+ * every other line matches literally; "..." matches any number of lines. */
 #ifndef NS_MATCH_H
 #define NS_MATCH_H
 
@@ -13,6 +14,7 @@
 
 #include "match/renaming.h"
 #include "mounts/mountinfo_line.h" /* ns_mi_parse(), ns_mi_free() */
+#include "run/result.h"               /* struct ns_view */
 #include "scenario/scenario.h"
 #include "base/util.h"
 
@@ -24,6 +26,9 @@ enum ns_match_col {
 	NS_MATCH_COL_ID,      /* a mount ID (ID) */
 	NS_MATCH_COL_PARENT,  /* a mount ID (PARENT): the same renaming as ID */
 	NS_MATCH_COL_DEV,     /* MAJOR:MINOR (MAJ:MIN) */
+	NS_MATCH_COL_DEV_DEC, /* a device number in decimal (stat's %d) */
+	NS_MATCH_COL_DEV_HEX, /* the same in hex (stat's %D) */
+	NS_MATCH_COL_INO,     /* an inode number (stat's %i) */
 };
 
 /* How findmnt laid its table out. */
@@ -31,6 +36,10 @@ enum ns_match_form {
 	NS_MATCH_TABLE,       /* a tree or list: columns padded with blanks */
 	NS_MATCH_RAW,         /* -r: fields separated by single spaces */
 	NS_MATCH_JSON,        /* -J: "id": N, "parent": N, "maj:min": "M:m" */
+	NS_MATCH_FIELDS,      /* each line is cols[] in order, with no blanks
+			       * between them: a TEXT column with lit[] set
+			       * is that text, one without is any text; stat
+			       * -c's format, mountpoint -d (match_fields.c) */
 };
 
 #define NS_MATCH_MAX_COLS 64
@@ -45,6 +54,8 @@ struct ns_match_shape {
 	bool tree;            /* TABLE: a word of tree glyphs ("│") is no field */
 	size_t ncols;
 	enum ns_match_col cols[NS_MATCH_MAX_COLS];
+	const char *lit[NS_MATCH_MAX_COLS];   /* FIELDS: literal text, or NULL */
+	size_t litlen[NS_MATCH_MAX_COLS];
 };
 
 struct ns_matcher *ns_matcher_new(void);
@@ -71,6 +82,18 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 			    struct ns_buf *diff);
 
 void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
+
+/* The view the next step's output was taken in (run/result.h): where the
+ * terminal looked from, and which kinds of numbers the output shows every
+ * one of. With a view, the step records in which place each bound pair
+ * it meets was seen. A step that then matches, has no "..." line and
+ * shows every number of a kind takes each pair of that kind that was seen
+ * in this place before but is absent now out of that place; a pair left
+ * in no place is released, and both its numbers are free for new pairs
+ * (nstest-scenario(5), Reused numbers). A step without a view, the
+ * default, records nothing and releases nothing; a view with an unknown
+ * (all zero) key pins the pairs it meets for good. */
+void ns_matcher_set_view(struct ns_matcher *m, const struct ns_view *v);
 
 /* Append line with its numbers renamed into the expected names where the
  * renaming knows them (used by diffs and by `show`). */

@@ -1,9 +1,15 @@
 /* match_diff.c - the diff shown for a failed step: expected against
  * actual, with the actual numbers written in the expected names wherever
- * the renaming fixes them, so that only real differences stand out. */
+ * the renaming fixes them, so that only real differences stand out. A
+ * number the renaming leaves unpaired gets a fresh name in the file's
+ * own numbering rather than the kernel's number, which changes from run
+ * to run and with -j: the names above the highest one the renaming holds
+ * or the step's block writes, given in the order the numbers first
+ * appear in the shown actual lines. */
 #include "match/match_step.h"
 
 #include <stdlib.h>
+#include <string.h>
 
 #include "match/diff.h"
 #include "base/util.h"
@@ -140,17 +146,75 @@ static void layout_unordered(struct ns_match_step *st, struct ns_diff *d,
 	free(partner);
 }
 
+/* ---- names for the shown actual lines ---------------------------------- */
+
+/* The fresh names given so far (actual number -> name), and the next. */
+struct diff_names {
+	const struct ns_renaming *r;
+	struct ns_keymap given[NS_RENAMING_NKINDS];
+	struct ns_key next[NS_RENAMING_NKINDS];
+};
+
+/* The first fresh name of each kind: one above the highest name in use
+ * (IDs and groups count up, devices keep the major and count minors). */
+static void names_init(struct diff_names *dn, const struct ns_match_step *st)
+{
+	struct ns_key max[NS_RENAMING_NKINDS];
+
+	memset(dn, 0, sizeof(*dn));
+	memset(max, 0, sizeof(max));
+	dn->r = st->m->ren;
+	for (size_t i = 0; i < st->ne; i++)
+		ns_match_line_max_names(&st->e[i], max);
+	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++) {
+		ns_renaming_max_name(dn->r, k, &max[k]);
+		dn->next[k] = max[k];
+		if (k == NS_RENAMING_DEV)
+			dn->next[k].y++;
+		else
+			dn->next[k] = (struct ns_key){ max[k].x + 1, 0 };
+	}
+}
+
+static struct ns_key diff_name(void *ctx, enum ns_renaming_kind kind,
+			       struct ns_key a)
+{
+	struct diff_names *dn = ctx;
+	const struct ns_key *known = ns_renaming_expected(dn->r, kind, a);
+	struct ns_keymap *given = &dn->given[kind];
+	struct ns_key name;
+	size_t i;
+
+	if (known)
+		return *known;
+	ns_keymap_reserve(given, 1);
+	i = ns_keymap_find(given, a);
+	if (ns_keymap_at(given, i))
+		return *ns_keymap_at(given, i);
+	name = dn->next[kind];
+	if (kind == NS_RENAMING_DEV)
+		dn->next[kind].y++;
+	else
+		dn->next[kind].x++;
+	ns_keymap_fill(given, i, a, name);
+	return name;
+}
+
 /* The actual lines in the order the layout shows them, renamed. */
 static char **renamed_actual(const struct ns_match_step *st,
 			     const size_t *order)
 {
 	char **shown = xcalloc(st->na + 1, sizeof(*shown));
 	struct ns_buf line = NS_BUF_INIT;
+	struct diff_names dn;
 
+	names_init(&dn, st);
 	for (size_t p = 0; p < st->na; p++) {
-		ns_match_line_rename(st->m->ren, &st->a[order[p]], &line);
+		ns_match_line_name(&st->a[order[p]], diff_name, &dn, &line);
 		shown[p] = ns_buf_detach(&line);
 	}
+	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
+		ns_keymap_free(&dn.given[k]);
 	return shown;
 }
 

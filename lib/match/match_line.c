@@ -151,3 +151,24 @@ bool ns_match_line_fits(const struct ns_renaming *r,
 	/* fits only reads the renaming */
 	return numbers_agree((struct ns_renaming *)(uintptr_t)r, e, a, false);
 }
+
+void ns_match_line_max_names(const struct ns_match_line *l,
+			     struct ns_key max[NS_RENAMING_NKINDS])
+{
+	enum ns_renaming_kind kind;
+	struct ns_key k;
+
+	for (size_t i = 0, n = line_nnumbers(l); i < n; i++)
+		if (line_number_at(l, i, &kind, &k))
+			ns_key_raise(&max[kind], k);
+}
+
+void ns_match_line_see(struct ns_renaming *r, const struct ns_match_line *l)
+{
+	enum ns_renaming_kind kind;
+	struct ns_key k;
+
+	for (size_t i = 0, n = line_nnumbers(l); i < n; i++)
+		if (line_number_at(l, i, &kind, &k))
+			ns_renaming_see(r, kind, k);
+}

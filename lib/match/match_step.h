@@ -24,6 +24,10 @@
  * may differ, or a number the renaming covers. */
 enum ns_seg_type { NS_SEG_TEXT, NS_SEG_BLANKS, NS_SEG_NUM };
 
+/* How a number is written: as its kind says (N, or MAJOR:MINOR for a
+ * device), or a device as one number (stat's %d, %D). */
+enum ns_num_form { NS_NUM_PLAIN, NS_NUM_DEV_DEC, NS_NUM_DEV_HEX };
+
 struct ns_match_seg {
 	enum ns_seg_type type;
 	const char *s;        /* TEXT, BLANKS: the text in the line */
@@ -31,12 +35,20 @@ struct ns_match_seg {
 	enum ns_renaming_kind kind; /* NUM */
 	bool parent;          /* NUM: a PARENT column */
 	struct ns_key k;      /* NUM */
+	enum ns_num_form form; /* NUM */
 };
 
 struct ns_matcher {
 	struct ns_renaming *ren;
 	unsigned long budget, spent; /* line comparisons a step may try, tried */
 	bool gave_up;
+	/* the places steps looked from (struct ns_view keys), bit i for
+	 * place i; the view of the next step, if set; steps with a view */
+	uint64_t (*places)[3];
+	size_t nplaces, placecap;
+	struct ns_view view;
+	bool has_view;
+	uint32_t stamp;
 };
 
 /* A line of a step: expected or actual, parsed once. */
@@ -66,6 +78,11 @@ void ns_match_line_init(struct ns_match_line *l, const char *text,
 			bool expected, const struct ns_match_shape *shape);
 void ns_match_line_free(struct ns_match_line *l);
 
+/* Append l with each number replaced by name(ctx, kind, number), in the
+ * order ns_match_map_numbers visits them. */
+void ns_match_line_name(const struct ns_match_line *l, ns_match_namer name,
+			void *ctx, struct ns_buf *out);
+
 /* Append l with its numbers renamed into the expected names where the
  * renaming knows them. */
 void ns_match_line_rename(const struct ns_renaming *r,
@@ -75,6 +92,13 @@ void ns_match_line_rename(const struct ns_renaming *r,
  * On false, some of those pairs may be bound: the caller undoes them. */
 bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
 			const struct ns_match_line *a);
+
+/* Raise max[kind] to the highest number of each kind l holds. */
+void ns_match_line_max_names(const struct ns_match_line *l,
+			     struct ns_key max[NS_RENAMING_NKINDS]);
+
+/* Every number of l that is bound counts as seen (ns_renaming_see). */
+void ns_match_line_see(struct ns_renaming *r, const struct ns_match_line *l);
 
 /* e could match a without contradicting the renaming as it stands (the
  * line's own numbers are not checked against each other). */
@@ -88,6 +112,13 @@ bool ns_match_line_fits(const struct ns_renaming *r,
  * is not one, or has no number and no blanks to compare loosely. */
 bool ns_match_table_parse(struct ns_match_line *l, const char *text,
 			  const struct ns_match_shape *shape);
+
+/* ---- match_fields.c ---- */
+
+/* Cut text into l->seg as a line of an NS_MATCH_FIELDS shape; false (and
+ * no segments) when it is not one or holds no number to rename. */
+bool ns_match_fields_parse(struct ns_match_line *l, const char *text,
+			   const struct ns_match_shape *shape);
 
 /* Append the segments, each number as name() gives it (NULL: as is). */
 void ns_match_table_format(const struct ns_match_line *l,

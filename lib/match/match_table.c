@@ -32,6 +32,7 @@
 
 #include <limits.h>
 #include <string.h>
+#include <sys/sysmacros.h>
 
 #include "base/util.h"
 
@@ -65,6 +66,7 @@ static bool parse_number(enum ns_match_col c, const char *s, size_t len,
 	seg->len = len;
 	seg->parent = c == NS_MATCH_COL_PARENT;
 	seg->k.y = 0;
+	seg->form = NS_NUM_PLAIN;
 	switch (c) {
 	case NS_MATCH_COL_ID:
 	case NS_MATCH_COL_PARENT:
@@ -76,6 +78,9 @@ static bool parse_number(enum ns_match_col c, const char *s, size_t len,
 		return colon && parse_dec(s, (size_t)(colon - s), &seg->k.x) &&
 		       parse_dec(colon + 1, len - (size_t)(colon - s) - 1, &seg->k.y);
 	case NS_MATCH_COL_TEXT:
+	case NS_MATCH_COL_DEV_DEC: /* not findmnt's: match_fields.c */
+	case NS_MATCH_COL_DEV_HEX:
+	case NS_MATCH_COL_INO:
 		break;
 	}
 	return false;
@@ -109,14 +114,14 @@ static void push_text(struct segs *g, const char *s, size_t len)
 		return;
 	}
 	*push(g) = (struct ns_match_seg){ NS_SEG_TEXT, s, len, NS_RENAMING_ID,
-					  false, { 0, 0 } };
+					  false, { 0, 0 }, NS_NUM_PLAIN };
 }
 
 /* Blanks that match any number of blanks (even none, at either end). */
 static void push_blanks(struct segs *g, const char *s, size_t len)
 {
 	*push(g) = (struct ns_match_seg){ NS_SEG_BLANKS, s, len, NS_RENAMING_ID,
-					  false, { 0, 0 } };
+					  false, { 0, 0 }, NS_NUM_PLAIN };
 	g->loose = true;
 }
 
@@ -288,6 +293,8 @@ bool ns_match_table_parse(struct ns_match_line *l, const char *text,
 	case NS_MATCH_JSON:
 		ok = parse_json(&g, text);
 		break;
+	case NS_MATCH_FIELDS:
+		return ns_match_fields_parse(l, text, shape);
 	}
 	if (ok && g.loose)
 		return true;
@@ -306,6 +313,11 @@ void ns_match_table_format(const struct ns_match_line *l,
 
 		if (s->type != NS_SEG_NUM) {
 			ns_buf_add(out, s->s, s->len);
+			continue;
+		}
+		if (s->form == NS_NUM_DEV_DEC || s->form == NS_NUM_DEV_HEX) {
+			ns_buf_addf(out, s->form == NS_NUM_DEV_HEX ? "%llx" : "%llu",
+				    (unsigned long long)makedev((unsigned)k.x, (unsigned)k.y));
 			continue;
 		}
 		ns_buf_addu(out, k.x);

@@ -1,7 +1,8 @@
 /* exec_fs.c - the file commands on the model: mkdir, touch, ls, cd, cat
  * and chroot, on the superblocks' directory trees as the shell's root and
- * working directory see them. Errors are the ones the system calls
- * document: ENOENT, ENOTDIR, EEXIST, EISDIR, EROFS (mkdir(2), open(2),
+ * working directory see them, and the creation of files that echo's
+ * redirection shares. Errors are the ones the system calls document:
+ * ENOENT, ENOTDIR, EEXIST, EISDIR, EROFS, ELOOP (mkdir(2), open(2),
  * chdir(2), chroot(2)). */
 #include "model/shell.h"
 
@@ -32,10 +33,82 @@ static int make(struct m_shell *sh, const char *path, bool dir, bool exist_ok,
 		*made = p.d;
 		return exist_ok ? 0 : -EEXIST;
 	}
-	if ((parent.mnt->flags & M_RDONLY) || parent.mnt->sb->rdonly)
+	return m_node_create(parent, last, dir, made);
+}
+
+int m_node_create(struct m_path parent, const char *name, bool dir, struct m_node **made)
+{
+	/* a directory that was removed takes no new names (the kernel's
+	 * IS_DEADDIR) */
+	if (parent.d->gone)
+		return -ENOENT;
+	if (m_read_only(parent))
 		return -EROFS;
-	*made = m_node_add(parent.d, last, dir);
+	*made = m_node_add(parent.d, name, dir);
 	return 0;
+}
+
+bool m_read_only(struct m_path at)
+{
+	return (at.mnt->flags & M_RDONLY) || at.mnt->sb->rdonly;
+}
+
+/* The symbolic links a dangling path goes through at the end, as far as
+ * open(2) with O_CREAT follows them: the directory and name of the file
+ * it makes. */
+static int create_target(struct m_shell *sh, const char *path, struct m_path *parent,
+			 char *last, size_t lastsz)
+{
+	struct m_path start = m_cur(sh)->cwd;
+	char *p = xstrdup(path);
+	int r = 0;
+
+	for (int links = 0;; links++) {
+		struct m_node *k;
+
+		r = m_lookup_parent_at(sh, start, p, parent, last, lastsz);
+		if (r < 0)
+			break;
+		k = m_node_child(parent->d, last);
+		if (!k || !k->link)
+			break;
+		if (links == 40) {
+			r = -ELOOP;
+			break;
+		}
+		free(p);
+		p = xstrdup(k->link);
+		start = *parent;
+	}
+	free(p);
+	return r;
+}
+
+int m_open_create(struct m_shell *sh, const char *path, struct m_node **file)
+{
+	struct m_path at, parent;
+	char last[256];
+	int r = m_lookup(sh, path, &at);
+
+	if (r == 0) {
+		/* opened for writing: no directory, no read-only mount */
+		if (at.d->dir)
+			return -EISDIR;
+		if (m_read_only(at))
+			return -EROFS;
+		*file = at.d;
+		return 0;
+	}
+	if (r != -ENOENT)
+		return r;
+	if (path[strlen(path) - 1] == '/')
+		return -EISDIR;
+	r = create_target(sh, path, &parent, last, sizeof(last));
+	if (r < 0)
+		return r;
+	if (m_node_child(parent.d, last))
+		return -ENOENT; /* a component on the way is missing */
+	return m_node_create(parent, last, false, file);
 }
 
 /* mkdir -p: every missing component, then the whole must be a directory. */
@@ -88,22 +161,9 @@ int m_exec_touch(struct m_shell *sh, const void *args, struct ns_buf *out,
 
 	(void)out;
 	for (size_t i = 0; i < a->nops; i++) {
-		struct m_path at;
-		struct m_node *made = NULL;
-		int r = m_lookup(sh, a->ops[i], &at);
+		struct m_node *file;
+		int r = m_open_create(sh, a->ops[i], &file);
 
-		if (r == 0) {
-			/* opening it for writing: no directory, no
-			 * read-only mount */
-			if (at.d->dir)
-				return ns_cmd_fail(res, "open", EISDIR);
-			if ((at.mnt->flags & M_RDONLY) || at.mnt->sb->rdonly)
-				return ns_cmd_fail(res, "open", EROFS);
-			continue;
-		}
-		if (r != -ENOENT)
-			return ns_cmd_fail(res, "open", -r);
-		r = make(sh, a->ops[i], false, false, &made);
 		if (r < 0)
 			return ns_cmd_fail(res, "open", -r);
 	}
@@ -119,6 +179,9 @@ int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 	struct m_path at;
 	int r = m_lookup(sh, dir, &at);
 
+	/* a symbolic link that leads nowhere lists as its own name */
+	if (r == -ENOENT && m_lookup_nofollow(sh, dir, &at) == 0 && at.d->link)
+		r = 0;
 	if (r < 0)
 		return ns_cmd_fail(res, "opendir", -r);
 	if (!at.d->dir) {
@@ -174,7 +237,7 @@ int m_exec_cat(struct m_shell *sh, const void *args, struct ns_buf *out,
 			r = -EISDIR;
 		if (r < 0)
 			return ns_cmd_fail(res, "read", -r);
-		/* files are made by touch: empty */
+		ns_buf_add(out, at.d->data, at.d->len);
 	}
 	return 0;
 }

@@ -24,15 +24,24 @@ int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
 int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
 {
-	const struct ns_findmnt_args *a = args;
+	struct ns_findmnt_args abs = *(const struct ns_findmnt_args *)args;
+	const struct ns_findmnt_args *a = &abs;
 	struct m_level *lv = m_cur(sh);
-	struct ns_buf where = NS_BUF_INIT;
+	struct ns_buf where = NS_BUF_INIT, cwd = NS_BUF_INIT;
 	const char *resolved = NULL;
+	char *path = NULL;
 	struct ns_snapshot *snap;
 	int r = m_render(&sh->sb->w, lv->ns, lv->root, &snap);
 
 	if (r < 0)
 		return ns_cmd_fail(res, "read mountinfo", -r);
+	/* a relative path is the working directory's, as findmnt makes it
+	 * absolute */
+	if (abs.path && abs.path[0] != '/') {
+		path = ns_findmnt_absolute(m_path_string(lv->cwd, lv->root, &cwd) ?
+					   ns_buf_str(&cwd) : "/", abs.path);
+		abs.path = path;
+	}
 	if (a->select == NS_FINDMNT_TARGET_PATH) {
 		/* the mount point that holds the path, as findmnt finds it
 		 * by walking up from it */
@@ -45,6 +54,8 @@ int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
 	}
 	ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, resolved, out);
 	ns_buf_free(&where);
+	ns_buf_free(&cwd);
+	free(path);
 	ns_snapshot_free(snap);
 	return 0;
 }
@@ -76,4 +87,7 @@ m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_MOUNT_SETATTR] = m_exec_mount_setattr,
 	[NS_CMD_LISTMOUNT] = m_exec_listmount,
 	[NS_CMD_FINDMNT] = m_exec_findmnt,
+	[NS_CMD_RMDIR] = m_exec_rmdir, [NS_CMD_MV] = m_exec_mv, [NS_CMD_LN] = m_exec_ln,
+	[NS_CMD_PWD] = m_exec_pwd, [NS_CMD_ECHO] = m_exec_echo, [NS_CMD_STAT] = m_exec_stat,
+	[NS_CMD_MOUNTPOINT] = m_exec_mountpoint, [NS_CMD_DIFF] = m_exec_diff,
 };

@@ -17,12 +17,23 @@
 
 #include "base/util.h"
 
-/* A file or directory of a superblock. */
+struct m_sb;
+
+/* A file, directory or symbolic link of a superblock. */
 struct m_node {
 	char *name;                 /* "" for the superblock's root */
 	struct m_node *parent;      /* NULL for the root */
 	struct m_node *kids, *next; /* children, in creation order */
 	bool dir;
+	char *link;                 /* a symbolic link's target (dir is false) */
+	char *data;                 /* a regular file's contents, or NULL */
+	size_t len;
+	struct m_sb *sb;
+	unsigned long long ino;     /* inode number: tmpfs counts from 1 per
+				     * superblock, in creation order */
+	bool gone;                  /* removed (rmdir, or replaced by mv): out
+				     * of its parent's kids, on sb->gone, since
+				     * a shell or mount may still hold it */
 };
 
 /* A filesystem instance: a stand-in device, or a mount by type. */
@@ -32,6 +43,8 @@ struct m_sb {
 	unsigned minor;             /* st_dev is 0:minor */
 	bool rdonly;                /* the superblock is read-only */
 	struct m_node *root;
+	unsigned long long next_ino;
+	struct m_node *gone;        /* removed nodes, chained by next */
 };
 
 /* A peer group: the mounts with the same `group`. */
@@ -159,9 +172,15 @@ struct m_ns *m_ns_new(struct m_world *w, struct m_userns *owner);
 struct m_userns *m_userns_new(struct m_world *w, struct m_userns *parent);
 struct m_node *m_node_child(struct m_node *d, const char *name);
 struct m_node *m_node_add(struct m_node *d, const char *name, bool dir);
+/* Take n out of its directory (its parent stays, for ".."); it is freed
+ * with the world. */
+void m_node_remove(struct m_node *n);
+/* Move n into directory to under name. */
+void m_node_move(struct m_node *n, struct m_node *to, const char *name);
 /* Is d at or below top in their superblock? */
 bool m_node_under(const struct m_node *d, const struct m_node *top);
-/* The path of d from its superblock's root ("/", "/dir1"). */
+/* The path of d from its superblock's root ("/", "/dir1"), with
+ * "//deleted" after it once removed, as mountinfo shows a removed root. */
 void m_node_path(const struct m_node *d, struct ns_buf *out);
 /* A cause for tracing: stored on the mount, or added to w->events. */
 void m_why(struct m_world *w, struct m_mount *m, const char *fmt, ...) NS_PRINTF(3, 4);
@@ -209,6 +228,13 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 /* A tree that was never attached, or is to go: every mount leaves its
  * peer group and master, is dead, and gives its ID back unless busy. */
 void m_discard(struct m_world *w, struct m_mount *t);
+/* Every mount on directory or file d, in any namespace, goes with its
+ * tree, without umount propagation, as when d is removed (the kernel's
+ * detach_mounts()). Callers first refuse a d that is a mount point in
+ * the caller's own namespace (EBUSY). */
+void m_detach_mounts_on(struct m_world *w, const struct m_node *d);
+/* Whether a mount of namespace ns sits on d. */
+bool m_is_local_mountpoint(const struct m_world *w, const struct m_ns *ns, const struct m_node *d);
 /* Detach t from its parent, keeping its tree (for a move). */
 void m_detach(struct m_mount *t);
 /* Unmount m (lazy: with everything under it), with umount propagation

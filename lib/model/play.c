@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "model/shell.h"
+#include "model/viewkey.h"
 #include "run/pipeline.h"
 
 struct m_term {
@@ -62,6 +63,7 @@ void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out)
 	p->before = p->sb.w.nmounts;
 	sh->closing = false;
 	ns_pipeline_run(st, exec_stage, sh, out);
+	m_view_key(sh, &out->view);
 	if (!sh->closing)
 		return;
 	sh->closing = false;

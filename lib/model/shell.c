@@ -159,7 +159,7 @@ void m_shell_free(struct m_shell *sh)
  * directory up; never above the shell's root (path_resolution(7)). What
  * is mounted on the result is crossed, at the root too (the kernel's
  * handle_dots() steps into the mounts on what ".." gave). */
-static void dotdot(struct m_path *p, struct m_path root)
+void m_dotdot(struct m_path *p, struct m_path root)
 {
 	for (;;) {
 		if (p->mnt == root.mnt && p->d == root.d)
@@ -176,17 +176,31 @@ static void dotdot(struct m_path *p, struct m_path root)
 	m_follow(p);
 }
 
-/* Walk path[0..len) from the start the path gives. */
-static int walk(struct m_shell *sh, const char *path, size_t len, struct m_path *out)
+/* The most symbolic links one lookup follows (the kernel's MAXSYMLINKS). */
+#define M_MAXSYMLINKS 40
+
+/* One lookup: the shell level it is made for, and the links followed. */
+struct lookup {
+	const struct m_level *lv;
+	int links;
+};
+
+/* Walk path[0..len) from start, or from the shell's root for an absolute
+ * path. A symbolic link is followed wherever it is but at the end, and
+ * there too with follow or a trailing slash; its target is walked from
+ * the directory that holds it, or from the shell's root when absolute,
+ * so no link leads above the root (path_resolution(7)). */
+static int walk_from(struct lookup *lk, struct m_path start, const char *path, size_t len,
+		     bool follow, struct m_path *out)
 {
-	struct m_level *lv = m_cur(sh);
-	struct m_path p = path[0] == '/' ? lv->root : lv->cwd;
+	struct m_path p = len && path[0] == '/' ? lk->lv->root : start;
 	size_t i = 0;
 
 	while (i < len) {
-		size_t j = i;
+		size_t j = i, k;
 		char name[256];
-		struct m_node *k;
+		struct m_node *kid;
+		bool last, slash;
 
 		while (j < len && path[j] != '/')
 			j++;
@@ -194,42 +208,72 @@ static int walk(struct m_shell *sh, const char *path, size_t len, struct m_path 
 			return -ENAMETOOLONG;
 		memcpy(name, path + i, j - i);
 		name[j - i] = '\0';
-		i = j + 1;
-		if (!name[0] || !strcmp(name, "."))
+		for (k = j; k < len && path[k] == '/'; k++)
+			;
+		last = k >= len;
+		slash = last && j < len;
+		i = k;
+		if (!name[0])
 			continue;
 		if (!p.d->dir)
 			return -ENOTDIR;
+		if (!strcmp(name, "."))
+			continue;
 		if (!strcmp(name, "..")) {
-			dotdot(&p, lv->root);
+			m_dotdot(&p, lk->lv->root);
 			continue;
 		}
-		k = m_node_child(p.d, name);
-		if (!k)
+		kid = m_node_child(p.d, name);
+		if (!kid)
 			return -ENOENT;
-		p.d = k;
+		if (kid->link && (!last || follow || slash)) {
+			struct m_path to;
+			int r;
+
+			if (++lk->links > M_MAXSYMLINKS)
+				return -ELOOP;
+			r = walk_from(lk, p, kid->link, strlen(kid->link), true, &to);
+			if (r < 0)
+				return r;
+			p = to;
+			continue;
+		}
+		p.d = kid;
 		m_follow(&p);
 	}
 	*out = p;
 	return 0;
 }
 
-int m_lookup(struct m_shell *sh, const char *path, struct m_path *out)
+static int lookup(struct m_shell *sh, const char *path, bool follow, struct m_path *out)
 {
+	struct lookup lk = { m_cur(sh), 0 };
 	size_t len = strlen(path);
 	int r;
 
 	if (!len)
 		return -ENOENT;
-	r = walk(sh, path, len, out);
+	r = walk_from(&lk, lk.lv->cwd, path, len, follow, out);
 	if (r == 0 && path[len - 1] == '/' && !out->d->dir)
 		return -ENOTDIR;
 	return r;
 }
 
-int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
-		    char *last, size_t lastsz)
+int m_lookup(struct m_shell *sh, const char *path, struct m_path *out)
 {
-	size_t len = strlen(path), end, start;
+	return lookup(sh, path, true, out);
+}
+
+int m_lookup_nofollow(struct m_shell *sh, const char *path, struct m_path *out)
+{
+	return lookup(sh, path, false, out);
+}
+
+int m_lookup_parent_at(struct m_shell *sh, struct m_path start, const char *path,
+		       struct m_path *parent, char *last, size_t lastsz)
+{
+	struct lookup lk = { m_cur(sh), 0 };
+	size_t len = strlen(path), end, first;
 	int r;
 
 	if (!len)
@@ -237,23 +281,25 @@ int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
 	end = len;
 	while (end > 1 && path[end - 1] == '/')
 		end--;
-	start = end;
-	while (start > 0 && path[start - 1] != '/')
-		start--;
-	if (end - start >= lastsz)
+	first = end;
+	while (first > 0 && path[first - 1] != '/')
+		first--;
+	if (end - first >= lastsz)
 		return -ENAMETOOLONG;
-	memcpy(last, path + start, end - start);
-	last[end - start] = '\0';
-	if (start == 0) {
-		struct m_level *lv = m_cur(sh);
-		*parent = lv->cwd;
-		r = 0;
-	} else {
-		r = walk(sh, path, start, parent);
-	}
+	memcpy(last, path + first, end - first);
+	last[end - first] = '\0';
+	if (first == 0)
+		*parent = start;
+	r = first ? walk_from(&lk, start, path, first, true, parent) : 0;
 	if (r == 0 && !parent->d->dir)
 		r = -ENOTDIR;
 	return r;
+}
+
+int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
+		    char *last, size_t lastsz)
+{
+	return m_lookup_parent_at(sh, m_cur(sh)->cwd, path, parent, last, lastsz);
 }
 
 bool m_may_mount(struct m_shell *sh)

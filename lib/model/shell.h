@@ -72,12 +72,33 @@ void m_level_set(struct m_world *w, struct m_path *slot, struct m_path to);
 void m_handle_hold(struct m_handle *h);
 void m_handle_release(struct m_world *w, struct m_handle *h);
 
-/* Look a path up as the current level sees it. 0 or -errno. */
+/* Look a path up as the current level sees it, symbolic links followed
+ * (ELOOP past 40 of them). 0 or -errno. */
 int m_lookup(struct m_shell *sh, const char *path, struct m_path *out);
-/* Look up all but the last component: *parent and the last name (a
- * pointer into path; "" for "/"), for creating files. 0 or -errno. */
+/* The same, but a symbolic link at the end is the result (lstat(2)),
+ * unless the path ends with '/'. */
+int m_lookup_nofollow(struct m_shell *sh, const char *path, struct m_path *out);
+/* Look up all but the last component: *parent and the last name (copied
+ * into last; "" for "/"), for creating files. 0 or -errno. */
 int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
 		    char *last, size_t lastsz);
+/* The same from start instead of the working directory (a relative
+ * path); an absolute path starts at the shell's root. */
+int m_lookup_parent_at(struct m_shell *sh, struct m_path start, const char *path,
+		       struct m_path *parent, char *last, size_t lastsz);
+/* ".." from p: out of mount roots to where they are mounted, then one
+ * directory up, never above root; what is mounted on the result is
+ * crossed. */
+void m_dotdot(struct m_path *p, struct m_path root);
+
+/* Files (exec_fs.c). A new directory or file in parent: ENOENT in a
+ * removed directory, EROFS on a read-only mount. */
+int m_node_create(struct m_path parent, const char *name, bool dir, struct m_node **made);
+bool m_read_only(struct m_path at);
+/* open(2) with O_WRONLY | O_CREAT: the file at path, made if missing
+ * (through a dangling symbolic link too, as open(2) does). */
+int m_open_create(struct m_shell *sh, const char *path, struct m_node **file);
+
 /* May the current level change its mount namespace (CAP_SYS_ADMIN in the
  * user namespace that owns it)? */
 bool m_may_mount(struct m_shell *sh);
@@ -103,6 +124,8 @@ m_exec_fn m_exec_mount, m_exec_umount;
 m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
 m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr;
 m_exec_fn m_exec_listmount, m_exec_findmnt;
+m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;
+m_exec_fn m_exec_stat, m_exec_mountpoint, m_exec_diff;
 /* The shell's table, as `how` renders it. */
 int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
 		  struct ns_cmd_result *res);

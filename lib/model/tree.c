@@ -371,6 +371,28 @@ static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 	free(seen.v);
 }
 
+bool m_is_local_mountpoint(const struct m_world *w, const struct m_ns *ns, const struct m_node *d)
+{
+	for (size_t i = 0; i < w->nmounts; i++) {
+		const struct m_mount *m = w->mounts[i];
+		if (!m->dead && m->parent && m->mp == d && m->ns == ns)
+			return true;
+	}
+	return false;
+}
+
+void m_detach_mounts_on(struct m_world *w, const struct m_node *d)
+{
+	for (size_t i = 0; i < w->nmounts; i++) {
+		struct m_mount *m = w->mounts[i];
+		if (m->dead || !m->parent || m->mp != d)
+			continue;
+		m_event(w, "mount %u goes: the directory it was on was removed (the kernel's detach_mounts())", m->id);
+		m_detach(m);
+		m_discard(w, m);
+	}
+}
+
 void m_detach(struct m_mount *t)
 {
 	remove_kid(t);
@@ -385,6 +407,10 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 	size_t n = tree_size(t), extra = 0;
 	int ret = 0;
 
+	/* a removed directory cannot be mounted on (the kernel's
+	 * cant_mount() in lock_mount()) */
+	if (at.d->gone)
+		return -ENOENT;
 	if (P->group) {
 		/* a tree attached under a shared mount becomes shared, each
 		 * mount in a new group unless it is in one (5b, 5d) */

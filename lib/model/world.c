@@ -34,6 +34,8 @@ static void free_nodes(struct m_node *d)
 		struct m_node *next = d->next;
 		free_nodes(d->kids);
 		free(d->name);
+		free(d->link);
+		free(d->data);
 		free(d);
 		d = next;
 	}
@@ -47,6 +49,7 @@ void m_world_free(struct m_world *w)
 	}
 	for (size_t i = 0; i < w->nsbs; i++) {
 		free_nodes(w->sbs[i]->root);
+		free_nodes(w->sbs[i]->gone);
 		free(w->sbs[i]->source);
 		free(w->sbs[i]->fstype);
 		free(w->sbs[i]);
@@ -107,10 +110,44 @@ struct m_node *m_node_add(struct m_node *d, const char *name, bool dir)
 	n->name = xstrdup(name);
 	n->parent = d;
 	n->dir = dir;
+	n->sb = d->sb;
+	n->ino = d->sb->next_ino++;
 	while (*tail)
 		tail = &(*tail)->next;
 	*tail = n;
 	return n;
+}
+
+static void unlink_kid(struct m_node *n)
+{
+	struct m_node **pp = &n->parent->kids;
+
+	while (*pp != n)
+		pp = &(*pp)->next;
+	*pp = n->next;
+	n->next = NULL;
+}
+
+void m_node_remove(struct m_node *n)
+{
+	unlink_kid(n);
+	n->gone = true;
+	n->next = n->sb->gone;
+	n->sb->gone = n;
+}
+
+void m_node_move(struct m_node *n, struct m_node *to, const char *name)
+{
+	struct m_node **tail = &to->kids;
+	char *copy = xstrdup(name);
+
+	unlink_kid(n);
+	free(n->name);
+	n->name = copy;
+	n->parent = to;
+	while (*tail)
+		tail = &(*tail)->next;
+	*tail = n;
 }
 
 struct m_node *m_node_child(struct m_node *d, const char *name)
@@ -133,6 +170,7 @@ void m_node_path(const struct m_node *d, struct ns_buf *out)
 {
 	const struct m_node *v[256];
 	size_t n = 0;
+	bool gone = d && d->gone;
 
 	for (; d && d->parent && n < NS_ARRAY_SIZE(v); d = d->parent)
 		v[n++] = d;
@@ -142,6 +180,8 @@ void m_node_path(const struct m_node *d, struct ns_buf *out)
 		ns_buf_addc(out, '/');
 		ns_buf_adds(out, v[n]->name);
 	}
+	if (gone)
+		ns_buf_adds(out, "//deleted");
 }
 
 struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype)
@@ -154,6 +194,9 @@ struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype)
 	sb->root = xcalloc(1, sizeof(*sb->root));
 	sb->root->name = xstrdup("");
 	sb->root->dir = true;
+	sb->root->sb = sb;
+	sb->root->ino = 1;
+	sb->next_ino = 2;
 	PUSH(w, sbs, nsbs, sbs_cap, sb);
 	return sb;
 }

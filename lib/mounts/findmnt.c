@@ -300,6 +300,42 @@ static void print_table(struct render *r, struct ns_buf *out)
 	free(text);
 }
 
+/* Drop the last component of the path in b (at least "/" stays). */
+static void drop_last(struct ns_buf *b)
+{
+	size_t len = b->len;
+
+	while (len > 1 && b->data[len - 1] != '/')
+		len--;
+	if (len > 1)
+		len--;
+	ns_buf_truncate(b, len);
+}
+
+char *ns_findmnt_absolute(const char *cwd, const char *path)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	const char *p = path;
+
+	if (path[0] == '/')
+		return xstrdup(path);
+	ns_buf_adds(&b, *cwd ? cwd : "/");
+	while (*p) {
+		size_t len = strcspn(p, "/");
+
+		if (len == 2 && !strncmp(p, "..", 2)) {
+			drop_last(&b);
+		} else if (len && !(len == 1 && *p == '.')) {
+			if (b.data[b.len - 1] != '/')
+				ns_buf_addc(&b, '/');
+			ns_buf_add(&b, p, len);
+		}
+		p += len;
+		p += *p == '/';
+	}
+	return ns_buf_detach(&b);
+}
+
 size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
 			 const struct ns_findmnt_args *a, const char *resolved,
 			 struct ns_buf *out)

@@ -20,6 +20,13 @@ size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
 			 const struct ns_findmnt_args *a, const char *resolved,
 			 struct ns_buf *out);
 
+/* The path argument of a findmnt, made absolute against cwd (the
+ * terminal's working directory, an absolute path) as findmnt's
+ * canonicalizing does for a relative one: ".", ".." and empty
+ * components are resolved by their names (symbolic links are not
+ * followed). Returns a new string; an absolute path is only copied. */
+char *ns_findmnt_absolute(const char *cwd, const char *path);
+
 /* Load the UTF-8 locale findmnt prints in, once per process; call it
  * while the host's locale files are still reachable (the runner does,
  * before it forks workers that leave the host's tree, for a run that has

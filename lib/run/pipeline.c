@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "commands/filter.h"
+#include "run/view.h"
 #include "scenario/command.h"
 
 void ns_pipeline_error_line(struct ns_buf *out, const char *cmd, int err)
@@ -11,6 +12,11 @@ void ns_pipeline_error_line(struct ns_buf *out, const char *cmd, int err)
 	if (out->len && out->data[out->len - 1] != '\n')
 		ns_buf_addc(out, '\n');
 	ns_buf_addf(out, "%s: %s (%s)\n", cmd, ns_errname(err), strerror(err));
+}
+
+void ns_pipeline_status_line(struct ns_buf *out, const char *cmd, int status)
+{
+	ns_buf_addf(out, "%s: exit status %d\n", cmd, status);
 }
 
 /* A filter reads the output of the stage before it; it never fails, and
@@ -25,7 +31,7 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		     struct ns_step_out *out)
 {
 	struct ns_buf cur = NS_BUF_INIT, next = NS_BUF_INIT, tmp;
-	struct ns_cmd_result res = { 0, NULL };
+	struct ns_cmd_result res = { 0, NULL, 0 };
 	const struct ns_stage *first = &st->pipeline.stages[0];
 
 	memset(out, 0, sizeof(*out));
@@ -33,12 +39,27 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		ns_pipeline_error_line(&cur, first->argv[0], res.err);
 		out->err = res.err;
 		snprintf(out->syscall, sizeof(out->syscall), "%s", res.syscall ? res.syscall : "?");
+	} else if (res.status && st->pipeline.n == 1 && !cur.len) {
+		/* a silent failure must still show; with filters, the
+		 * status is the last filter's, as in a shell, and none is
+		 * shown (grep's neither) */
+		ns_pipeline_status_line(&cur, first->argv[0], res.status);
 	} else {
+		bool table = ns_view_table_step(st);
+		/* the whole table, to see what the filters left of it */
+		char *raw = table && st->pipeline.n > 1 ? xstrndup(cur.data ? cur.data : "", cur.len) : NULL;
+		size_t rawlen = cur.len;
+
 		for (size_t i = 1; i < st->pipeline.n; i++) {
 			ns_buf_reset(&next);
 			run_filter(&st->pipeline.stages[i], &cur, &next);
 			tmp = cur, cur = next, next = tmp;
 		}
+		if (table)
+			out->view.complete = raw ? ns_view_complete(raw, rawlen, ns_buf_str(&cur), cur.len)
+						 : ns_view_complete(ns_buf_str(&cur), cur.len,
+								    ns_buf_str(&cur), cur.len);
+		free(raw);
 	}
 	ns_buf_free(&next);
 	out->output = ns_buf_detach(&cur);

@@ -22,4 +22,9 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 /* The line a failing command prints: "<cmd>: <ENAME> (<strerror>)". */
 void ns_pipeline_error_line(struct ns_buf *out, const char *cmd, int err);
 
+/* The line a command alone on its line prints when it ended with a
+ * non-zero exit status but printed nothing that shows it (mountpoint
+ * -q): "<cmd>: exit status <N>". */
+void ns_pipeline_status_line(struct ns_buf *out, const char *cmd, int status);
+
 #endif

@@ -234,7 +234,10 @@ static bool value_fits(char kind, const char *s, size_t n, const struct line_ctx
 				return true;
 		return false;
 	case 'K':
-		return true;
+		/* a kernel message, any text but the errno's own: that line is
+		 * the generic form, which generic_allowed() decides */
+		m = strerror(c->err);
+		return !(strlen(m) == n && !strncmp(s, m, n));
 	}
 	return false;
 }
@@ -278,6 +281,36 @@ bool ns_ulmsg_is_dmesg(const char *line)
 	return !strcmp(line + strspn(line, " \t"), NS_ULMSG_DMESG);
 }
 
+/* Whether util-linux has a message of its own for err (not only the
+ * generic one). */
+static bool has_own_message(const char *cmd, int err)
+{
+	for (size_t i = 0; i < ns_ulmsg_count; i++)
+		if (ns_ulmsg_table[i].err == err && !strcmp(ns_ulmsg_table[i].cmd, cmd))
+			return true;
+	return false;
+}
+
+/* Whether util-linux may print its generic "... failed: %m" for err:
+ * when it has no message of its own for err, or for the errnos whose
+ * case falls back to the generic one when no condition of its own holds
+ * (mount: ENOENT, ENOTDIR, EACCES, EROFS, EBADMSG; in
+ * mnt_context_get_mount_excode() their cases "goto generic_error" or fall
+ * through to it). umount's cases never fall back. */
+static bool generic_allowed(const char *cmd, int err)
+{
+	static const int mount_fallback[] = { ENOENT, ENOTDIR, EACCES, EROFS, EBADMSG };
+
+	if (!has_own_message(cmd, err))
+		return true;
+	if (strcmp(cmd, "mount"))
+		return false;
+	for (size_t i = 0; i < NS_ARRAY_SIZE(mount_fallback); i++)
+		if (mount_fallback[i] == err)
+			return true;
+	return false;
+}
+
 const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err,
 				    const char *line, bool dmesg)
 {
@@ -292,7 +325,8 @@ const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err,
 		const struct ns_ulmsg *e = &ns_ulmsg_table[i];
 
 		if (strcmp(e->cmd, c.cmd) || (e->err && e->err != err) ||
-		    (e->when && !(e->when & c.what)))
+		    (e->when && !(e->when & c.what)) ||
+		    (!e->err && !generic_allowed(c.cmd, err)))
 			continue;
 		if (line_fits(e, line, &c))
 			return e;
@@ -381,15 +415,6 @@ static bool expand(const char *p, const struct line_ctx *c, struct ns_buf *out)
 	return true;
 }
 
-/* Whether util-linux has a message of its own for err (not only the
- * generic one). */
-static bool has_own_message(const char *cmd, int err)
-{
-	for (size_t i = 0; i < ns_ulmsg_count; i++)
-		if (ns_ulmsg_table[i].err == err && !strcmp(ns_ulmsg_table[i].cmd, cmd))
-			return true;
-	return false;
-}
 
 bool ns_ulmsg_render(const struct ns_stage *st, int err, struct ns_buf *out)
 {

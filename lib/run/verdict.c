@@ -7,6 +7,7 @@
 #include "commands/args.h"
 #include "commands/filter.h"
 #include "match/match.h"
+#include "match/match_tree.h"
 #include "run/require.h"
 #include "run/standin_hint.h"
 #include "run/ulmsg.h"
@@ -47,17 +48,49 @@ static bool keeps_rows(const struct ns_stage *s)
 	return s->def && s->def->filter && s->args && ns_filter_keeps_lines(s->args);
 }
 
+/* stat -c's lines follow its format; mountpoint -d prints a device. The
+ * numbers renamed are the devices (%d, %D, MAJ:MIN) and inodes (%i). */
+static bool fields_shape(const struct ns_stage *first, struct ns_match_shape *out)
+{
+	const struct ns_stat_args *a = first->args;
+	bool numbers = false;
+
+	memset(out, 0, sizeof(*out));
+	out->form = NS_MATCH_FIELDS;
+	if (first->def->id == NS_CMD_MOUNTPOINT) {
+		out->ncols = 1;
+		out->cols[0] = NS_MATCH_COL_DEV;
+		return ((const struct ns_mountpoint_args *)first->args)->devno;
+	}
+	for (size_t i = 0; i < a->npieces && i < NS_MATCH_MAX_COLS; i++) {
+		const struct ns_stat_piece *p = &a->pieces[i];
+
+		out->cols[i] = p->dir == NS_STAT_DEV ? NS_MATCH_COL_DEV_DEC :
+			       p->dir == NS_STAT_DEV_HEX ? NS_MATCH_COL_DEV_HEX :
+			       p->dir == NS_STAT_INO ? NS_MATCH_COL_INO : NS_MATCH_COL_TEXT;
+		out->lit[i] = p->dir == NS_STAT_TEXT ? p->text : NULL;
+		out->litlen[i] = p->len;
+		numbers |= out->cols[i] != NS_MATCH_COL_TEXT;
+	}
+	out->ncols = a->npieces;
+	return numbers;
+}
+
 bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out)
 {
 	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
 	const struct ns_findmnt_args *a;
 	bool numbers = false;
 
-	if (!first || !first->def || first->def->id != NS_CMD_FINDMNT || !first->args)
+	if (!first || !first->def || !first->args)
 		return false;
 	for (size_t i = 1; i < st->pipeline.n; i++)
 		if (!keeps_rows(&st->pipeline.stages[i]))
 			return false;
+	if (first->def->id == NS_CMD_STAT || first->def->id == NS_CMD_MOUNTPOINT)
+		return fields_shape(first, out);
+	if (first->def->id != NS_CMD_FINDMNT)
+		return false;
 	a = first->args;
 	memset(out, 0, sizeof(*out));
 	out->form = a->json ? NS_MATCH_JSON : a->raw ? NS_MATCH_RAW : NS_MATCH_TABLE;
@@ -118,6 +151,60 @@ static struct ns_expect *any_errno(const struct ns_step *st, const struct ns_ste
 	return copy;
 }
 
+/* A findmnt tree that does not match as printed, matched once more with
+ * the siblings of every mount in one order on both sides (match_tree.h:
+ * findmnt orders them by mount ID, which is renamed). The diff stays the
+ * one of the tree as printed. */
+static bool match_tree_canon(struct ns_matcher *m, const struct ns_expect *exp, size_t n,
+			     const char *output, const struct ns_match_shape *sh)
+{
+	struct ns_lines el = NS_LINES_INIT, al = NS_LINES_INIT, ec = NS_LINES_INIT,
+			ac = NS_LINES_INIT;
+	struct ns_expect *cexp;
+	bool ok = false;
+
+	for (size_t i = 0; i < n; i++)
+		ns_lines_push(&el, exp[i].text);
+	ns_lines_split(&al, output ? output : "", output ? strlen(output) : 0);
+	if (ns_match_tree_canon((const char *const *)el.v, el.n, sh, &ec) &&
+	    ns_match_tree_canon((const char *const *)al.v, al.n, sh, &ac)) {
+		struct ns_buf text = NS_BUF_INIT;
+
+		cexp = xcalloc(n + 1, sizeof(*cexp));
+		for (size_t i = 0; i < n; i++)
+			cexp[i] = (struct ns_expect){ ec.v[i], exp[i].line };
+		for (size_t j = 0; j < ac.n; j++) {
+			ns_buf_adds(&text, ac.v[j]);
+			ns_buf_addc(&text, '\n');
+		}
+		ok = ns_matcher_step_shaped(m, cexp, n, false, ns_buf_str(&text), sh, NULL);
+		ns_buf_free(&text);
+		free(cexp);
+	}
+	ns_lines_free(&el);
+	ns_lines_free(&al);
+	ns_lines_free(&ec);
+	ns_lines_free(&ac);
+	return ok;
+}
+
+/* sh: how the rows are read (NULL: mountinfo records); tree: the findmnt
+ * tree the output is, whether or not its columns hold numbers, or NULL */
+static bool match_block(struct ns_matcher *m, const struct ns_expect *exp, size_t n,
+			bool unordered, const char *output, const struct ns_match_shape *sh,
+			const struct ns_match_shape *tree, struct ns_buf *diff)
+{
+	size_t mark = diff ? diff->len : 0;
+
+	if (ns_matcher_step_shaped(m, exp, n, unordered, output, sh, diff))
+		return true;
+	if (unordered || !tree || !match_tree_canon(m, exp, n, output, tree))
+		return false;
+	if (diff)
+		ns_buf_truncate(diff, mark);
+	return true;
+}
+
 /* A failed step whose block ends with util-linux's message for this
  * errno and command line, or with "COMMAND: ERROR", is matched with
  * nstest's error line in its place (run/ulmsg.h, any_errno); every other
@@ -127,16 +214,17 @@ static bool judge_step(struct ns_matcher *m, const struct ns_step *st,
 {
 	size_t n = 0;
 	struct ns_expect *alt = any_errno(st, out, &n);
-	struct ns_match_shape shape;
+	struct ns_match_shape shape = { 0 };
 	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
+	const struct ns_match_shape *tree = shape.tree ? &shape : NULL;
 	bool ok;
 
 	if (!alt)
 		alt = ns_ulmsg_translate(st, out->err, &n);
 	if (!alt)
-		return ns_matcher_step_shaped(m, st->expect, st->nexpect, st->unordered,
-					      out->output, sh, diff);
-	ok = ns_matcher_step_shaped(m, alt, n, st->unordered, out->output, sh, diff);
+		return match_block(m, st->expect, st->nexpect, st->unordered, out->output, sh,
+				   tree, diff);
+	ok = match_block(m, alt, n, st->unordered, out->output, sh, tree, diff);
 	ns_ulmsg_free_block(alt, n);
 	return ok;
 }
@@ -190,6 +278,8 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 			missing++;
 			continue;
 		}
+		/* where it looked from, for numbers freed and given out again */
+		ns_matcher_set_view(m, &o->out.view);
 		v->steps[i].ok = judge_step(m, st, &o->out, &diff);
 		if (!v->steps[i].ok) {
 			v->failed++;

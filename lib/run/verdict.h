@@ -27,9 +27,10 @@ struct ns_matcher;
 struct ns_match_shape;
 
 /* The shape of st's output lines for the matcher (match/match.h): a
- * findmnt with an ID, PARENT or MAJ:MIN column, alone or followed by grep
- * (which keeps or drops whole rows, unless -c counts them). False when
- * the step prints no such table: its mountinfo records are renamed. */
+ * findmnt with an ID, PARENT or MAJ:MIN column, a stat -c whose format
+ * has %d, %D or %i, or mountpoint -d; alone or followed by grep (which
+ * keeps or drops whole lines, unless -c counts them). False when the step
+ * prints no such lines: its mountinfo records are renamed. */
 bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out);
 
 /* Match every step that ran against its expected output. A scenario with
@@ -38,8 +39,9 @@ bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out);
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
 	      const char *release, struct ns_verdict *v);
 /* ns_judge on the caller's matcher m, new from ns_matcher_new(): the
- * steps are matched on it in order, and afterwards it still holds the
- * renaming the matching steps fixed (ns_matcher_renaming), for --update. */
+ * steps are matched on it in order (each with the view its result names,
+ * run/result.h); afterwards m still holds the renaming as the last step
+ * left it, pairs released on the way gone. For --update. */
 void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		   const char *release, struct ns_matcher *m, struct ns_verdict *v);
 void ns_verdict_skip(struct ns_verdict *v, char *reason);

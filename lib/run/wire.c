@@ -14,6 +14,9 @@ struct result_head {
 	uint32_t closed;
 	uint32_t len;
 	char syscall[32];
+	uint64_t view_key[3];   /* struct ns_view */
+	uint32_t view_complete;
+	uint32_t pad;
 };
 
 /* 1 when all n bytes came, 0 on end of stream before the first byte,
@@ -59,6 +62,8 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	h.closed = o->closed;
 	h.len = (uint32_t)len;
 	memcpy(h.syscall, o->syscall, sizeof(h.syscall) - 1);
+	memcpy(h.view_key, o->view.key, sizeof(h.view_key));
+	h.view_complete = o->view.complete;
 	/* one call for the whole frame when it fits; the rest if it did not */
 	do
 		done = writev(fd, (struct iovec[]){ { &h, sizeof(h) }, { o->output, len } }, 2);
@@ -81,6 +86,8 @@ static void fill_out(struct ns_step_out *o, const struct result_head *h)
 	o->closed = h->closed != 0;
 	memcpy(o->syscall, h->syscall, sizeof(o->syscall));
 	o->syscall[sizeof(o->syscall) - 1] = '\0';
+	memcpy(o->view.key, h->view_key, sizeof(o->view.key));
+	o->view.complete = h->view_complete & NS_VIEW_ALL;
 }
 
 int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)

@@ -33,6 +33,10 @@ enum ns_cmd_id {
 	NS_CMD_MOUNT_SETATTR,
 	NS_CMD_LISTMOUNT,
 	NS_CMD_FINDMNT,
+	/* files: rmdir mv ln pwd echo (commands/fs.c), stat mountpoint diff
+	 * (commands/inspect.c) */
+	NS_CMD_RMDIR, NS_CMD_MV, NS_CMD_LN, NS_CMD_PWD, NS_CMD_ECHO,
+	NS_CMD_STAT, NS_CMD_MOUNTPOINT, NS_CMD_DIFF,
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
@@ -79,7 +83,8 @@ int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)
 	NS_PRINTF(3, 4);
 
 /* The tables of each command module (commands/). */
-extern const struct ns_cmd_def ns_cmd_fs[];     /* mkdir touch ls cd cat chroot */
+extern const struct ns_cmd_def ns_cmd_fs[];     /* mkdir touch ls cd cat chroot
+						 * rmdir mv ln pwd echo */
 extern const size_t ns_cmd_fs_count;
 extern const struct ns_cmd_def ns_cmd_mount[];  /* mount umount */
 extern const size_t ns_cmd_mount_count;
@@ -95,6 +100,8 @@ extern const struct ns_cmd_def ns_cmd_caps[];   /* capsh */
 extern const size_t ns_cmd_caps_count;
 extern const struct ns_cmd_def ns_cmd_time[];   /* sleep */
 extern const size_t ns_cmd_time_count;
+extern const struct ns_cmd_def ns_cmd_inspect[]; /* stat mountpoint diff */
+extern const size_t ns_cmd_inspect_count;
 extern const struct ns_cmd_def ns_cmd_filter[]; /* grep sed awk wc */
 extern const size_t ns_cmd_filter_count;
 

@@ -1,11 +1,15 @@
 /* directives.c - the header of a scenario file: "key: value" lines before
  * the first session, each read by its own function (nstest-scenario(5),
- * DIRECTIVES). Error messages list the known names from the tables here. */
+ * DIRECTIVES). Error messages name the nearest known name from the tables here, or
+ * list them all. */
 #include "scenario/parser.h"
 
 #include <ctype.h>
 #include <errno.h>
+#include <stdlib.h>
 #include <string.h>
+
+#include "base/suggest.h"
 
 /* The directives of the header, each read by its dir_ function below. */
 typedef int directive_fn(struct parser *p, const char *v, int col);
@@ -83,13 +87,24 @@ const char *ns_requirement_name(unsigned bit)
 static int unknown_requirement(struct parser *p, int col, const char *s, size_t n)
 {
 	struct ns_buf known = NS_BUF_INIT;
+	const char *names[NS_ARRAY_SIZE(requirements)];
+	const char *near;
+	char *word = xstrndup(s, n);
 	int r;
 
-	for (size_t k = 0; k < NS_ARRAY_SIZE(requirements); k++)
+	for (size_t k = 0; k < NS_ARRAY_SIZE(requirements); k++) {
+		names[k] = requirements[k].name;
 		ns_parser_add_listed(&known, requirements[k].name, k, NS_ARRAY_SIZE(requirements), ", ");
-	r = ns_parser_fail(p, col, "requires: unknown requirement '%.*s' (known: %s)", (int)n, s,
-		 ns_buf_str(&known));
+	}
+	near = ns_closest(word, names, NS_ARRAY_SIZE(names));
+	if (near)
+		r = ns_parser_fail(p, col, "requires: unknown requirement '%s' (did you mean %s?)",
+				   word, near);
+	else
+		r = ns_parser_fail(p, col, "requires: unknown requirement '%s' (known: %s)", word,
+				   ns_buf_str(&known));
 	ns_buf_free(&known);
+	free(word);
 	return r;
 }
 
@@ -253,13 +268,23 @@ int ns_parser_known_directive(const char *key, size_t keylen)
 static int unknown_directive(struct parser *p, const char *key, size_t keylen)
 {
 	struct ns_buf known = NS_BUF_INIT;
+	const char *names[NS_ARRAY_SIZE(directives)];
+	const char *near;
+	char *word = xstrndup(key, keylen);
 	int r;
 
-	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++)
+	for (size_t i = 0; i < NS_ARRAY_SIZE(directives); i++) {
+		names[i] = directives[i].name;
 		ns_parser_add_listed(&known, directives[i].name, i, NS_ARRAY_SIZE(directives), ", ");
-	r = ns_parser_fail(p, 1, "unknown directive '%.*s' (known: %s)", (int)keylen, key,
-		 ns_buf_str(&known));
+	}
+	near = ns_closest(word, names, NS_ARRAY_SIZE(names));
+	if (near)
+		r = ns_parser_fail(p, 1, "unknown directive '%s' (did you mean %s?)", word, near);
+	else
+		r = ns_parser_fail(p, 1, "unknown directive '%s' (known: %s)", word,
+				   ns_buf_str(&known));
 	ns_buf_free(&known);
+	free(word);
 	return r;
 }
 

@@ -18,6 +18,8 @@ struct ns_stage {
 	int *col;             /* 1-based column of each argv word in the file */
 	size_t argc;
 	void *args;           /* what def->parse made of argv; def->free_args */
+	char *redirect;       /* the FILE of `echo ... > FILE`, out of argv, or NULL */
+	bool append;          /* it was `>> FILE` */
 };
 
 struct ns_pipeline {

@@ -195,6 +195,25 @@ static void take_words(struct ns_stage *st, struct ns_words *w, int base)
 	w->v = NULL;
 	w->col = NULL;
 	w->n = 0;
+	st->redirect = w->redir;
+	st->append = w->append;
+	w->redir = NULL;
+}
+
+/* A redirection is only echo's: `echo TEXT > FILE` (or >>), alone. */
+static int check_redirect(struct parser *p, const struct ns_split *sp, int base)
+{
+	for (size_t i = 0; i < sp->n; i++) {
+		const struct ns_words *w = &sp->stages[i];
+
+		if (!w->redir)
+			continue;
+		if (sp->n > 1 || !w->n || strcmp(w->v[0], "echo"))
+			return ns_parser_fail(p, base + w->redir_col,
+					      "redirection '%s' is only supported as 'echo TEXT %s FILE', alone on its line",
+					      w->append ? ">>" : ">", w->append ? ">>" : ">");
+	}
+	return 0;
 }
 
 static int parse_command(struct parser *p, struct ns_step *step,
@@ -217,6 +236,10 @@ static int parse_command(struct parser *p, struct ns_step *step,
 	if (sp.n == 1 && sp.stages[0].n == 0) {
 		ns_split_free(&sp);
 		return ns_parser_fail(p, base, "empty command after the prompt");
+	}
+	if (check_redirect(p, &sp, base) < 0) {
+		ns_split_free(&sp);
+		return -1;
 	}
 	step->pipeline.stages = xcalloc(sp.n, sizeof(struct ns_stage));
 	step->pipeline.n = sp.n;
@@ -525,6 +548,7 @@ static void free_stage(struct ns_stage *st)
 		free(st->argv[i]);
 	free(st->argv);
 	free(st->col);
+	free(st->redirect);
 }
 
 static void free_step(struct ns_step *st)

@@ -11,6 +11,8 @@ struct lexer {
 	struct ns_split *out;
 	struct ns_buf word;
 	int word_start;      /* -1 while no word is open */
+	bool quoted;         /* the open word has a quote or a backslash */
+	int redir;           /* 0: none; 1: its file is next; 2: done */
 	char **msg;
 	size_t *at;
 };
@@ -52,6 +54,15 @@ static void close_word(struct lexer *lx)
 
 	if (lx->word_start < 0)
 		return;
+	if (lx->redir == 1) {
+		/* the file of the redirection, not a word of the command */
+		w->redir = xstrdup(ns_buf_str(&lx->word));
+		lx->redir = 2;
+		ns_buf_reset(&lx->word);
+		lx->word_start = -1;
+		lx->quoted = false;
+		return;
+	}
 	v = w->v;
 	cap = w->cap;
 	ns_grow(&v, &cap, w->n + 1, sizeof(char *));
@@ -63,6 +74,44 @@ static void close_word(struct lexer *lx)
 	w->col[w->n++] = lx->word_start;
 	ns_buf_reset(&lx->word);
 	lx->word_start = -1;
+	lx->quoted = false;
+}
+
+/* Whether the open word is a file descriptor number: "2>" redirects
+ * stderr in a shell. */
+static bool fd_word(const struct lexer *lx)
+{
+	const char *w = ns_buf_str(&lx->word);
+
+	return lx->word_start >= 0 && !lx->quoted && *w && strspn(w, "0123456789") == strlen(w);
+}
+
+/* '>' or '>>', unquoted: the line's one redirection, whose file is the
+ * next word and its last. */
+static int lex_redirect(struct lexer *lx)
+{
+	struct ns_words *w = cur_stage(lx);
+	size_t at = lx->i;
+	bool append = lx->s[at + 1] == '>';
+	char next = lx->s[at + 1 + append];
+
+	if (fd_word(lx))
+		return lex_fail(lx, (size_t)lx->word_start, "redirecting a file descriptor (N>) is not supported");
+	if (lx->redir == 1)
+		return lex_fail(lx, at, "missing file name after '>'");
+	if (lx->redir)
+		return lex_fail(lx, at, "only one redirection is supported");
+	if (next == '&' || next == '|' || next == '>') {
+		char what[64];
+		snprintf(what, sizeof(what), "unsupported shell syntax '%.*s%c'", 1 + append, lx->s + at, next);
+		return lex_fail(lx, at, what);
+	}
+	close_word(lx);
+	w->redir_col = (int)at;
+	w->append = append;
+	lx->redir = 1;
+	lx->i += 1 + append;
+	return 0;
 }
 
 /* Inside '...': everything is literal up to the next quote. */
@@ -115,7 +164,17 @@ static int lex_char(struct lexer *lx)
 		lx->i = strlen(lx->s);
 		return 0;
 	}
+	if (c == '>')
+		return lex_redirect(lx);
+	if (lx->redir == 2 && c != '#' && c != ' ' && c != '\t') {
+		/* a shell would take more words; nstest keeps the file last */
+		if (c == '|')
+			return lex_fail(lx, lx->i, "'|' after a redirection is not supported");
+		return lex_fail(lx, lx->i, "nothing may follow the file of a redirection");
+	}
 	if (c == '|') {
+		if (lx->redir == 1)
+			return lex_fail(lx, lx->i, "missing file name after '>'");
 		close_word(lx);
 		if (cur_stage(lx)->n == 0)
 			return lex_fail(lx, lx->i, "empty command before '|'");
@@ -125,12 +184,14 @@ static int lex_char(struct lexer *lx)
 		lx->i++;
 		return 0;
 	}
-	if (strchr(";&<>()`$*?[{}~", c)) {
+	if (strchr(";&<()`$*?[{}~", c)) {
 		char what[64];
 		snprintf(what, sizeof(what), "unsupported shell syntax '%c'", c);
 		return lex_fail(lx, lx->i, what);
 	}
 	open_word(lx);
+	if (c == '\'' || c == '"' || c == '\\')
+		lx->quoted = true;
 	if (c == '\'')
 		return lex_single(lx);
 	if (c == '"')
@@ -157,7 +218,9 @@ int ns_shell_split(const char *s, struct ns_split *out, char **msg, size_t *at)
 		r = lex_char(&lx);
 	if (r == 0) {
 		close_word(&lx);
-		if (cur_stage(&lx)->n == 0 && out->n > 1)
+		if (lx.redir == 1)
+			r = lex_fail(&lx, (size_t)cur_stage(&lx)->redir_col, "missing file name after '>'");
+		else if (cur_stage(&lx)->n == 0 && out->n > 1)
 			r = lex_fail(&lx, lx.i, "empty command after '|'");
 	}
 	ns_buf_free(&lx.word);
@@ -173,6 +236,7 @@ void ns_split_free(struct ns_split *sp)
 			free(sp->stages[i].v[j]);
 		free(sp->stages[i].v);
 		free(sp->stages[i].col);
+		free(sp->stages[i].redir);
 	}
 	free(sp->stages);
 	memset(sp, 0, sizeof(*sp));

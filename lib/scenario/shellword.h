@@ -1,16 +1,23 @@
 /* shellword.h - split a typed command line into pipeline stages and words,
  * the way a POSIX shell would for the small subset scenarios use: blanks
  * separate words, '...' and "..." quote, backslash escapes, '|' separates
- * stages and an unquoted '#' at the start of a word starts a comment. */
+ * stages and an unquoted '#' at the start of a word starts a comment.
+ * One output redirection, `> FILE` or `>> FILE`, may end the line; its
+ * file is taken out of the words (which command may have one is the
+ * parser's business). */
 #ifndef NS_SHELLWORD_H
 #define NS_SHELLWORD_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 struct ns_words {
 	char **v;
 	int *col;       /* 0-based offset of each word in the input */
 	size_t n, cap;
+	char *redir;    /* the FILE of "> FILE" or ">> FILE", or NULL */
+	int redir_col;  /* 0-based offset of its '>' */
+	bool append;    /* ">>" */
 };
 
 struct ns_split {

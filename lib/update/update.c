@@ -6,7 +6,10 @@
  * other block that ran becomes what the kernel printed, its numbers
  * written in the names the kept blocks fixed, or else in fresh canonical
  * ones. Findmnt rows are renamed the same way (ns_judge_shape says which
- * fields hold numbers). */
+ * fields hold numbers). The renaming is the one the last step left:
+ * a kernel number whose pair was released and bound anew is written in
+ * its later name even in a block before the release, which
+ * ns_update_verify then refuses rather than write a wrong file. */
 #include "update/update.h"
 
 #include <string.h>
@@ -229,6 +232,7 @@ int ns_update_rewrite(const struct ns_scenario *sc, const struct ns_run *run,
 	u.fresh[NS_RENAMING_ID].next = key1(NS_UPDATE_FIRST_ID);
 	u.fresh[NS_RENAMING_DEV].next = (struct ns_key){ NS_UPDATE_DEV_MAJOR, 1 };
 	u.fresh[NS_RENAMING_GROUP].next = key1(NS_UPDATE_FIRST_GROUP);
+	u.fresh[NS_RENAMING_INO].next = key1(NS_UPDATE_FIRST_INO);
 	u.m = ns_matcher_new();
 	ns_judge_with(sc, run, NULL, u.m, &u.v);
 	reserve_kept_names(&u);

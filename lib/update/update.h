@@ -17,7 +17,8 @@
  *   name in order of first appearance through the file (on each line:
  *   PARENT, ID, MAJ:MIN, then the tags): mount IDs 100, 101, ...,
  *   devices 8:1, 8:2, ..., peer groups 1, 2, ..., each skipping the names
- *   a kept block uses. The result does not depend on the kernel's own
+ *   a kept block uses; stat's device numbers are named as devices, its
+ *   inode numbers 1, 2, ... The result does not depend on the kernel's own
  *   numbers, so it is the same on every machine and with either kind of
  *   stand-in, and a second update finds nothing to rewrite.
  * - The new text is parsed back and judged against the same run before
@@ -38,6 +39,7 @@
 #define NS_UPDATE_FIRST_ID 100UL
 #define NS_UPDATE_DEV_MAJOR 8UL
 #define NS_UPDATE_FIRST_GROUP 1UL
+#define NS_UPDATE_FIRST_INO 1UL
 
 struct ns_update {
 	char *text;           /* the new file */

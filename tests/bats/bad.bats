@@ -44,6 +44,8 @@ lint_bad() {
 @test "bad: unbalanced single quote" { lint_bad unbalanced-single-quote; }
 @test "bad: unbalanced double quote" { lint_bad unbalanced-double-quote; }
 @test "bad: unknown directive" { lint_bad unknown-directive; }
+@test "bad: a misspelt directive: did you mean" { lint_bad directive-typo; }
+@test "bad: a misspelt requirement: did you mean" { lint_bad requirement-typo; }
 @test "bad: a device name with an empty component" { lint_bad device-double-slash; }
 @test "bad: two device names, one a folder of the other" { lint_bad device-nested; }
 @test "bad: a directive given twice" { lint_bad directive-twice; }
@@ -60,13 +62,24 @@ lint_bad() {
 @test "bad: unsupported shell syntax '>'" { lint_bad shell-redirect; }
 @test "bad: a filter as the first command" { lint_bad filter-first; }
 @test "bad: a non-filter after a pipe" { lint_bad pipe-into-command; }
+@test "bad: head -n with a multiplier suffix" { lint_bad filter-head-suffix; }
+@test "bad: tail -f, which nstest does not have" { lint_bad filter-tail-follow; }
+@test "bad: a misspelt long option of sort: did you mean" { lint_bad filter-sort-option-typo; }
+@test "bad: cut with a decreasing range" { lint_bad filter-cut-decreasing; }
+@test "bad: grep with a long option: its short form" { lint_bad filter-grep-long-option; }
+@test "bad: sed with a command nstest does not support" { lint_bad filter-sed-unsupported-command; }
+@test "bad: awk with a pattern nstest does not support" { lint_bad filter-awk-pattern; }
 @test "bad: mount of a disallowed filesystem type" { lint_bad disallowed-fstype; }
 @test "bad: unshare without -m" { lint_bad unshare-without-m; }
-@test "bad: findmnt with a column findmnt does not have" { lint_bad findmnt-unknown-column; }
+@test "bad: findmnt with ROOT, which findmnt calls FSROOT" { lint_bad findmnt-unknown-column; }
 @test "bad: findmnt -l with -r" { lint_bad findmnt-list-and-raw; }
 @test "bad: findmnt -T with a bare target too" { lint_bad findmnt-target-and-operand; }
 @test "bad: findmnt -o without its list" { lint_bad findmnt-missing-columns; }
-@test "bad: findmnt with an option nstest does not support" { lint_bad findmnt-unknown-option; }
+@test "bad: findmnt with an option of findmnt nstest does not support" { lint_bad findmnt-unknown-option; }
+@test "bad: findmnt with a column of findmnt nstest does not draw" { lint_bad findmnt-unsupported-column; }
+@test "bad: findmnt with a misspelt column: did you mean" { lint_bad findmnt-column-typo; }
+@test "bad: findmnt with a misspelt option: did you mean" { lint_bad findmnt-option-typo; }
+@test "bad: findmnt with an option no findmnt has" { lint_bad findmnt-option-nobody-has; }
 @test "bad: a misspelt command, with the nearest name" { lint_bad did-you-mean-command; }
 @test "bad: a misspelt mount option, with the nearest" { lint_bad did-you-mean-mount-option; }
 @test "bad: a misspelt unshare option, with the nearest" { lint_bad did-you-mean-unshare-option; }

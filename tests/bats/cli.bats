@@ -153,13 +153,13 @@ SCN
 	)
 	bad2=$(write_scn bad2 <<'SCN'
     # mkdir /a
-    # mount | sort
+    # mount | uniq
 SCN
 	)
 	run --separate-stderr "$NSTEST" run "$bad1" "$bad2"
 	assert_failure 2
 	assert_equal "$stderr" "$bad1:1:7: error: unknown command 'frobnicate'
-$bad2:2:15: error: unknown filter 'sort'"
+$bad2:2:15: error: unknown filter 'uniq'"
 	assert_output ""
 }
 
@@ -312,10 +312,12 @@ help_lists_every_option() { # COMMAND SOURCE
 	done
 }
 
-@test "cli: run --help, show --help and lint --help list every option" {
+@test "cli: run, show, fuzz, graph and lint --help list every option" {
 	help_lists_every_option run cmd_run.c
 	[[ $output == *"-j, --jobs N"* && $output == *"-x, --exitfirst"* ]] || fail "short options: $output"
 	help_lists_every_option show cmd_show.c
+	help_lists_every_option fuzz cmd_fuzz.c
+	help_lists_every_option graph cmd_graph.c
 	run "$NSTEST" lint --help
 	assert_success
 	assert_line --index 0 "usage: nstest lint PATH..."
@@ -1037,4 +1039,54 @@ SCN
 	run "$NSTEST" lint "$scn"
 	assert_failure 2
 	assert_output "$scn:1:14: error: umount: unknown option --recursiv (did you mean --recursive?)"
+}
+
+@test "findmnt: a tree's siblings may come in any order, since findmnt sorts them by mount ID" {
+	# /c is mounted last but takes the ID that umount freed, the lowest
+	# free one, so findmnt prints it before /b: the transcript, written in
+	# the order of the mounts, still passes on both backends; a submount
+	# under the wrong sibling still fails
+	scn=$(write_scn sibling-order <<'SCN'
+    # mkdir /a /b /c
+    # mount /dev/sdb1 /a
+    # mount /dev/sdb2 /b
+    # umount /a
+    # mount /dev/sdb3 /c
+    # mkdir /c/x
+    # mount /dev/sdb4 /c/x
+    # findmnt -o TARGET,SOURCE
+    TARGET   SOURCE
+    /        /dev/sda1
+    ├─/b     /dev/sdb2
+    └─/c     /dev/sdb3
+      └─/c/x /dev/sdb4
+    # findmnt -o TARGET,ID
+    TARGET   ID
+    /        20
+    ├─/b     22
+    └─/c     21
+      └─/c/x 23
+SCN
+	)
+	for backend in kernel model; do
+		run "$NSTEST" show --backend "$backend" "$scn"
+		assert_line --partial '    ├─/c     /dev/sdb3'
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	# the same session with /c/x drawn under /b
+	head -n 7 "$scn" >"$scn.wrong"
+	cat >>"$scn.wrong" <<'SCN'
+    # findmnt -o TARGET,SOURCE
+    TARGET   SOURCE
+    /        /dev/sda1
+    ├─/b     /dev/sdb2
+    │ └─/c/x /dev/sdb4
+    └─/c     /dev/sdb3
+SCN
+	run "$NSTEST" run "$scn.wrong"
+	assert_failure 1
+	assert_output --partial 'sibling-order.scn.wrong:8: # findmnt -o TARGET,SOURCE'
+	assert_output --partial '-└─/c     /dev/sdb3'
+	assert_output --partial '+└─/b     /dev/sdb2'
 }

@@ -99,3 +99,33 @@ SCN
 	assert_equal "$after" "$alone"
 	assert_host_unchanged
 }
+
+# Unpaired numbers in a failed step's diff take fresh names in the file's
+# numbering (issue 13, part 5): the kernel's numbers differ between runs
+# and workers, the report must not. Each file mounts a different number
+# of mounts first, so that under -j 2 the files' sandboxes interleave.
+@test "workers: a failed diff's unpaired numbers are the same with -j 1 and -j 2" {
+	for k in 1 2 3 4; do
+		{
+			echo "    # mkdir /m /x"
+			for ((i = 0; i < k; i++)); do
+				echo "    # mkdir /m/$i"
+				echo "    # mount /dev/sdb1 /m/$i"
+			done
+			echo "    # mount /dev/sdb2 /x"
+			echo "    # cat /proc/self/mountinfo | grep /x | sed 's/ - .*//'"
+			echo "    70 60 8:9 / /y rw,relatime"
+		} | write_scn "fresh/f$k" >/dev/null
+	done
+	run "$NSTEST" run -j 1 "$SCN_DIR/fresh"
+	assert_failure
+	one=$output
+	assert_output --partial "+72 71 8:10 / /x rw,relatime"
+	refute_output --regexp '\+[0-9]+ [0-9]+ 0:'
+	for round in 1 2 3; do
+		run "$NSTEST" run -j 2 "$SCN_DIR/fresh"
+		assert_failure
+		[[ $output == "$one" ]] || fail "-j 2 (round $round) differs from -j 1:
+$(diff <(echo "$one") <(echo "$output"))"
+	done
+}

@@ -1,6 +1,7 @@
 /* test_match.c - the matcher: mountinfo parsing, the three renamings that
- * hold across a scenario, "...", unordered blocks and the diff of a failed
- * step. Every rule has a test that makes it fail. */
+ * hold across a scenario, numbers released once a view shows them dead,
+ * "...", unordered blocks and the diff of a failed step. Every rule has a
+ * test that makes it fail. */
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
@@ -37,6 +38,23 @@ static char *renamed(const struct ns_matcher *m, const char *line)
 }
 
 #define L(...) ((const char *const[]){ __VA_ARGS__, NULL })
+
+/* Run one step that was taken in view v (ns_matcher_set_view). */
+static bool runv(struct ns_matcher *m, const struct ns_view *v,
+		 const char *const *exp, bool unordered, const char *actual,
+		 char **diff)
+{
+	ns_matcher_set_view(m, v);
+	return run(m, exp, unordered, actual, diff);
+}
+
+/* Two places (say two namespaces), complete views of them, and views
+ * that show only some kinds, or nothing, in full. */
+static const struct ns_view P1 = { { 1, 10, 100 }, NS_VIEW_ALL };
+static const struct ns_view P2 = { { 2, 20, 200 }, NS_VIEW_ALL };
+static const struct ns_view P1_PART = { { 1, 10, 100 }, 0 };
+static const struct ns_view P1_IDS = { { 1, 10, 100 }, NS_VIEW_IDS };
+static const struct ns_view NOWHERE = { { 0, 0, 0 }, NS_VIEW_ALL };
 
 /* ---- ns_mi_parse --------------------------------------------------------- */
 
@@ -367,6 +385,229 @@ static void test_failed_step_leaves_no_trace(void)
 	ns_matcher_free(m);
 }
 
+/* ---- numbers freed and given out again ----------------------------------- */
+
+/* The kernel's side of the reuse scenarios: / is 48 on 45; /a is 46 with
+ * device 0:41 in group 1, is unmounted, and the next /a gets all three
+ * numbers again. */
+#define ROOT_A "48 45 0:40 / / rw\n"
+#define A_46 "46 48 0:41 / /a rw shared:1\n"
+
+/* The transcript's first /a, and /a after its unmount: both complete. */
+static void bind_then_unmount(struct ns_matcher *m, const struct ns_view *v)
+{
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "reuse: /a is 62 on 8:2 in group 1");
+	ok(runv(m, v, L("61 17 8:1 / / rw"), false, ROOT_A, NULL),
+	   "reuse: /a unmounted, a view of the same place");
+}
+
+static const char *const *NEW_A = L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:2");
+
+static void test_reuse_after_complete_view(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *s;
+
+	bind_then_unmount(m, &P1);
+	ok(runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "reuse: after a complete view without it, 46, 0:41 and group 1 may be a new mount");
+	s = renamed(m, "46 48 0:41 / /a rw shared:1");
+	is_str(s, "63 61 8:3 / /a rw shared:2", "reuse: they now stand for the new names");
+	free(s);
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	bind_then_unmount(m, &P1);
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A "50 48 0:44 / /a rw shared:3\n", NULL),
+	   "reuse: and the transcript's freed 62, 8:2 and 1 may name other numbers");
+	ns_matcher_free(m);
+
+	for (int split = 0; split < 2; split++) {
+		m = ns_matcher_new();
+		bind_then_unmount(m, &P1);
+		ok(runv(m, &P1, L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:2",
+				  split ? "64 61 8:4 / /b rw shared:2" : "64 61 8:3 / /b rw shared:2"),
+			false, ROOT_A A_46 "47 48 0:41 / /b rw shared:1\n", NULL) == !split,
+		   "reuse: within a step the renaming stays one-to-one (%s)",
+		   split ? "two new devices for one actual device fail" : "one device matches");
+		ns_matcher_free(m);
+	}
+}
+
+/* Each missing piece of evidence keeps today's strict renaming. */
+static void test_reuse_needs_evidence(void)
+{
+	struct ns_matcher *m;
+
+	m = ns_matcher_new();
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "evidence: /a bound");
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "evidence: no view between the two mounts, no release");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	bind_then_unmount(m, &P1_PART);
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "evidence: a view that does not show everything (grep) releases nothing");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "evidence: /a bound");
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "..."), false, ROOT_A, NULL),
+	   "evidence: a view whose block has \"...\"");
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "evidence: a block with \"...\" releases nothing");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "evidence: /a bound");
+	ok(!runv(m, &P1, L("61 17 8:1 / / ro"), false, ROOT_A, NULL),
+	   "evidence: a view that fails to match");
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "evidence: a step that failed releases nothing");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	bind_then_unmount(m, &NOWHERE);
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "evidence: a view of an unknown place releases nothing");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	ok(run(m, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+	       ROOT_A A_46, NULL), "evidence: /a bound by a step without a view");
+	ok(runv(m, &P1, L("61 17 8:1 / / rw"), false, ROOT_A, NULL),
+	   "evidence: then a complete view without it");
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "evidence: a pair never seen in a known place is never released");
+	ns_matcher_free(m);
+}
+
+/* The old mount is still there: the transcript's new number is wrong. */
+static void test_reuse_old_mount_alive(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "alive: /a bound");
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1",
+			  "70 61 8:5 / /b rw"), false,
+		ROOT_A A_46 "49 48 0:45 / /b rw\n", NULL),
+	   "alive: a complete view that still shows /a");
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "alive: a new number for the mount that stayed fails");
+	ns_matcher_free(m);
+}
+
+/* Terminals in another namespace, or chrooted, see another part of the
+ * mounts: their views say nothing about what they cannot see. */
+static void test_reuse_other_place(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *d;
+
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "place: /a bound in the first place");
+	ok(runv(m, &P2, L("90 80 8:7 / / rw"), false, "60 59 0:50 / / rw\n", NULL),
+	   "place: a complete view of another place, without /a");
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, &d),
+	   "place: is no evidence for what the first place sees");
+	ok(strstr(d, "+62 61 8:2 / /a rw shared:1\n") != NULL,
+	   "place: the diff still shows 46 as 62");
+	free(d);
+	ns_matcher_free(m);
+}
+
+/* A peer group (or a device) spans namespaces: it is released only once
+ * absent from a complete view of every place it was seen in. */
+/* The group's first two sightings, in two places, and its end in the
+ * first. */
+static void group_in_two_places(struct ns_matcher *m)
+{
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "groups: group 1 in the first place");
+	ok(runv(m, &P2, L("90 80 8:7 / / rw", "91 90 8:2 / /a rw shared:1"), false,
+		"60 59 0:50 / / rw\n61 60 0:41 / /a rw shared:1\n", NULL),
+	   "groups: and in the second");
+	ok(runv(m, &P1, L("61 17 8:1 / / rw"), false, ROOT_A, NULL),
+	   "groups: the first place no longer has it");
+}
+
+static void test_reuse_group_in_two_places(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	const char *const *new_group = L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:2");
+	const char *again = ROOT_A "47 48 0:42 / /a rw shared:1\n";
+
+	group_in_two_places(m);
+	ok(!runv(m, &P1, new_group, false, again, NULL),
+	   "groups: a new name for group 1 fails while the second place may hold it");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	group_in_two_places(m);
+	ok(runv(m, &P2, L("90 80 8:7 / / rw"), false, "60 59 0:50 / / rw\n", NULL),
+	   "groups: the second place no longer has it either");
+	ok(runv(m, &P1, new_group, false, again, NULL),
+	   "groups: now group 1 may be a new group");
+	ns_matcher_free(m);
+}
+
+/* A sighting under "..." (or in a failed step) still counts. */
+static void test_reuse_seen_below_dots(void)
+{
+	for (int failing = 0; failing < 2; failing++) {
+		struct ns_matcher *m = ns_matcher_new();
+
+		ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+			ROOT_A A_46, NULL), "seen: group 1 in the first place");
+		ok(runv(m, &P2, failing ? L("x") : L("90 80 8:7 / / rw", "..."), false,
+			"60 59 0:50 / / rw\n61 60 0:41 / /a rw shared:1\n", NULL) == !failing,
+		   "seen: the second place shows it %s", failing ? "in a step that fails" : "below \"...\"");
+		ok(runv(m, &P1, L("61 17 8:1 / / rw"), false, ROOT_A, NULL),
+		   "seen: the first place no longer has it");
+		ok(!runv(m, &P1, L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:2"), false,
+			 ROOT_A "47 48 0:42 / /a rw shared:1\n", NULL),
+		   "seen: so group 1 is not free (%s)", failing ? "failed step" : "\"...\"");
+		ns_matcher_free(m);
+	}
+}
+
+/* A view complete for some kinds only releases those. */
+static void test_reuse_per_kind(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+
+	bind_then_unmount(m, &P1_IDS);
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "kinds: a view complete for IDs only does not free device and group");
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "63 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL),
+	   "kinds: a new ID with the old device and group matches");
+	ns_matcher_free(m);
+}
+
+/* The diff of a later step renames with the pairs valid then. */
+static void test_reuse_diff(void)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *d;
+
+	bind_then_unmount(m, &P1);
+	ok(!runv(m, &P1, L("61 17 8:1 / / rw"), false, ROOT_A A_46, &d),
+	   "diff: /a is back where the transcript has nothing");
+	is_str(d, "--- expected\n+++ actual\n@@ -1,1 +1,2 @@\n"
+		  " 61 17 8:1 / / rw\n+62 61 8:2 / /a rw shared:1\n",
+	       "diff: the freed numbers get fresh names, the next above the ones in use");
+	free(d);
+	ns_matcher_free(m);
+}
+
 /* ---- "..." ---------------------------------------------------------------- */
 
 static void test_dots(void)
@@ -509,13 +750,44 @@ static void test_diff_device_reused(void)
 	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
 		  " 77 61 8:17 / /mntS rw,relatime shared:1\n"
 		  "-83 61 8:15 / /mntP rw,relatime\n"
-		  "+1002 61 8:17 / /mntP rw,relatime\n",
+		  "+84 61 8:17 / /mntP rw,relatime\n",
 	       "diff: the line that breaks the renaming is -/+, the one before is context");
 	free(d);
 	ok(run(m, L("83 61 8:15 / /mntP rw,relatime"), false,
 	       "1002 905 0:42 / /mntP rw,relatime\n", NULL),
 	   "diff: the bindings the diff made are gone afterwards");
 	ns_matcher_free(m);
+}
+
+/* Numbers nothing pairs are named in the file's numbering, above every
+ * name in use, in the order they first show: the diff is the same
+ * whatever numbers the kernel gave out (another run, another -j). */
+static void test_diff_fresh_names(void)
+{
+	static const char *const act[2] = {
+		"300 200 0:50 / / rw\n301 300 0:51 / /a rw shared:9\n"
+		"302 301 0:51 / /a/b rw shared:9\n",
+		"41 17 0:77 / / rw\n45 41 0:80 / /a rw shared:3\n"
+		"43 45 0:80 / /a/b rw shared:3\n",
+	};
+	char *d[2];
+
+	for (int k = 0; k < 2; k++) {
+		struct ns_matcher *m = ns_matcher_new();
+
+		ok(!run(m, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw"), false, act[k], &d[k]),
+		   "fresh: the step fails (kernel numbering %d)", k);
+		ns_matcher_free(m);
+	}
+	is_str(d[0], "--- expected\n+++ actual\n@@ -1,2 +1,3 @@\n"
+		     " 61 17 8:1 / / rw\n"
+		     "-62 61 8:2 / /a rw\n"
+		     "+63 61 8:3 / /a rw shared:1\n"
+		     "+64 63 8:3 / /a/b rw shared:1\n",
+	       "fresh: unpaired numbers get the next names, the same one each time they show");
+	is_str(d[1], d[0], "fresh: another kernel numbering gives the same diff");
+	free(d[0]);
+	free(d[1]);
 }
 
 static void test_diff_peer_group(void)
@@ -529,7 +801,7 @@ static void test_diff_peer_group(void)
 	is_str(d, "--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
 		  " 77 61 8:17 / /mntS rw shared:1\n"
 		  "-78 61 8:18 / /mntT rw shared:1\n"
-		  "+6 61 0:42 / /mntT rw shared:8\n",
+		  "+79 61 8:19 / /mntT rw shared:2\n",
 	       "diff: shows the group that differs");
 	free(d);
 	ns_matcher_free(m);
@@ -617,7 +889,7 @@ static void test_scale(void)
 	printf("# 50k failing, with diff: %.0f ms\n",
 	       1000.0 * (double)(clock() - t0) / CLOCKS_PER_SEC);
 	ok(strstr(ns_buf_str(&d), "\n-25002 12501 8:25000 / /m/25000 rw shared:25001\n"
-				  "+1025000 12501 0:1025000 / /m/25000 ro shared:1025007\n") &&
+				  "+50002 12501 8:50000 / /m/25000 ro shared:50001\n") &&
 	   d.len < 1000, "scale: its diff is the one line, renamed, in context");
 	ns_buf_free(&d);
 	free(act);
@@ -641,6 +913,14 @@ int main(void)
 	test_line_counts();
 	test_across_steps();
 	test_failed_step_leaves_no_trace();
+	test_reuse_after_complete_view();
+	test_reuse_needs_evidence();
+	test_reuse_old_mount_alive();
+	test_reuse_other_place();
+	test_reuse_group_in_two_places();
+	test_reuse_seen_below_dots();
+	test_reuse_per_kind();
+	test_reuse_diff();
 	test_dots();
 	test_dots_backtrack();
 	test_unordered();
@@ -648,6 +928,7 @@ int main(void)
 	test_budget();
 	test_diff_renamed();
 	test_diff_device_reused();
+	test_diff_fresh_names();
 	test_diff_peer_group();
 	test_diff_shapes();
 	test_scale();

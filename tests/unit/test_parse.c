@@ -76,18 +76,88 @@ static void test_transcript(void)
 	ns_scenario_free(sc);
 }
 
+/* The file commands of issue 13 (rmdir, mv, ln -s, pwd, echo > FILE,
+ * stat -c, mountpoint, diff): each bad use is named at its word. */
+static void test_file_commands(void)
+{
+	static const struct { const char *what, *line, *msg; } bad[] = {
+		{ "mv", "    # mv\n",
+		  "t.scn:1:7: error: mv: missing file operand" },
+		{ "mv a", "    # mv a\n",
+		  "t.scn:1:10: error: mv: missing destination file operand after 'a'" },
+		{ "mv -T a b c", "    # mv -T a b c\n",
+		  "t.scn:1:17: error: mv: extra operand 'c'" },
+		{ "ln a b", "    # ln a b\n",
+		  "t.scn:1:7: error: ln: hard links are not supported; use ln -s TARGET LINK" },
+		{ "ln -x a", "    # ln -x a\n",
+		  "t.scn:1:10: error: ln: unknown option -x (only -s is supported)" },
+		{ "ln -s", "    # ln -s\n",
+		  "t.scn:1:7: error: ln: missing file operand" },
+		{ "pwd -L", "    # pwd -L\n",
+		  "t.scn:1:11: error: pwd: -L is not supported: cd is physical in nstest, so pwd prints the physical directory, as pwd -P does" },
+		{ "pwd x", "    # pwd x\n",
+		  "t.scn:1:11: error: pwd: too many arguments" },
+		{ "echo -e x", "    # echo -e x\n",
+		  "t.scn:1:12: error: echo: -e (backslash escapes) is not supported" },
+		{ "stat x", "    # stat x\n",
+		  "t.scn:1:7: error: stat: -c FORMAT is required (stat's own output shows times, which no transcript can expect)" },
+		{ "stat -c %n", "    # stat -c %n\n",
+		  "t.scn:1:7: error: stat: missing operand" },
+		{ "stat -c", "    # stat -c\n",
+		  "t.scn:1:12: error: stat: option -c requires an argument" },
+		{ "stat -c %Z x", "    # stat -c %Z x\n",
+		  "t.scn:1:15: error: stat: format directive '%Z' is not supported (nstest knows %n %i %d %D %t %T %m %u %g %a %A %F %s %h)" },
+		{ "stat -c %5n x", "    # stat -c %5n x\n",
+		  "t.scn:1:15: error: stat: field widths and flags ('%5' in '%5n') are not supported" },
+		{ "stat -x -c %n a", "    # stat -x -c %n a\n",
+		  "t.scn:1:12: error: stat: option -x is not supported (nstest knows -c FORMAT, --format=FORMAT and -L)" },
+		{ "mountpoint", "    # mountpoint\n",
+		  "t.scn:1:7: error: mountpoint: bad usage: exactly one directory or file is needed" },
+		{ "mountpoint a b", "    # mountpoint a b\n",
+		  "t.scn:1:20: error: mountpoint: bad usage: exactly one directory or file is needed" },
+		{ "mountpoint -x a", "    # mountpoint -x a\n",
+		  "t.scn:1:18: error: mountpoint: option -x is not supported (nstest knows -q and -d)" },
+		{ "diff a", "    # diff a\n",
+		  "t.scn:1:7: error: diff: missing operand: two files or directories are compared" },
+		{ "diff -u a b", "    # diff -u a b\n",
+		  "t.scn:1:12: error: diff: option '-u' is not supported (nstest knows -r)" },
+		{ "diff a b c", "    # diff a b c\n",
+		  "t.scn:1:16: error: diff: extra operand 'c'" },
+		{ "echo a 2> f", "    # echo a 2> f\n",
+		  "t.scn:1:14: error: redirecting a file descriptor (N>) is not supported" },
+		{ "echo a > f x", "    # echo a > f x\n",
+		  "t.scn:1:18: error: nothing may follow the file of a redirection" },
+		{ "echo a >", "    # echo a >\n",
+		  "t.scn:1:14: error: missing file name after '>'" },
+		{ "echo a > f > g", "    # echo a > f > g\n",
+		  "t.scn:1:18: error: only one redirection is supported" },
+		{ "echo a > f | grep x", "    # echo a > f | grep x\n",
+		  "t.scn:1:18: error: '|' after a redirection is not supported" },
+		{ "echo a >& f", "    # echo a >& f\n",
+		  "t.scn:1:14: error: unsupported shell syntax '>&'" },
+		{ "rmdir", "    # rmdir\n",
+		  "t.scn:1:7: error: rmdir: missing operand" },
+		{ "ls > f", "    # ls > f\n",
+		  "t.scn:1:10: error: redirection '>' is only supported as 'echo TEXT > FILE', alone on its line" },
+	};
+
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++)
+		parse_error(bad[i].line, bad[i].msg, bad[i].what);
+}
+
 static void test_errors(void)
 {
 	parse_error("    x\n", "t.scn:1:5: error: output line before any command", "output first");
 	parse_error("    # frobnicate /x\n", "t.scn:1:7: error: unknown command 'frobnicate'", "unknown command");
-	parse_error("    # mount | sort\n", "t.scn:1:15: error: unknown filter 'sort'", "unknown filter");
+	parse_error("    # mount | uniq\n", "t.scn:1:15: error: unknown filter 'uniq'", "unknown filter");
 	parse_error("    # ls 'abc\n", "t.scn:1:10: error: unterminated single quote", "single quote");
 	parse_error("    # ls \"abc\n", "t.scn:1:10: error: unterminated double quote", "double quote");
 	parse_error("    # ls; ls\n", "t.scn:1:9: error: unsupported shell syntax ';'", "semicolon");
-	parse_error("    # ls > x\n", "t.scn:1:10: error: unsupported shell syntax '>'", "redirect");
+	parse_error("    # ls > x\n", "t.scn:1:10: error: redirection '>' is only supported as 'echo TEXT > FILE', alone on its line", "redirect");
 	parse_error("    # grep x\n", "t.scn:1:7: error: 'grep' is a filter: it reads the output of a command through '|'", "filter first");
 	parse_error("    # mount | mkdir x\n", "t.scn:1:15: error: 'mkdir' cannot read from a pipe", "command after pipe");
 	parse_error("frob: 1\n    # ls\n", "t.scn:1:1: error: unknown directive 'frob' (known: root, requires, kernel, devices, title, xfail, errors)", "unknown directive");
+	parse_error("titel: x\n    # ls\n", "t.scn:1:1: error: unknown directive 'titel' (did you mean title?)", "a misspelt directive: did you mean");
 	parse_error("devices: nvme\n    # ls\n", "t.scn:1:10: error: devices: expected tmpfs, loop or any, got 'nvme'", "unknown devices mode");
 	parse_error("title: a\ntitle: b\n    # ls\n", "t.scn:2:1: error: directive 'title' given twice", "directive twice");
 	parse_error("kernel: 6\n    # ls\n", "t.scn:1:9: error: kernel: expected '>= MAJOR.MINOR[.PATCH]', got '6'", "bad kernel version");
@@ -145,10 +215,10 @@ static void test_several_errors(void)
 	struct ns_buf text = NS_BUF_INIT, want = NS_BUF_INIT;
 	struct ns_scenario *sc;
 
-	parse_error("kernel: 6\n    # frob\n    out\n    # ls | sort\n",
+	parse_error("kernel: 6\n    # frob\n    out\n    # ls | uniq\n",
 		    "t.scn:1:9: error: kernel: expected '>= MAJOR.MINOR[.PATCH]', got '6'\n"
 		    "t.scn:2:7: error: unknown command 'frob'\n"
-		    "t.scn:4:12: error: unknown filter 'sort'",
+		    "t.scn:4:12: error: unknown filter 'uniq'",
 		    "three errors; the output line stays with its failed command");
 	parse_error("root: /dev/sdb\n    # mkdir /x\n    # frob\n    # mount /dev/sdb/1 /x\n",
 		    "t.scn:1:1: error: root: '/dev/sdb' and /dev/sdb/1 cannot both be devices: one is a folder of the other\n"
@@ -290,6 +360,7 @@ int main(void)
 {
 	test_transcript();
 	test_errors();
+	test_file_commands();
 	test_nul();
 	test_several_errors();
 	test_misreads();

@@ -28,12 +28,12 @@ static void test_table(void)
 		ok(ns_cmd_find(d->name) == d, "%s: found by its name", d->name);
 	}
 	/* every id once, but two that are shared on purpose: the filters'
-	 * (grep, sed, awk, wc) and mount's, whose executor also carries out
-	 * mount2's single mount(2) call */
-	ok(n == NS_CMD__COUNT - 2 + 4 + 2, "the table walks over every command (%zu)", n);
+	 * (grep, sed, awk, wc, head, tail, sort, cut) and mount's, whose
+	 * executor also carries out mount2's single mount(2) call */
+	ok(n == NS_CMD__COUNT - 2 + 8 + 2, "the table walks over every command (%zu)", n);
 	for (int id = 0; id < NS_CMD__COUNT; id++) {
 		if (id == NS_CMD_FILTER)
-			ok(seen[id] == 4, "four filters share the filters' id");
+			ok(seen[id] == 8, "eight filters share the filters' id");
 		else if (id == NS_CMD_MOUNT)
 			ok(seen[id] == 2 && ns_cmd_find("mount2") && (int)ns_cmd_find("mount2")->id == id,
 			   "mount and mount2 share mount's id");

@@ -174,6 +174,21 @@ static void test_newapi_forms(void)
 		 EINVAL) == 1, "2.40: fsconfig system call failed: the kernel's message");
 	ok(judge("    # mount --bind /a /b\n    mount: /b: mount(2) system call failed: Stale file handle.\n", ESTALE) == 1,
 	   "2.38: mount(2) system call failed: %%m");
+	/* the generic form only where util-linux prints it */
+	ok(judge("    # umount /x\n    umount: /x: umount(2) system call failed: Device or resource busy.\n",
+		 EBUSY) == 0, "umount EBUSY has its own message: the generic form fails");
+	ok(judge("    # umount /x\n    umount: /x: umount(2) system call failed: Invalid argument.\n",
+		 EINVAL) == 0, "umount EINVAL (not mounted): the generic form fails");
+	ok(judge("    # mount --move /a /b\n    mount: /b: move_mount() failed: Invalid argument.\n",
+		 EINVAL) == 0, "2.41: mount EINVAL has its own messages: the generic form fails");
+	ok(judge("    # mount --move /a /b\n    mount: /b: mount(2) system call failed: Device or resource busy.\n",
+		 EBUSY) == 0, "2.38: mount EBUSY: the generic form fails");
+	ok(judge("    # mount --bind /a /b\n    mount: /b: mount(2) system call failed: No such file or directory.\n",
+		 ENOENT) == 1, "mount ENOENT falls back to the generic form when no own case holds");
+	ok(judge("    # mount --bind /a /b\n    mount: /b: move_mount() failed: Permission denied.\n",
+		 EACCES) == 1, "... and so does EACCES");
+	ok(judge("    # mount -t tmpfs -o size=lots none /x\n    mount: /x: fsconfig() failed: Invalid argument.\n",
+		 EINVAL) == 0, "a kernel message that is only the errno's text is the generic form: fails for EINVAL");
 }
 
 static void test_blocks(void)

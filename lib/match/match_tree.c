@@ -1,0 +1,196 @@
+/* match_tree.c - see match_tree.h.
+ *
+ * findmnt hangs a mount's children under it in the order of their mount
+ * IDs. The kernel hands out the lowest free ID, so when another namespace
+ * frees one (a sandbox of a parallel run, say), a later mount can get a
+ * lower ID than an earlier one and the same transcript prints its siblings
+ * in another order. IDs are renamed, so that order says nothing a
+ * transcript can rely on. The judge therefore compares a tree that does
+ * not match as printed once more with the children of every mount sorted,
+ * on both sides, by their literal text (the fields of renamed columns
+ * left out), and the glyphs drawn again for the new order. Rows, depths
+ * and parents are still compared; only the order among siblings is free.
+ *
+ * A tree line starts with its prefix: a group per level above it ("│ ",
+ * "  ", or "| " in ASCII) and its own glyph ("├─" or "└─"; "|-" or "`-").
+ * A line with no prefix (the root, the heading) is a top line; top lines
+ * keep their order. A line that starts with blanks but has no glyph after
+ * them is no tree line, and the block is left as it is. */
+#include "match/match_tree.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "base/util.h"
+#include "match/match_step.h"
+
+#define UTF_VERT "\xe2\x94\x82 "       /* "│ " */
+#define UTF_TEE "\xe2\x94\x9c\xe2\x94\x80" /* "├─" */
+#define UTF_ELL "\xe2\x94\x94\xe2\x94\x80" /* "└─" */
+
+struct node {
+	const char *line;
+	size_t depth, plen;   /* levels below a top line; prefix bytes */
+	size_t parent;        /* index of the parent node; SIZE_MAX for a top line */
+	char *key;            /* what siblings are sorted by */
+	size_t *kids;
+	size_t nkids, kcap;
+};
+
+static bool starts(const char *s, const char *p, size_t *len)
+{
+	*len = strlen(p);
+	return strncmp(s, p, *len) == 0;
+}
+
+/* The depth of a line and the length of its prefix; false if it starts
+ * like a tree line but is none. ascii is set by the first glyph seen. */
+static bool read_prefix(const char *line, size_t *depth, size_t *plen, int *ascii)
+{
+	size_t groups = 0, pos = 0, len;
+
+	for (;;) {
+		const char *p = line + pos;
+
+		if (starts(p, UTF_TEE, &len) || starts(p, UTF_ELL, &len) ||
+		    starts(p, "|-", &len) || starts(p, "`-", &len)) {
+			if (*ascii < 0)
+				*ascii = p[0] == '|' || p[0] == '`';
+			*depth = groups + 1;
+			*plen = pos + len;
+			return true;
+		}
+		if (starts(p, UTF_VERT, &len) || starts(p, "| ", &len) || starts(p, "  ", &len)) {
+			groups++;
+			pos += len;
+			continue;
+		}
+		*depth = *plen = 0;
+		return groups == 0 && *p != ' ';
+	}
+}
+
+/* The row without its prefix, with the fields that the renaming covers
+ * left out: the same on both sides whenever the two rows can match. */
+static char *sort_key(const char *row, const struct ns_match_shape *sh)
+{
+	struct ns_match_line l;
+	struct ns_buf b = NS_BUF_INIT;
+
+	memset(&l, 0, sizeof(l));
+	if (!ns_match_table_parse(&l, row, sh))
+		return xstrdup(row);
+	for (size_t i = 0; i < l.nseg; i++) {
+		if (l.seg[i].type == NS_SEG_TEXT)
+			ns_buf_add(&b, l.seg[i].s, l.seg[i].len);
+		else
+			ns_buf_addc(&b, '\x01'); /* a field's place, below every character */
+	}
+	free(l.seg);
+	return ns_buf_detach(&b);
+}
+
+static int by_key(const void *pa, const void *pb, void *nodes)
+{
+	const struct node *v = nodes;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	int c = strcmp(v[a].key, v[b].key);
+
+	return c ? c : (a > b) - (a < b);
+}
+
+static void emit(const struct node *v, size_t i, struct ns_buf *prefix, int ascii,
+		 struct ns_lines *out)
+{
+	const struct node *n = &v[i];
+	struct ns_buf line = NS_BUF_INIT;
+	size_t mark = prefix->len;
+
+	for (size_t k = 0; k < n->nkids; k++) {
+		const struct node *c = &v[n->kids[k]];
+		bool last = k + 1 == n->nkids;
+
+		ns_buf_reset(&line);
+		ns_buf_add(&line, prefix->data, prefix->len);
+		ns_buf_adds(&line, ascii ? (last ? "`-" : "|-") : (last ? UTF_ELL : UTF_TEE));
+		ns_buf_adds(&line, c->line + c->plen);
+		ns_lines_push(out, ns_buf_str(&line));
+		ns_buf_adds(prefix, last ? "  " : ascii ? "| " : UTF_VERT);
+		emit(v, n->kids[k], prefix, ascii, out);
+		ns_buf_truncate(prefix, mark);
+	}
+	ns_buf_free(&line);
+}
+
+static void free_nodes(struct node *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		free(v[i].key);
+		free(v[i].kids);
+	}
+	free(v);
+}
+
+/* The nodes of the lines, each under the nearest line above it with one
+ * level less; false if the lines are no tree. */
+static bool build(struct node *v, const char *const *lines, size_t n,
+		  const struct ns_match_shape *sh, int *ascii, bool *nested)
+{
+	size_t last_top = SIZE_MAX;
+
+	*nested = false;
+	for (size_t i = 0; i < n; i++) {
+		struct node *x = &v[i];
+		size_t p;
+
+		x->line = lines[i];
+		if (!read_prefix(lines[i], &x->depth, &x->plen, ascii))
+			return false;
+		x->parent = SIZE_MAX;
+		if (!x->depth) {
+			last_top = i;
+			continue;
+		}
+		if (last_top == SIZE_MAX)
+			return false;
+		for (p = i - 1; v[p].depth >= x->depth; p--)
+			;
+		if (v[p].depth + 1 != x->depth)
+			return false;
+		x->parent = p;
+		x->key = sort_key(lines[i] + x->plen, sh);
+		ns_grow((void **)&v[p].kids, &v[p].kcap, v[p].nkids + 1, sizeof(size_t));
+		v[p].kids[v[p].nkids++] = i;
+		*nested = true;
+	}
+	return true;
+}
+
+bool ns_match_tree_canon(const char *const *lines, size_t n,
+			 const struct ns_match_shape *sh, struct ns_lines *out)
+{
+	struct node *v;
+	struct ns_buf prefix = NS_BUF_INIT;
+	int ascii = -1;
+	bool nested;
+
+	if (!sh || !sh->tree || sh->form != NS_MATCH_TABLE || !n)
+		return false;
+	v = xcalloc(n, sizeof(*v));
+	if (!build(v, lines, n, sh, &ascii, &nested) || !nested) {
+		free_nodes(v, n);
+		return false;
+	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].nkids > 1)
+			qsort_r(v[i].kids, v[i].nkids, sizeof(size_t), by_key, v);
+	for (size_t i = 0; i < n; i++) {
+		if (v[i].depth)
+			continue;
+		ns_lines_push(out, v[i].line);
+		emit(v, i, &prefix, ascii > 0, out);
+	}
+	ns_buf_free(&prefix);
+	free_nodes(v, n);
+	return true;
+}

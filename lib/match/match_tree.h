@@ -1,0 +1,21 @@
+/* match_tree.h - a findmnt tree with the children of every mount in a
+ * canonical order, for the judge (nstest-scenario(5), findmnt): findmnt
+ * orders siblings by mount ID, which the renaming hides, so a tree that
+ * does not match as printed is compared once more in this form. */
+#ifndef NS_MATCH_TREE_H
+#define NS_MATCH_TREE_H
+
+#include <stdbool.h>
+#include <stddef.h>
+
+#include "base/util.h"
+#include "match/match.h"
+
+/* Append lines[0..n) to out with the children of every line sorted by
+ * their text (the fields of renamed columns left out) and the tree glyphs
+ * drawn for that order. False, and out untouched, when sh is no findmnt
+ * tree or the lines are no tree with a nested line. */
+bool ns_match_tree_canon(const char *const *lines, size_t n,
+			 const struct ns_match_shape *sh, struct ns_lines *out);
+
+#endif
