@@ -1,8 +1,8 @@
 #!/usr/bin/env bats
 # tests/bats/vm/bisect.bats - ci/bisect-step under a real `git bisect
 # run`. No kernel is compiled: the "kernel tree" is a small git
-# repository whose Makefile has the targets bisect-step calls (defconfig,
-# olddefconfig, bzImage) and "builds" by copying Debian's prebuilt image.
+# repository whose Makefile has the targets bisect-step calls (tinyconfig,
+# defconfig, olddefconfig, bzImage) and "builds" by copying Debian's prebuilt image.
 # The scenario lives in the tree too, and one commit breaks it, so that
 # the bisection has a known answer; the tree's history also has a commit
 # whose build fails, which the bisection must skip.
@@ -10,7 +10,7 @@
 bats_require_minimum_version 1.5.0
 load vm-helpers
 
-# A fake kernel tree in $TREE: make defconfig writes a .config, make
+# A fake kernel tree in $TREE: make tinyconfig or defconfig writes a .config, make
 # olddefconfig keeps it, make bzImage copies $KERNEL, unless the file
 # BROKEN exists.
 fake_tree() {
@@ -23,7 +23,9 @@ fake_tree() {
 	touch arch/x86/.keep
 	cat >Makefile <<EOF
 # a stand-in for a kernel tree's Makefile
-.PHONY: defconfig olddefconfig bzImage
+.PHONY: tinyconfig defconfig olddefconfig bzImage
+tinyconfig:
+	echo '# tinyconfig' >.config
 defconfig:
 	echo '# defconfig' >.config
 olddefconfig:
