@@ -23,10 +23,11 @@ static unsigned mount_flags(unsigned long ms)
 		f |= M_NOEXEC;
 	if (ms & MS_NODIRATIME)
 		f |= M_NODIRATIME;
-	if (ms & MS_NOATIME)
-		f |= M_NOATIME;
-	else if (!(ms & MS_STRICTATIME))
-		f |= M_RELATIME;
+	/* the kernel's path_mount(): relatime unless noatime, and
+	 * strictatime clearing both */
+	f |= ms & MS_NOATIME ? M_NOATIME : M_RELATIME;
+	if (ms & MS_STRICTATIME)
+		f &= ~(unsigned)(M_RELATIME | M_NOATIME);
 	return f;
 }
 
@@ -121,25 +122,12 @@ static int graft(struct m_shell *sh, struct m_mount *t, struct m_path at, const 
 	return ns_cmd_fail(res, "mount", r);
 }
 
-/* The per-mount flags a remount's MS_* flags give m, by mount(2)'s rules
- * (the kernel's path_mount()): relatime unless noatime, strictatime
- * clearing both, and the atime setting kept when none is named. */
+/* The per-mount flags a remount's MS_* flags give m: those of a new
+ * mount, with m's atime setting kept when none is named (mount(2)). */
 static unsigned remount_mnt_flags(unsigned long ms, const struct m_mount *m)
 {
-	unsigned f = ms & MS_NOATIME ? M_NOATIME : M_RELATIME;
+	unsigned f = mount_flags(ms);
 
-	if (ms & MS_NOSUID)
-		f |= M_NOSUID;
-	if (ms & MS_NODEV)
-		f |= M_NODEV;
-	if (ms & MS_NOEXEC)
-		f |= M_NOEXEC;
-	if (ms & MS_NODIRATIME)
-		f |= M_NODIRATIME;
-	if (ms & MS_STRICTATIME)
-		f &= ~(unsigned)(M_RELATIME | M_NOATIME);
-	if (ms & MS_RDONLY)
-		f |= M_RDONLY;
 	if (!(ms & (MS_NOATIME | MS_NODIRATIME | MS_RELATIME | MS_STRICTATIME)))
 		f = (f & ~(unsigned)M_ATIME_ALL) | (m->flags & M_ATIME_ALL);
 	return f;
