@@ -197,7 +197,7 @@ SCN
 		"mount -t cgroup2 none /x"
 		"mount -t overlay overlay /x"
 		"mount -t ext4 /tmp/disk.img /x"
-		"mount -o remount,rw /"
+		"mount -o remount,rw,size=1g /"
 		"cat /proc/1/environ"
 		"cat /proc/self/../1/root/etc/passwd"
 	)
