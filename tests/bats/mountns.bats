@@ -241,3 +241,24 @@ SCN
 	sed '$d' "$scn" >"$SCN_DIR/wrong.scn"
 	fails_everywhere "$SCN_DIR/wrong.scn" "    +nsenter: ENOENT (No such file or directory)"
 }
+
+# mount_namespaces(7), restriction [5]: a flag of a mount copied into a
+# less privileged mount namespace is locked; it may not be cleared, but
+# others may be set.
+@test "remount: in a less privileged namespace a locked ro stays (EPERM), other flags may be added" {
+	scn=$(write_scn locked <<'SCN'
+    # mkdir /a
+    # mount -t tmpfs /dev/sdb1 /a
+    # mount -o remount,bind,ro /a
+    # unshare -U -r -m sh
+    # mount -o remount,bind,rw /a
+    mount: EPERM (Operation not permitted)
+    # mount -o remount,bind,nosuid /a
+    # findmnt -no VFS-OPTIONS /a
+    ro,nosuid,relatime
+SCN
+	)
+	passes_everywhere "$scn"
+	sed 's/^    mount: EPERM (Operation not permitted)$//' "$scn" >"$SCN_DIR/wrong.scn"
+	fails_everywhere "$SCN_DIR/wrong.scn" "    +mount: EPERM (Operation not permitted)"
+}
