@@ -128,7 +128,8 @@ check-vm: nstest
 # A real `git bisect run` of ci/bisect-step on Debian's linux-source-6.12
 # with a regression put in fs/namespace.c: git must name that commit
 # (tests/check-bisect; docs/kernels.md). About 9 minutes on 2 cores with a
-# cold ccache; about a minute when the tree and ccache of a run before are kept. Needs `ci/install-deps --bisect`.
+# cold ccache; about a minute when a run before left its tree and ccache.
+# Needs `ci/install-deps --bisect`.
 check-bisect: nstest
 	ci/install-deps --bisect
 	tests/isolation-check tests/check-bisect
