@@ -51,10 +51,11 @@ static void free_mount_args(void *p)
 	free(a);
 }
 
-static const char *mount_device(const void *p)
+static const char *mount_device(const void *p, bool *ro)
 {
 	const struct ns_mount_args *a = p;
 
+	*ro = a && (a->flags & MS_RDONLY);
 	return a && a->standin ? a->src : NULL;
 }
 

@@ -11,7 +11,16 @@
  * loop mode: each name is a loop block device over a memfd holding an
  * ext4 image. The kernel shares one superblock per block device, and the
  * device node is made under the scenario's name in a private directory,
- * so the mount source reads the name. */
+ * so the mount source reads the name.
+ *
+ * Read-only: mount(2) with MS_RDONLY makes a new superblock read-only
+ * too, and a block device's superblock cannot be mounted again with the
+ * other read-only state while it lives (EBUSY, "would change RO state",
+ * get_tree_bdev()). Loop mode asks the kernel, which applies that rule
+ * itself. A tmpfs master is made before any mount, so the first mount of
+ * its name sets its state (a reconfigure, through fspick(2)) and later
+ * ones must agree; the master keeps the superblock alive, so unlike a
+ * real device it is not made afresh once every mount of it is gone. */
 #include "kernel/device.h"
 #include "kernel/probe.h"
 
@@ -25,6 +34,7 @@
 #include <sys/ioctl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
@@ -40,6 +50,13 @@ struct standin {
 	int loopfd;    /* loop: the attached loop device, kept open */
 };
 
+/* Which names have been mounted, in memory that every terminal of the
+ * sandbox shares (terminals are processes forked after the stand-ins). */
+struct mounted_map {
+	unsigned char *v;
+	size_t len;
+};
+
 struct ns_devices {
 	enum ns_devices_mode mode;
 	int procfd;
@@ -47,12 +64,13 @@ struct ns_devices {
 	bool userns_may_change; /* a terminal may enter another one */
 	struct standin *s;
 	size_t n;
+	struct mounted_map mounted;
 	int nodes;     /* loop: root of a private tmpfs holding the nodes */
 };
 
 /* ---- tmpfs ----------------------------------------------------------- */
 
-static int tmpfs_master(const char *name, struct ns_buf *err)
+static int tmpfs_master(const char *name, bool ro, struct ns_buf *err)
 {
 	_cleanup_close_ int fc = ns_fsopen("tmpfs", FSOPEN_CLOEXEC);
 	int m;
@@ -62,6 +80,7 @@ static int tmpfs_master(const char *name, struct ns_buf *err)
 		return -1;
 	}
 	if (ns_fsconfig(fc, FSCONFIG_SET_STRING, "source", name, 0) < 0 ||
+	    (ro && ns_fsconfig(fc, FSCONFIG_SET_FLAG, "ro", NULL, 0) < 0) ||
 	    ns_fsconfig(fc, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0) {
 		ns_buf_addf(err, "creating tmpfs stand-in %s: %s", name, strerror(errno));
 		return -1;
@@ -72,19 +91,52 @@ static int tmpfs_master(const char *name, struct ns_buf *err)
 	return m;
 }
 
-static int tmpfs_instance(struct standin *s, const char **syscall)
+/* Whether a superblock, reached through one of its mounts, is read-only. */
+static bool sb_readonly(int mnt)
+{
+	struct statvfs st;
+
+	/* the master has no per-mount flags: ST_RDONLY is the superblock's */
+	return fstatvfs(mnt, &st) == 0 && (st.f_flag & ST_RDONLY);
+}
+
+/* Give the master's superblock the read-only state ro. */
+static int sb_set_readonly(int master, bool ro)
+{
+	_cleanup_close_ int fc = ns_fspick(master, "", FSPICK_EMPTY_PATH | FSPICK_CLOEXEC);
+
+	if (fc < 0 || ns_fsconfig(fc, FSCONFIG_SET_FLAG, ro ? "ro" : "rw", NULL, 0) < 0 ||
+	    ns_fsconfig(fc, FSCONFIG_CMD_RECONFIGURE, NULL, NULL, 0) < 0)
+		return -1;
+	return 0;
+}
+
+/* A mount of the name with the read-only state ro: a clone of the master,
+ * whose superblock the first mount of the name sets; or a new tmpfs. */
+static int tmpfs_instance(struct standin *s, bool first, bool ro, const char **syscall)
 {
 	struct ns_buf err = NS_BUF_INIT;
 	int fd;
 
 	if (s->master >= 0) {
+		if (sb_readonly(s->master) != ro) {
+			*syscall = "mount";
+			if (!first) {
+				errno = EBUSY; /* get_tree_bdev(): would change RO state */
+				return -1;
+			}
+			if (sb_set_readonly(s->master, ro) < 0) {
+				*syscall = "fsconfig";
+				return -1;
+			}
+		}
 		fd = ns_open_tree(s->master, "", OPEN_TREE_CLONE | OPEN_TREE_CLOEXEC | AT_EMPTY_PATH);
 		*syscall = "open_tree";
 		return fd;
 	}
 	/* no master (no name is mounted twice, or the kernel cannot clone a
 	 * detached mount): a new tmpfs */
-	fd = tmpfs_master(s->name, &err);
+	fd = tmpfs_master(s->name, ro, &err);
 	*syscall = "fsmount";
 	ns_buf_free(&err);
 	return fd;
@@ -93,7 +145,7 @@ static int tmpfs_instance(struct standin *s, const char **syscall)
 static bool clone_a_detached_mount(void *unused)
 {
 	struct ns_buf err = NS_BUF_INIT;
-	int m = tmpfs_master("probe", &err);
+	int m = tmpfs_master("probe", false, &err);
 
 	(void)unused;
 	return m >= 0 && ns_open_tree(m, "", OPEN_TREE_CLONE | AT_EMPTY_PATH) >= 0;
@@ -328,7 +380,7 @@ static int loop_setup(struct ns_devices *d, struct standin *s, struct ns_buf *er
 /* Create the filesystem context with the caller's root switched to the
  * node tree, where the source path names our loop device, then switch
  * back. The path string given is what the mount will show. */
-static int loop_instance(struct ns_devices *d, struct standin *s,
+static int loop_instance(struct ns_devices *d, struct standin *s, bool ro,
 			 const char **syscall)
 {
 	_cleanup_close_ int root = open("/", O_PATH | O_DIRECTORY | O_CLOEXEC);
@@ -343,6 +395,7 @@ static int loop_instance(struct ns_devices *d, struct standin *s,
 		return -1;
 	fc = ns_fsopen("ext4", FSOPEN_CLOEXEC);
 	if (fc < 0 || ns_fsconfig(fc, FSCONFIG_SET_STRING, "source", s->name, 0) < 0 ||
+	    (ro && ns_fsconfig(fc, FSCONFIG_SET_FLAG, "ro", NULL, 0) < 0) ||
 	    ns_fsconfig(fc, FSCONFIG_CMD_CREATE, NULL, NULL, 0) < 0)
 		err = errno;
 	if (fchdir(root) < 0 || chroot(".") < 0 || fchdir(cwd) < 0)
@@ -384,6 +437,17 @@ static bool clonable(int master)
 	return known;
 }
 
+static int mounted_map_init(struct mounted_map *m, size_t n, struct ns_buf *err)
+{
+	m->len = n ? n : 1;
+	m->v = mmap(NULL, m->len, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	if (m->v != MAP_FAILED)
+		return 0;
+	m->v = NULL;
+	ns_buf_addf(err, "mmap of the stand-ins' shared state: %s", strerror(errno));
+	return -1;
+}
+
 static struct ns_devices *devices_alloc(char *const *names, size_t n,
 					enum ns_devices_mode mode, int procfd,
 					bool userns_may_change)
@@ -407,7 +471,7 @@ static struct ns_devices *devices_alloc(char *const *names, size_t n,
 /* Every loop device, with its node in a private tree. */
 static int make_loop_standins(struct ns_devices *d, struct ns_buf *err)
 {
-	d->nodes = tmpfs_master("nstest-nodes", err);
+	d->nodes = tmpfs_master("nstest-nodes", false, err);
 	if (d->nodes < 0)
 		return -1;
 	for (size_t i = 0; i < d->n; i++)
@@ -422,7 +486,7 @@ static int make_loop_standins(struct ns_devices *d, struct ns_buf *err)
 static int make_tmpfs_masters(struct ns_devices *d, struct ns_buf *err)
 {
 	for (size_t i = 0; i < d->n; i++) {
-		d->s[i].master = tmpfs_master(d->s[i].name, err);
+		d->s[i].master = tmpfs_master(d->s[i].name, false, err);
 		if (d->s[i].master < 0)
 			return -1;
 		if (i == 0 && !clonable(d->s[0].master)) {
@@ -445,7 +509,9 @@ struct ns_devices *ns_devices_new(char *const *names, size_t n,
 	/* tmpfs masters only when a name is mounted twice: otherwise each
 	 * would be cloned once, then closed, and dropping a mount waits for
 	 * an RCU grace period */
-	if (d->mode == NS_DEVICES_LOOP)
+	if (mounted_map_init(&d->mounted, n, err) < 0)
+		r = -1;
+	else if (d->mode == NS_DEVICES_LOOP)
 		r = make_loop_standins(d, err);
 	else if (remounts)
 		r = make_tmpfs_masters(d, err);
@@ -468,6 +534,8 @@ void ns_devices_free(struct ns_devices *d)
 	}
 	if (d->nodes >= 0)
 		close(d->nodes);
+	if (d->mounted.v)
+		munmap(d->mounted.v, d->mounted.len);
 	free(d->s);
 	free(d);
 }
@@ -476,6 +544,7 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		     unsigned long long attr, const char **syscall)
 {
 	struct standin *s = &d->s[idx];
+	bool ro = attr & MOUNT_ATTR_RDONLY;
 	struct stat st;
 	int fd, err = 0;
 
@@ -505,8 +574,8 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		}
 		return -1;
 	}
-	fd = d->mode == NS_DEVICES_LOOP ? loop_instance(d, s, syscall)
-					: tmpfs_instance(s, syscall);
+	fd = d->mode == NS_DEVICES_LOOP ? loop_instance(d, s, ro, syscall)
+					: tmpfs_instance(s, !d->mounted.v[idx], ro, syscall);
 	if (fd < 0)
 		return -1;
 	if (attr) {
@@ -523,6 +592,8 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		err = errno;
 	}
 	close(fd);
+	if (!err)
+		d->mounted.v[idx] = 1;
 	errno = err;
 	return err ? -1 : 0;
 }

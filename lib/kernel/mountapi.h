@@ -31,6 +31,11 @@ static inline int ns_fsmount(int fd, unsigned int flags, unsigned int attr)
 	return (int)syscall(SYS_fsmount, fd, flags, attr);
 }
 
+static inline int ns_fspick(int dfd, const char *path, unsigned int flags)
+{
+	return (int)syscall(SYS_fspick, dfd, path, flags);
+}
+
 static inline int ns_open_tree(int dfd, const char *path, unsigned int flags)
 {
 	return (int)syscall(SYS_open_tree, dfd, path, flags);

@@ -182,7 +182,10 @@ const char *ns_report_devices_note(const struct ns_report_ctx *c,
 						   : "tmpfs stand-ins, as its devices: line says";
 	if (sc->requires & NS_REQ_LOOP)
 		return "loop stand-ins, as its requires: line says";
-	/* ns_require_mode's fallback */
+	/* ns_require_mode's fallbacks */
+	if (sc->ro_mixed)
+		return "fell back to loop stand-ins: it mounts a device name read-only and "
+		       "read-write, which only a real device's superblock judges";
 	return "fell back to loop stand-ins: it mounts a device name twice, "
 	       "which tmpfs stand-ins allow from Linux 6.15 only";
 }

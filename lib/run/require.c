@@ -28,8 +28,12 @@ enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
 	if (sc->requires & NS_REQ_LOOP || o->devices == NS_DEVICES_LOOP)
 		return NS_DEVICES_LOOP;
 	/* one superblock for a name mounted twice: tmpfs stand-ins need
-	 * Linux 6.15+ for that, loop devices give it anywhere */
-	if (sc->remounts && !o->userns && !be->tmpfs_remounts() && be->loop_devices())
+	 * Linux 6.15+ for that, loop devices give it anywhere. A name
+	 * mounted both read-only and read-write is judged by whether its
+	 * superblock is still alive, which only a real device tells (a
+	 * tmpfs master keeps it alive: kernel/device.c) */
+	if (sc->remounts && !o->userns && (!be->tmpfs_remounts() || sc->ro_mixed) &&
+	    be->loop_devices())
 		return NS_DEVICES_LOOP;
 	return NS_DEVICES_TMPFS;
 }

@@ -58,9 +58,10 @@ struct ns_cmd_def {
 	 * commands/args.h gives for id). Return 0, or -1 with *e filled. */
 	int (*parse)(struct ns_stage *st, struct ns_parse_err *e);
 	void (*free_args)(void *args);
-	/* The stand-in device name (/dev/...) the command mounts, or NULL;
-	 * may itself be NULL for commands that never mount a device. */
-	const char *(*device)(const void *args);
+	/* The stand-in device name (/dev/...) the command mounts, or NULL,
+	 * and in *ro whether it mounts it read-only; may itself be NULL for
+	 * commands that never mount a device. */
+	const char *(*device)(const void *args, bool *ro);
 	/* True when the command changes its shell in a way no process can
 	 * undo (a user namespace entered, capabilities dropped); NULL means
 	 * never. The kernel backend then runs each shell level of the

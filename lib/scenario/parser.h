@@ -27,6 +27,8 @@ struct parser {
 	int err_line[NS_DIAG_MAX];
 	size_t nerr;
 	bool stop;             /* the file is not text: read no further */
+	/* stand-in names mounted read-only, and read-write (the root is) */
+	struct ns_lines mounted_ro, mounted_rw;
 };
 
 /* Record an error at the current line and column col; returns -1. Errors

@@ -123,6 +123,7 @@ struct ns_scenario {
 	size_t nsteps, steps_cap;
 
 	bool remounts;        /* some stand-in name is mounted more than once */
+	bool ro_mixed;        /* ... and both read-only and read-write */
 	bool one_way;         /* a command no process can undo: see command.h */
 	unsigned commands;    /* bit ns_cmd_id: the scenario uses that command */
 	char **devnames;      /* every distinct stand-in name, root_dev first */

@@ -136,6 +136,30 @@ static void add_device(struct ns_scenario *sc, const char *name)
 	sc->devnames[sc->ndevnames++] = xstrdup(name);
 }
 
+static bool lines_have(const struct ns_lines *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+/* A stand-in is one superblock, read-only or not as its first mount made
+ * it; a name mounted both ways fails or not depending on whether that
+ * superblock still lives (sc->ro_mixed, run/require.c). */
+static void note_read_only(struct parser *p, const char *dev, bool ro)
+{
+	struct ns_lines *same = ro ? &p->mounted_ro : &p->mounted_rw;
+	const struct ns_lines *other = ro ? &p->mounted_rw : &p->mounted_ro;
+
+	if (ro && !strcmp(dev, p->sc->root_dev))
+		p->sc->ro_mixed = true; /* the root is mounted read-write */
+	if (lines_have(other, dev))
+		p->sc->ro_mixed = true;
+	if (!lines_have(same, dev))
+		ns_lines_push(same, dev);
+}
+
 /* Column of the first word equal to s (the command's column otherwise). */
 static int word_col(const struct ns_stage *st, const char *s)
 {
@@ -220,14 +244,17 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		return r;
 	}
 	if (st->def->device) {
-		const char *dev = st->def->device(st->args);
+		bool ro = false;
+		const char *dev = st->def->device(st->args, &ro);
 		if (dev && !ns_parser_is_devname(dev))
 			return ns_parser_fail(p, word_col(st, dev), "device name '%s' is not a path like /dev/sdb6", dev);
 		if (dev && nested(p->sc, dev))
 			return ns_parser_fail(p, word_col(st, dev), "device name '%s' and %s cannot both be devices: one is a folder of the other",
 				    dev, nested(p->sc, dev));
-		if (dev)
+		if (dev) {
 			add_device(p->sc, dev);
+			note_read_only(p, dev, ro);
+		}
 	}
 	if (st->def->one_way && st->def->one_way(st->args))
 		p->sc->one_way = true;
@@ -565,8 +592,12 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 		}
 		free(names);
 	}
+	ns_lines_free(&p.mounted_ro);
+	ns_lines_free(&p.mounted_rw);
 	return sc;
 bad:
+	ns_lines_free(&p.mounted_ro);
+	ns_lines_free(&p.mounted_rw);
 	report(&p, diag);
 	ns_scenario_free(sc);
 	return NULL;

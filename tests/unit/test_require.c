@@ -141,11 +141,46 @@ static void test_backend_answers(void)
 	reset_host();
 }
 
+/* Which stand-ins a scenario gets: loop ones when only a real device's
+ * superblock can judge it, as long as the backend has them. */
+static void test_mode(void)
+{
+	static const char *const twice_ro = "    # mount -o ro /dev/a /x\n    # mount -o ro /dev/a /y\n";
+	static const char *const mixed = "    # mount -o ro /dev/a /x\n    # mount /dev/a /y\n";
+	static const char *const root_ro = "    # mount -o ro,nosuid /dev/sda1 /x\n";
+	struct ns_run_opts o = { 0 };
+	struct ns_scenario *sc;
+
+	reset_host();
+	sc = parse(twice_ro);
+	ok(sc && sc->remounts && !sc->ro_mixed, "a name mounted read-only twice is not mixed");
+	ok(sc && ns_require_mode(sc, &o, &fake) == NS_DEVICES_TMPFS, "... and keeps tmpfs stand-ins");
+	ns_scenario_free(sc);
+	sc = parse(mixed);
+	ok(sc && sc->ro_mixed, "a name mounted read-only and read-write is mixed");
+	ok(sc && ns_require_mode(sc, &o, &fake) == NS_DEVICES_LOOP, "... and goes to loop stand-ins");
+	host.loop = false;
+	ok(sc && ns_require_mode(sc, &o, &fake) == NS_DEVICES_TMPFS, "... or stays on tmpfs ones without loop devices");
+	host.loop = true;
+	o.userns = true;
+	ok(sc && ns_require_mode(sc, &o, &fake) == NS_DEVICES_TMPFS, "... and in rootless mode");
+	o.userns = false;
+	ns_scenario_free(sc);
+	sc = parse(root_ro);
+	ok(sc && sc->ro_mixed, "the root's name (mounted read-write) mounted read-only is mixed");
+	ns_scenario_free(sc);
+	sc = parse("    # mount -o ro --bind /a /x\n    # mount /dev/a /y\n");
+	ok(sc && !sc->ro_mixed, "a read-only bind mounts no stand-in");
+	ns_scenario_free(sc);
+	reset_host();
+}
+
 int main(void)
 {
 	test_versions();
 	test_xfail();
 	test_probes();
 	test_backend_answers();
+	test_mode();
 	return tap_done();
 }
