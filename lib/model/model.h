@@ -209,6 +209,9 @@ unsigned m_new_mark(struct m_world *w);
 /* Give back a mount ID or a peer-group ID for reuse. */
 void m_id_release(struct m_world *w, unsigned id);
 void m_gid_release(struct m_world *w, unsigned id);
+/* Is sb active: does a mount of it live anywhere (attached in any
+ * namespace, in a detached tree, or unmounted but still held)? */
+bool m_sb_active(const struct m_world *w, const struct m_sb *sb);
 
 /* ---- fsopts.c: a filesystem's own options ---- */
 /* The machine's RAM in 4096-byte pages (sysinfo(2)), 0 if unknown. */

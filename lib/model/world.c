@@ -203,6 +203,16 @@ struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype)
 	return sb;
 }
 
+bool m_sb_active(const struct m_world *w, const struct m_sb *sb)
+{
+	for (size_t i = 0; i < w->nmounts; i++) {
+		const struct m_mount *m = w->mounts[i];
+		if (m->sb == sb && (!m->dead || m->refs > 0))
+			return true;
+	}
+	return false;
+}
+
 struct m_mount *m_mount_new(struct m_world *w, struct m_sb *sb, struct m_node *root)
 {
 	struct m_mount *m = xcalloc(1, sizeof(*m));

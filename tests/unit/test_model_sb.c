@@ -1,4 +1,5 @@
-/* test_model_sb.c - the model's superblocks: a filesystem's own options.
+/* test_model_sb.c - the model's superblocks: a filesystem's own options
+ * and its read-only state.
  *
  * The expectations come from the kernel's code for them, read, not run:
  * mm/shmem.c (shmem_parse_one(): size is memparse()d, with k m g t p e
@@ -7,7 +8,10 @@
  * is an unknown parameter; shmem_show_options() prints size=%luk,
  * nr_inodes, mode=%03o, uid, gid in that order, each only when it is not
  * the default: half the RAM, 01777, 0), fs/ramfs/inode.c (mode, shown
- * %o when not 0755; other parameters ignored). */
+ * %o when not 0755; other parameters ignored), mount(2) (MS_RDONLY makes
+ * the new superblock read-only), and fs/super.c get_tree_bdev() (a block
+ * device's superblock, while active, is shared and may not change its
+ * read-only state: EBUSY). */
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -145,6 +149,94 @@ static void test_tmpfs_options_shown(void)
 	finish(r);
 }
 
+static void test_typed_ro_superblock(void)
+{
+	struct run *r = start("mount -o ro of a tmpfs",
+		C("# mkdir /r")
+		C("# mount -t tmpfs -o ro,size=8k none /r")
+		C("# findmnt -no VFS-OPTIONS,FS-OPTIONS /r")
+		C("# " SUPER("/r"))
+		C("# touch /r/f"));
+
+	setup(r, 2);
+	prints(r, "ro,relatime ro,size=8k\n", "MS_RDONLY: the mount and the new superblock are read-only");
+	prints(r, "tmpfs none ro,size=8k\n", "mountinfo's super options start with ro");
+	fails(r, EROFS, "open", "nothing is written on it");
+	finish(r);
+}
+
+static void test_standin_ro_state(void)
+{
+	struct run *r = start("stand-in ro state",
+		C("# mkdir /a /b /c")
+		C("# mount /dev/sdd1 /a")
+		C("# touch /a/f")
+		C("# umount /a")
+		C("# mount -o ro /dev/sdd1 /a")
+		C("# findmnt -no FS-OPTIONS /a")
+		C("# ls /a")
+		C("# mount /dev/sdd1 /b")
+		C("# mount -o ro /dev/sdd1 /b")
+		C("# findmnt -no VFS-OPTIONS,FS-OPTIONS /b")
+		C("# mount --bind /b /c")
+		C("# umount /a /b /c")
+		C("# mount /dev/sdd1 /a")
+		C("# findmnt -no FS-OPTIONS /a")
+		C("# touch /a/g"));
+
+	setup(r, 4);
+	quiet(r, "a stand-in mounted -o ro after its last mount went");
+	prints(r, "ro\n", "its superblock is read-only (FS-OPTIONS ro)");
+	prints(r, "f\n", "and holds the files it had: the device is the same");
+	fails(r, EBUSY, "mount", "a rw mount of it while it is mounted ro: EBUSY");
+	quiet(r, "a ro one shares it");
+	prints(r, "ro,relatime ro\n", "read-only, mount and superblock");
+	quiet(r, "a bind mount makes no superblock");
+	quiet(r, "every mount of it goes");
+	quiet(r, "then mounting it rw makes the superblock afresh");
+	prints(r, "rw\n", "read-write");
+	quiet(r, "and writable");
+	finish(r);
+}
+
+/* A superblock lives while any mount of it does, wherever it is. */
+static void test_standin_alive_elsewhere(void)
+{
+	struct run *r = start("stand-in alive elsewhere",
+		C("sh1# mkdir /a /b")
+		C("sh1# mount -o ro /dev/sdd1 /a")
+		C("sh2# unshare -m sh")
+		C("sh1# umount /a")
+		C("sh1# mount /dev/sdd1 /b")
+		C("sh2# exit")
+		C("sh1# mount /dev/sdd1 /b")
+		C("sh1# umount /b")
+		C("sh1# mount -o ro /dev/sdd1 /a")
+		C("sh1# cd /a")
+		C("sh1# umount -l /a")
+		C("sh1# mount /dev/sdd1 /b")
+		C("sh1# cd /")
+		C("sh1# mount /dev/sdd1 /b")
+		C("sh1# mount -o remount,ro /b")
+		C("sh1# open_tree -c /b @t")
+		C("sh1# umount /b")
+		C("sh1# mount /dev/sdd1 /a"));
+
+	setup(r, 4);
+	fails(r, EBUSY, "mount", "its copy in another namespace keeps it ro: EBUSY");
+	quiet(r, "that namespace ends");
+	quiet(r, "then it can be mounted rw");
+	setup(r, 4);
+	fails(r, EBUSY, "mount", "a working directory in a lazily unmounted mount keeps it ro: EBUSY");
+	quiet(r, "the working directory leaves");
+	quiet(r, "then it can be mounted rw");
+	quiet(r, "remount,ro without bind makes the superblock ro");
+	quiet(r, "open_tree -c copies the mount");
+	quiet(r, "umount");
+	fails(r, EBUSY, "mount", "the detached copy keeps it ro: EBUSY");
+	finish(r);
+}
+
 int main(void)
 {
 	test_tmpfs_size();
@@ -152,5 +244,8 @@ int main(void)
 	test_tmpfs_ids_in_a_user_namespace();
 	test_ramfs();
 	test_tmpfs_options_shown();
+	test_typed_ro_superblock();
+	test_standin_ro_state();
+	test_standin_alive_elsewhere();
 	return tap_done();
 }
