@@ -264,6 +264,62 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 	return apply_propagation(sh, a, res);
 }
 
+/* The superblock of a stand-in (a block device: the kernel's
+ * get_tree_bdev()), or NULL after a failure. A device's filesystem
+ * belongs to the first user namespace: nobody below it may mount it.
+ * While a mount of it lives, a new one shares its superblock and must
+ * ask for the same read-only state (EBUSY: "would change RO state");
+ * once none is left, the next mount makes it afresh with its own state,
+ * on the same device (its files stay). The parser keeps filesystem
+ * options away from a stand-in, as the kernel backend passes none. */
+static struct m_sb *standin_sb(struct m_shell *sh, const struct ns_mount_args *a,
+			       struct ns_cmd_result *res)
+{
+	bool ro = a->flags & MS_RDONLY;
+	struct m_sb *s;
+
+	if (m_cur(sh)->user != sh->sb->user0) {
+		ns_cmd_fail(res, "mount", EPERM);
+		return NULL;
+	}
+	s = m_device(sh, a->src);
+	if (!s) {
+		ns_cmd_fail(res, "stand-in lookup", ENODEV);
+		return NULL;
+	}
+	if (!m_sb_active(&sh->sb->w, s))
+		s->rdonly = ro;
+	else if (s->rdonly != ro) {
+		ns_cmd_fail(res, "mount", EBUSY);
+		return NULL;
+	}
+	return s;
+}
+
+/* A new filesystem of type a->type (do_new_mount()): its options are
+ * read first (EINVAL), and it belongs to the mounter's user namespace;
+ * MS_RDONLY makes the superblock read-only as well as the mount. */
+static struct m_sb *typed_sb(struct m_shell *sh, const struct ns_mount_args *a,
+			     struct ns_cmd_result *res)
+{
+	struct m_world *w = &sh->sb->w;
+	struct m_fsopts o;
+	struct m_sb *s;
+	int r;
+
+	m_fsopts_init(&o, a->type, w->ram_pages);
+	r = m_fsopts_parse(&o, a->data, w->ram_pages, m_cur(sh)->user);
+	if (r < 0) {
+		ns_cmd_fail(res, r == -EOPNOTSUPP ? "mount (option not modelled)" : "mount", -r);
+		return NULL;
+	}
+	s = m_sb_new(w, a->src, a->type);
+	s->opts = o;
+	s->owner = m_cur(sh)->user;
+	s->rdonly = a->flags & MS_RDONLY;
+	return s;
+}
+
 static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		     struct ns_cmd_result *res)
 {
@@ -276,19 +332,9 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", -r);
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, "mount", EPERM);
-	if (a->standin) {
-		/* a block device's filesystem belongs to the first user
-		 * namespace: nobody below it may mount it */
-		if (m_cur(sh)->user != sh->sb->user0)
-			return ns_cmd_fail(res, "mount", EPERM);
-		s = m_device(sh, a->src);
-		if (!s)
-			return ns_cmd_fail(res, "stand-in lookup", ENODEV);
-	} else {
-		/* a filesystem by type belongs to the mounter's user namespace */
-		s = m_sb_new(&sh->sb->w, a->src, a->type);
-		s->owner = m_cur(sh)->user;
-	}
+	s = a->standin ? standin_sb(sh, a, res) : typed_sb(sh, a, res);
+	if (!s)
+		return -1;
 	if (!attached(to.mnt))
 		return ns_cmd_fail(res, "mount", unmounted_target(sh));
 	if (!ours(sh, to.mnt))

@@ -18,6 +18,7 @@
 #include "base/util.h"
 
 struct m_sb;
+struct m_userns;
 
 /* A file, directory or symbolic link of a superblock. */
 struct m_node {
@@ -36,12 +37,27 @@ struct m_node {
 				     * a shell or mount may still hold it */
 };
 
+/* The options a filesystem mounted by type keeps (fsopts.c): tmpfs's
+ * (mm/shmem.c's struct shmem_options) and ramfs's mode. A stand-in, made
+ * without options, keeps the defaults, as the kernel's stand-in tmpfs. */
+enum m_fskind { M_FS_OTHER, M_FS_TMPFS, M_FS_RAMFS };
+
+struct m_fsopts {
+	enum m_fskind kind;
+	unsigned long long blocks;  /* tmpfs: size, in 4096-byte pages; 0: no limit */
+	unsigned long long inodes;  /* tmpfs: nr_inodes; 0: no limit */
+	unsigned mode;              /* the root directory's mode */
+	unsigned uid, gid;          /* tmpfs: the root directory's owner */
+	bool inode64;               /* tmpfs: 64-bit inode numbers asked for */
+};
+
 /* A filesystem instance: a stand-in device, or a mount by type. */
 struct m_sb {
 	char *source;               /* "/dev/sdb1", as mountinfo shows it */
 	char *fstype;
 	unsigned minor;             /* st_dev is 0:minor */
-	bool rdonly;                /* the superblock is read-only */
+	bool rdonly;                /* the superblock is read-only (SB_RDONLY) */
+	struct m_fsopts opts;
 	struct m_node *root;
 	struct m_userns *owner;     /* who may reconfigure it (a remount);
 				     * NULL: the scenario's first user namespace */
@@ -151,6 +167,7 @@ struct m_world {
 	unsigned char *gid_used;    /* peer group IDs in use */
 	size_t gid_cap;
 	unsigned long long seq;
+	unsigned long long ram_pages; /* the machine's RAM, for tmpfs sizes */
 	unsigned next_minor, next_ns;
 	unsigned quirks;            /* 1 << enum m_quirk */
 	enum m_break broken;
@@ -192,6 +209,23 @@ unsigned m_new_mark(struct m_world *w);
 /* Give back a mount ID or a peer-group ID for reuse. */
 void m_id_release(struct m_world *w, unsigned id);
 void m_gid_release(struct m_world *w, unsigned id);
+/* Is sb active: does a mount of it live anywhere (attached in any
+ * namespace, in a detached tree, or unmounted but still held)? */
+bool m_sb_active(const struct m_world *w, const struct m_sb *sb);
+
+/* ---- fsopts.c: a filesystem's own options ---- */
+/* The machine's RAM in 4096-byte pages (sysinfo(2)), 0 if unknown. */
+unsigned long long m_ram_pages(void);
+/* The defaults of a new filesystem of type fstype. */
+void m_fsopts_init(struct m_fsopts *o, const char *fstype, unsigned long long ram_pages);
+/* Apply mount(2)'s data (comma-separated filesystem options), as the
+ * mounter in user namespace user gives them, all or nothing. Returns 0,
+ * -EINVAL as the kernel says it, or -EOPNOTSUPP for a tmpfs parameter
+ * the model does not model. */
+int m_fsopts_parse(struct m_fsopts *o, const char *data, unsigned long long ram_pages,
+		   const struct m_userns *user);
+/* Append what the filesystem's show_options() prints after "ro"/"rw". */
+void m_fsopts_show(const struct m_fsopts *o, unsigned long long ram_pages, struct ns_buf *out);
 
 /* ---- tree.c: the mount tree, peer groups, propagation ---- */
 /* The mount sitting directly on (m, d), or NULL. */

@@ -110,6 +110,18 @@ static void fields(struct m_world *w, struct m_mount *m, struct m_path root, str
 		ns_buf_addf(b, "%sunbindable", b->len ? " " : "");
 }
 
+/* mountinfo's super options: the superblock's ro or rw (the kernel's
+ * show_sb_opts()), then the filesystem's own (its show_options()). */
+static void super_options(const struct m_world *w, const struct m_sb *sb, struct ns_buf *b)
+{
+	ns_buf_adds(b, sb->rdonly ? "ro" : "rw");
+	m_fsopts_show(&sb->opts, w->ram_pages, b);
+}
+
+/* The text an entry points to: target, root, mount options, optional
+ * fields, super options. */
+#define NTEXT 5
+
 int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
 {
 	struct ns_mount_entry *v = NULL;
@@ -128,37 +140,38 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 		ns_grow(&p, &cap, n + 1, sizeof(*v));
 		v = p;
 		p = text;
-		ns_grow(&p, &tcap, (n + 1) * 4, sizeof(*text));
+		ns_grow(&p, &tcap, (n + 1) * NTEXT, sizeof(*text));
 		text = p;
-		t = &text[n * 4];
-		for (int k = 0; k < 4; k++)
+		t = &text[n * NTEXT];
+		for (int k = 0; k < NTEXT; k++)
 			t[k] = (struct ns_buf)NS_BUF_INIT;
 		if (!m_path_string(at, root, &t[0])) {
 			/* not under the reader's root: not listed */
-			for (int k = 0; k < 4; k++)
+			for (int k = 0; k < NTEXT; k++)
 				ns_buf_free(&t[k]);
 			continue;
 		}
 		m_node_path(m->root, &t[1]);
 		vfs_options(m->flags, &t[2]);
 		fields(w, m, root, &t[3]);
+		super_options(w, m->sb, &t[4]);
 		v[n] = (struct ns_mount_entry){
 			.id = m->id,
 			.parent = m->parent ? m->parent->id : m->id,
 			.major = 0, .minor = m->sb->minor,
 			.fstype = m->sb->fstype, .source = m->sb->source,
-			.fs_options = m->sb->rdonly ? "ro" : "rw",
 		};
 		n++;
 	}
 	for (size_t i = 0; i < n; i++) {
-		v[i].target = ns_buf_str(&text[i * 4]);
-		v[i].root = ns_buf_str(&text[i * 4 + 1]);
-		v[i].vfs_options = ns_buf_str(&text[i * 4 + 2]);
-		v[i].fields = ns_buf_str(&text[i * 4 + 3]);
+		v[i].target = ns_buf_str(&text[i * NTEXT]);
+		v[i].root = ns_buf_str(&text[i * NTEXT + 1]);
+		v[i].vfs_options = ns_buf_str(&text[i * NTEXT + 2]);
+		v[i].fields = ns_buf_str(&text[i * NTEXT + 3]);
+		v[i].fs_options = ns_buf_str(&text[i * NTEXT + 4]);
 	}
 	r = ns_snapshot_from_entries(v, n, out);
-	for (size_t i = 0; i < n * 4; i++)
+	for (size_t i = 0; i < n * NTEXT; i++)
 		ns_buf_free(&text[i]);
 	free(text);
 	free(v);

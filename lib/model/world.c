@@ -25,6 +25,7 @@ void m_world_init(struct m_world *w)
 	memset(w, 0, sizeof(*w));
 	w->next_minor = 40;
 	w->next_ns = 1;
+	w->ram_pages = m_ram_pages();
 	w->events = (struct ns_lines)NS_LINES_INIT;
 }
 
@@ -191,6 +192,7 @@ struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype)
 	sb->source = xstrdup(source);
 	sb->fstype = xstrdup(fstype);
 	sb->minor = w->next_minor++;
+	m_fsopts_init(&sb->opts, fstype, w->ram_pages);
 	sb->root = xcalloc(1, sizeof(*sb->root));
 	sb->root->name = xstrdup("");
 	sb->root->dir = true;
@@ -199,6 +201,16 @@ struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype)
 	sb->next_ino = 2;
 	PUSH(w, sbs, nsbs, sbs_cap, sb);
 	return sb;
+}
+
+bool m_sb_active(const struct m_world *w, const struct m_sb *sb)
+{
+	for (size_t i = 0; i < w->nmounts; i++) {
+		const struct m_mount *m = w->mounts[i];
+		if (m->sb == sb && (!m->dead || m->refs > 0))
+			return true;
+	}
+	return false;
 }
 
 struct m_mount *m_mount_new(struct m_world *w, struct m_sb *sb, struct m_node *root)
