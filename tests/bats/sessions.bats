@@ -7,7 +7,6 @@ load helpers
 DATA=$NSTEST_ROOT/tests/data/sessions
 # sessions that fail by a known difference of nstest (the report names it)
 declare -gA KNOWN=(
-	[02-findmnt-list]="tmpfs -o ro of a stand-in leaves the superblock rw (FS-OPTIONS)"
 	[10-bind]="ls to a pipe prints one name a line; nstest prints columns"
 )
 
@@ -40,10 +39,8 @@ declare -gA KNOWN=(
 		[[ -n ${KNOWN[$name]:-} ]] && continue
 		run "$NSTEST" run "$f"
 		assert_success
-		if [[ $name != 08-errors-mount ]]; then
-			run "$NSTEST" run --backend model "$f"
-			assert_success
-		fi
+		run "$NSTEST" run --backend model "$f"
+		assert_success
 	done
 }
 
