@@ -3,6 +3,7 @@
  * as its longest name, and all but the last are followed by two blanks. */
 #include "commands/ls_layout.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 #define LS_WIDTH 80
@@ -65,4 +66,48 @@ void ns_ls_render(const struct ns_lines *names, bool one_per_line, struct ns_buf
 	while (cols > 1 && !columns_fit(names, cols))
 		cols--;
 	render_columns(names, cols, out);
+}
+
+/* The cells of one row: text cut at runs of two or more blanks. */
+static void row_cells(const char *row, struct ns_lines *cells)
+{
+	const char *p = row;
+
+	while (*p) {
+		const char *end = strstr(p, "  ");
+
+		if (!end)
+			end = p + strlen(p);
+		ns_lines_pushn(cells, p, (size_t)(end - p));
+		p = end + strspn(end, " ");
+	}
+}
+
+bool ns_ls_split(const char *text, struct ns_lines *names)
+{
+	struct ns_lines rows = NS_LINES_INIT;
+	struct ns_lines *cells;
+	struct ns_buf again = NS_BUF_INIT;
+	size_t ncols = 0;
+	bool same;
+
+	ns_lines_split(&rows, text, strlen(text));
+	cells = xcalloc(rows.n + 1, sizeof(*cells));
+	for (size_t r = 0; r < rows.n; r++) {
+		row_cells(rows.v[r], &cells[r]);
+		if (cells[r].n > ncols)
+			ncols = cells[r].n;
+	}
+	for (size_t c = 0; c < ncols; c++)
+		for (size_t r = 0; r < rows.n; r++)
+			if (c < cells[r].n)
+				ns_lines_push(names, cells[r].v[c]);
+	ns_ls_render(names, false, &again);
+	same = !strcmp(ns_buf_str(&again), text);
+	for (size_t r = 0; r < rows.n; r++)
+		ns_lines_free(&cells[r]);
+	free(cells);
+	ns_lines_free(&rows);
+	ns_buf_free(&again);
+	return same;
 }
