@@ -8,7 +8,6 @@ DATA=$NSTEST_ROOT/tests/data/sessions
 # sessions that fail by a known difference of nstest (the report names it)
 declare -gA KNOWN=(
 	[02-findmnt-list]="tmpfs -o ro of a stand-in leaves the superblock rw (FS-OPTIONS)"
-	[10-bind]="ls to a pipe prints one name a line; nstest prints columns"
 )
 
 @test "sessions: at least 15, each with its script and transcript" {
