@@ -76,6 +76,13 @@ static int parse_ls(struct ns_stage *st, struct ns_parse_err *e)
 	return parse_common(st, e, "a1", 0, 1);
 }
 
+/* Into a pipe, GNU ls prints one name a line, as with -1 (ls(1): "-1
+ * list one file per line"; the columns are for a terminal only). */
+static void ls_piped(void *args)
+{
+	((struct ns_fs_args *)args)->one = true;
+}
+
 static int parse_cd(struct ns_stage *st, struct ns_parse_err *e)
 {
 	return parse_common(st, e, "", 0, 1);
@@ -281,7 +288,8 @@ char *ns_path_dir(const char *path)
 const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("mkdir", NS_CMD_MKDIR, parse_mkdir),
 	FS_ENTRY("touch", NS_CMD_TOUCH, parse_touch),
-	FS_ENTRY("ls", NS_CMD_LS, parse_ls),
+	{ .name = "ls", .id = NS_CMD_LS, .parse = parse_ls, .free_args = free_fs_args,
+	  .piped = ls_piped },
 	FS_ENTRY("cd", NS_CMD_CD, parse_cd),
 	FS_ENTRY("cat", NS_CMD_CAT, parse_cat),
 	FS_ENTRY("chroot", NS_CMD_CHROOT, parse_chroot),

@@ -10,4 +10,10 @@
 /* Append names (already sorted) to out, one a line or in columns. */
 void ns_ls_render(const struct ns_lines *names, bool one_per_line, struct ns_buf *out);
 
+/* The names of a listing in columns, in order (column by column), into
+ * names: true when laying them out again gives text exactly, else false
+ * with names unspecified. Cells are cut at runs of two or more blanks, so
+ * names that hold such a run, or end in a blank, never come back. */
+bool ns_ls_split(const char *text, struct ns_lines *names);
+
 #endif

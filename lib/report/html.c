@@ -6,7 +6,7 @@
 
 #include "report/dot_svg.h"
 #include "report/report_text.h"
-#include "run/ulmsg.h"
+#include "run/verdict.h"
 
 static const char style[] =
 	"body{font-family:sans-serif;max-width:72rem;margin:1.5rem auto;padding:0 1rem;color:#1b1b1b;line-height:1.45}"
@@ -97,7 +97,7 @@ static void step_block(struct ns_buf *out, const struct ns_result *r, size_t i)
 		ns_buf_adds(out, "<p class=\"notrun\">not run</p>\n");
 		return;
 	}
-	got = ns_ulmsg_output(sc, st, o->out.err, o->out.output);
+	got = ns_judge_output(sc, st, o->out.err, o->out.output);
 	if (sv->ok) {
 		if (*got)
 			pre(out, "out", got);

@@ -7,7 +7,7 @@
 #include "report/show.h"
 
 #include "report/report_text.h"
-#include "run/ulmsg.h"
+#include "run/verdict.h"
 
 #include <string.h>
 
@@ -67,8 +67,8 @@ static void show_step(FILE *f, const struct ns_result *r, size_t i, size_t raw)
 		fprintf(f, MARK_NOT_RUN "(%s)\n", not_run_reason(r, i));
 		return;
 	}
-	/* the error line in the form the file uses (run/ulmsg.h) */
-	out = ns_ulmsg_output(sc, &sc->steps[i], o->out.err, o->out.output);
+	/* in the forms the file uses: error lines, ls listings (verdict.h) */
+	out = ns_judge_output(sc, &sc->steps[i], o->out.err, o->out.output);
 	put_lines(f, ns_scenario_block_indent(sc, raw), out);
 	free(out);
 	if (sv->ok)

@@ -8,6 +8,7 @@
 #include "commands/filter.h"
 #include "match/match.h"
 #include "match/match_tree.h"
+#include "run/ls_form.h"
 #include "run/require.h"
 #include "run/standin_hint.h"
 #include "run/ulmsg.h"
@@ -208,15 +209,13 @@ static bool match_block(struct ns_matcher *m, const struct ns_expect *exp, size_
 /* A failed step whose block ends with util-linux's message for this
  * errno and command line, or with "COMMAND: ERROR", is matched with
  * nstest's error line in its place (run/ulmsg.h, any_errno); every other
- * block as it is written. */
-static bool judge_step(struct ns_matcher *m, const struct ns_step *st,
-		       const struct ns_step_out *out, struct ns_buf *diff)
+ * block as it is written (sh, tree: as match_block). */
+static bool judge_written(struct ns_matcher *m, const struct ns_step *st,
+			  const struct ns_step_out *out, const struct ns_match_shape *sh,
+			  const struct ns_match_shape *tree, struct ns_buf *diff)
 {
 	size_t n = 0;
 	struct ns_expect *alt = any_errno(st, out, &n);
-	struct ns_match_shape shape = { 0 };
-	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
-	const struct ns_match_shape *tree = shape.tree ? &shape : NULL;
 	bool ok;
 
 	if (!alt)
@@ -227,6 +226,53 @@ static bool judge_step(struct ns_matcher *m, const struct ns_step *st,
 	ok = match_block(m, alt, n, st->unordered, out->output, sh, tree, diff);
 	ns_ulmsg_free_block(alt, n);
 	return ok;
+}
+
+/* An ls listing that did not match as written, matched against the
+ * names ls printed, one a line (run/ls_form.h). When that fails too and
+ * the file writes listings one name a line, the diff is made against
+ * them. diff holds the written block's diff from mark on. */
+static bool judge_ls(struct ns_matcher *m, const struct ns_scenario *sc,
+		     const struct ns_step *st, const struct ns_step_out *out,
+		     const struct ns_match_shape *sh, struct ns_buf *diff, size_t mark)
+{
+	char *names = ns_ls_form_applies(st, out->err) ?
+		ns_ls_form_names(st, out->err, out->output) : NULL;
+	bool ok;
+
+	if (!names)
+		return false;
+	ok = ns_matcher_step_shaped(m, st->expect, st->nexpect, false, names, sh, NULL);
+	if (diff && (ok || ns_ls_form_one_per_line(sc, st))) {
+		ns_buf_truncate(diff, mark);
+		if (!ok)
+			ns_matcher_step_shaped(m, st->expect, st->nexpect, false, names, sh, diff);
+	}
+	free(names);
+	return ok;
+}
+
+static bool judge_step(struct ns_matcher *m, const struct ns_scenario *sc,
+		       const struct ns_step *st, const struct ns_step_out *out,
+		       struct ns_buf *diff)
+{
+	struct ns_match_shape shape = { 0 };
+	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;
+	const struct ns_match_shape *tree = shape.tree ? &shape : NULL;
+	size_t mark = diff ? diff->len : 0;
+
+	return judge_written(m, st, out, sh, tree, diff) ||
+	       judge_ls(m, sc, st, out, sh, diff, mark);
+}
+
+char *ns_judge_output(const struct ns_scenario *sc, const struct ns_step *st,
+		      int err, const char *output)
+{
+	char *text = ns_ulmsg_output(sc, st, err, output);
+	char *form = ns_ls_form_output(sc, st, err, text);
+
+	free(text);
+	return form;
 }
 
 void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
@@ -280,7 +326,7 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		}
 		/* where it looked from, for numbers freed and given out again */
 		ns_matcher_set_view(m, &o->out.view);
-		v->steps[i].ok = judge_step(m, st, &o->out, &diff);
+		v->steps[i].ok = judge_step(m, sc, st, &o->out, &diff);
 		if (!v->steps[i].ok) {
 			v->failed++;
 			v->steps[i].diff = ns_buf_detach(&diff);

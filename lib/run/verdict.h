@@ -44,6 +44,12 @@ void ns_judge(const struct ns_scenario *sc, const struct ns_run *run,
  * left it, pairs released on the way gone. For --update. */
 void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		   const char *release, struct ns_matcher *m, struct ns_verdict *v);
+/* What step st printed (output, with errno err), written in the forms
+ * the file uses: its error line in util-linux's words (run/ulmsg.h), an
+ * ls listing one name a line (run/ls_form.h). For show, the HTML page and
+ * --update. Heap. */
+char *ns_judge_output(const struct ns_scenario *sc, const struct ns_step *st,
+		      int err, const char *output);
 void ns_verdict_skip(struct ns_verdict *v, char *reason);
 void ns_verdict_free(struct ns_verdict *v);
 const char *ns_status_name(enum ns_status s);

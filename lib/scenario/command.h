@@ -76,6 +76,10 @@ struct ns_cmd_def {
 	/* The terminal the command names (nsenter -t NAME), or NULL; the
 	 * parser checks that a prompt of that name came before. */
 	const char *(*terminal)(const void *args);
+	/* Called when the command's output goes into a pipe (filters follow
+	 * it, on its own or run by a wrapper), as a program's stdout would
+	 * then be no terminal: ls prints one name a line. NULL: no change. */
+	void (*piped)(void *args);
 };
 
 /* The command a wrapper stage runs, or NULL (see inner above). */

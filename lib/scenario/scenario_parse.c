@@ -299,6 +299,19 @@ static int check_redirect(struct parser *p, const struct ns_split *sp, int base)
 	return 0;
 }
 
+/* A command whose output goes into filters writes to a pipe, not a
+ * terminal (`unshare -m ls /d | wc -l`: the ls unshare runs). */
+static void tell_piped(const struct ns_pipeline *pl)
+{
+	const struct ns_stage *cmd;
+
+	if (pl->n < 2)
+		return;
+	cmd = ns_stage_cmd(&pl->stages[0]);
+	if (cmd->def && cmd->def->piped && cmd->args)
+		cmd->def->piped(cmd->args);
+}
+
 static int parse_command(struct parser *p, struct ns_step *step,
 			 const char *text, int base)
 {
@@ -332,6 +345,7 @@ static int parse_command(struct parser *p, struct ns_step *step,
 	for (size_t i = 0; i < step->pipeline.n; i++)
 		if (parse_stage(p, &step->pipeline.stages[i], i) < 0)
 			return -1;
+	tell_piped(&step->pipeline);
 	return 0;
 }
 

@@ -16,7 +16,6 @@
 
 #include "match/match.h"
 #include "match/renaming.h"
-#include "run/ulmsg.h"
 #include "run/verdict.h"
 
 /* Fresh names of one kind: which names the file's kept blocks use, which
@@ -150,8 +149,8 @@ static int put_block(struct updater *u, size_t r)
 	const char *old = ns_scenario_first_expect(sc, r);
 	const char *indent = ns_scenario_block_indent(sc, r);
 	const struct ns_step_out *o = &u->run->obs[i].out;
-	/* the error line in the form the file uses (run/ulmsg.h) */
-	char *text = ns_ulmsg_output(sc, st, o->err, o->output);
+	/* in the forms the file uses: error lines, ls listings (verdict.h) */
+	char *text = ns_judge_output(sc, st, o->err, o->output);
 	struct ns_lines lines = NS_LINES_INIT;
 	struct ns_match_shape shape;
 	const struct ns_match_shape *sh = ns_judge_shape(st, &shape) ? &shape : NULL;

@@ -5,11 +5,6 @@ bats_require_minimum_version 1.5.0
 load helpers
 
 DATA=$NSTEST_ROOT/tests/data/sessions
-# sessions that fail by a known difference of nstest (the report names it)
-declare -gA KNOWN=(
-	[10-bind]="ls to a pipe prints one name a line; nstest prints columns"
-)
-
 @test "sessions: at least 15, each with its script and transcript" {
 	local n=0 f
 	for f in "$DATA"/*.scn; do
@@ -33,22 +28,12 @@ declare -gA KNOWN=(
 }
 
 @test "sessions: every session replays, on the kernel and on the model" {
-	local f name
+	local f
 	for f in "$DATA"/*.scn; do
-		name=$(basename "$f" .scn)
-		[[ -n ${KNOWN[$name]:-} ]] && continue
 		run "$NSTEST" run "$f"
 		assert_success
 		run "$NSTEST" run --backend model "$f"
 		assert_success
-	done
-}
-
-@test "sessions: the known differences still fail (remove them from KNOWN when fixed)" {
-	local name
-	for name in "${!KNOWN[@]}"; do
-		run "$NSTEST" run "$DATA/$name.scn"
-		assert_failure 1
 	done
 }
 

@@ -449,8 +449,10 @@ static void test_against_real_tools(void)
 	differ(in, WORDS("wc"));
 }
 
-/* ls's layout (commands/ls_layout.h): the most columns that fit 80,
- * filled top to bottom, two blanks after every column but the last. */
+/* ls's layout (commands/ls_layout.h): GNU ls's on an 80-column terminal,
+ * filled top to bottom, two blanks after every column but the last. The
+ * cases marked GNU are what GNU ls 9.1 printed for the same names with
+ * LC_ALL=C ls -C -w 80 -T 0 (no tabs). */
 static void ls_case(const char *const *names, size_t n, bool one, const char *want,
 		    const char *what)
 {
@@ -463,6 +465,39 @@ static void ls_case(const char *const *names, size_t n, bool one, const char *wa
 	is_str(ns_buf_str(&out), want, "ls: %s", what);
 	ns_buf_free(&out);
 	ns_lines_free(&l);
+}
+
+/* Where GNU ls's rule has edges: a line of exactly 80 does not fit; the
+ * length is checked only once a column is wider than 3. */
+static void test_ls_gnu_edges(void)
+{
+	static const char *const w80[] = {
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2",
+	};
+	static const char *const w78[] = {
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1", "aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2",
+	};
+	const char *chars[28];
+	char one[28][2];
+
+	ls_case(w80, 2, false,
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1\naaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2\n",
+		"GNU: two names in a line of exactly 80 take two rows");
+	ls_case(w78, 2, false,
+		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa1  aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa2\n",
+		"GNU: in a line of 78, one row");
+	for (int i = 0; i < 28; i++) {
+		one[i][0] = i < 2 ? (char)('0' + i) : (char)('a' + i - 2);
+		one[i][1] = '\0';
+		chars[i] = one[i];
+	}
+	ls_case(chars + 1, 27, false,
+		"1  a  b  c  d  e  f  g  h  i  j  k  l  m  n  o  p  q  r  s  t  u  v  w  x  y  z\n",
+		"GNU: 27 names of one character in one row of 79 (no column grew past 3)");
+	ls_case(chars, 28, false,
+		"0  a  c  e  g  i  k  m  o  q  s  u  w  y\n"
+		"1  b  d  f  h  j  l  n  p  r  t  v  x  z\n",
+		"GNU: 28 names of one character: at most 27 columns, so 2 rows of 14");
 }
 
 static void test_ls_layout(void)
@@ -481,8 +516,8 @@ static void test_ls_layout(void)
 	ls_case(xy, 2, false, "x  y\n", "the article's two names on one line");
 	ls_case(xy, 2, true, "x\ny\n", "-1: one name a line");
 	ls_case(five, 5, false, "a  b  c  d  e\n", "five short names in one row");
-	/* 4 x 30 characters: 4 columns are 126 wide; 3 would leave the last
-	 * one empty (2 rows); so 2 columns of 2 rows, top to bottom */
+	/* 4 x 30 characters: 4 columns are 126 wide; 3 columns have 2 rows
+	 * and fit (32 + 32 + 3 for the empty one), so 2 rows of 2 names */
 	ls_case(wide, 4, false,
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa1  aaaaaaaaaaaaaaaaaaaaaaaaaaaaa3\n"
 		"aaaaaaaaaaaaaaaaaaaaaaaaaaaaa2  aaaaaaaaaaaaaaaaaaaaaaaaaaaaa4\n",
@@ -499,6 +534,7 @@ static void test_ls_layout(void)
 	}
 	ls_case(ten, 30, false, ns_buf_str(&want), "thirty names in six columns of five");
 	ns_buf_free(&want);
+	test_ls_gnu_edges();
 }
 
 int main(void)

@@ -431,6 +431,36 @@ static void test_wrappers(void)
 	ns_scenario_free(sc);
 }
 
+/* Whether the ls of the last step (maybe run by a wrapper) prints one
+ * name a line. */
+static int ls_one(const char *text)
+{
+	struct ns_scenario *sc;
+	const struct ns_stage *st = only_stage(text, &sc);
+	const struct ns_fs_args *a;
+	int one = -1;
+
+	st = st ? ns_stage_cmd(st) : NULL;
+	if (st && st->def && st->def->id == NS_CMD_LS) {
+		a = st->args;
+		one = a->one;
+	}
+	ns_scenario_free(sc);
+	return one;
+}
+
+/* Into a pipe ls writes to no terminal: one name a line, as GNU ls. */
+static void test_ls_piped(void)
+{
+	ok(ls_one("    # ls /d | wc -l\n") == 1, "ls /d | wc -l: one name a line");
+	ok(ls_one("    # unshare -m ls /d | grep x\n") == 1, "unshare -m ls /d | grep x: the ls unshare runs too");
+	ok(ls_one("    sh1# mkdir /d\n    sh2# nsenter -t sh1 -m ls /d | head -n 1\n") == 1,
+	   "nsenter ... ls /d | head: the ls nsenter runs too");
+	ok(ls_one("    # ls /d\n") == 0, "ls /d alone: columns");
+	ok(ls_one("    # unshare -m ls /d\n") == 0, "unshare -m ls /d alone: columns");
+	ok(ls_one("    # ls -1 /d\n") == 1, "ls -1 /d: one name a line");
+}
+
 static void test_split(void)
 {
 	struct ns_split sp;
@@ -463,5 +493,6 @@ int main(void)
 	test_split();
 	test_remount();
 	test_wrappers();
+	test_ls_piped();
 	return tap_done();
 }
