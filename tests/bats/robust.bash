@@ -1,6 +1,7 @@
 # tests/bats/robust.bash - host-side checks shared by faults.bats and
 # escape.bats (issue 5): whatever a run does or suffers, the host must
-# come out of it as it went in.
+# come out of it as it went in. Also the pass-in-every-mode checks of
+# mountns.bats and standin-ro.bats (passes_in, fails_everywhere).
 #
 #     load helpers
 #     load robust
@@ -125,4 +126,27 @@ wait_for_depth() {
 robust_setup() {
 	nstest_setup
 	host_snapshot
+}
+
+# passes_in MODE... SCN: PASS with each set of run options (one word
+# each; "" for none), leaving the host's mount table as host_snapshot saw
+# it.
+passes_in() {
+	local scn=${*: -1} mode
+	for mode in "${@:1:$#-1}"; do
+		run "$NSTEST" run $mode "$scn"
+		assert_success
+		assert_line --partial "PASS  $scn"
+	done
+	assert_equal "$(cat /proc/self/mountinfo)" "$(cat "$HOST_MOUNTINFO")"
+}
+
+# fails_everywhere SCN LINE: FAIL on both backends, with LINE in the diff.
+fails_everywhere() {
+	local backend
+	for backend in kernel model; do
+		run "$NSTEST" run --backend=$backend "$1"
+		assert_failure 1
+		assert_line "$2"
+	done
 }

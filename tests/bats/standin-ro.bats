@@ -24,18 +24,6 @@ setup() {
 	host_snapshot
 }
 
-# passes_in MODE... SCN: PASS in each mode ("" is the default), leaving
-# the host's mount table as it was.
-passes_in() {
-	local scn=${*: -1} mode
-	for mode in "${@:1:$#-1}"; do
-		run "$NSTEST" run $mode "$scn"
-		assert_success
-		assert_line --partial "PASS  $scn"
-	done
-	assert_equal "$(cat /proc/self/mountinfo)" "$(cat "$HOST_MOUNTINFO")"
-}
-
 @test "standin-ro: -o ro makes the stand-in's superblock read-only, in every mode and on the model" {
 	# /dev/sdb1 mounted once (a new tmpfs) and /dev/sdc1 twice (a clone
 	# of its master): both paths of tmpfs stand-ins
@@ -57,11 +45,7 @@ SCN
 	passes_in "" --devices=loop --userns --backend=model "$scn"
 	# the twin: a read-write superblock there fails on both backends
 	sed -i '0,/^    ro$/s//    rw/' "$scn"
-	for backend in kernel model; do
-		run "$NSTEST" run --backend=$backend "$scn"
-		assert_failure 1
-		assert_line "    -rw"
-	done
+	fails_everywhere "$scn" "    -rw"
 }
 
 @test "standin-ro: a read-write mount of a live read-only stand-in is EBUSY; once all are gone it is a new superblock" {
@@ -89,11 +73,7 @@ SCN
 	assert_line --partial "fell back to loop stand-ins: it mounts a device name read-only and read-write"
 	# the twin: the read-write mount beside a live read-only one succeeds
 	sed -i '0,/^    mount: EBUSY.*/{//d}' "$scn"
-	for backend in kernel model; do
-		run "$NSTEST" run --backend=$backend "$scn"
-		assert_failure 1
-		assert_line "    +mount: EBUSY (Device or resource busy)"
-	done
+	fails_everywhere "$scn" "    +mount: EBUSY (Device or resource busy)"
 }
 
 @test "standin-ro: tmpfs stand-ins (rootless, or devices: tmpfs) keep the first mount's state for the whole scenario" {
