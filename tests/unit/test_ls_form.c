@@ -11,7 +11,7 @@
 #include "run/verdict.h"
 #include "scn.h"
 #include "tap.h"
-#include "update/update.h"
+#include "update_run.h"
 
 /* A run of sc where step i printed outs[i] (NULL past the list's end:
  * nothing). */
@@ -164,20 +164,13 @@ static void test_diff(void)
 static char *update(const char *text, const char *const *outs)
 {
 	struct ns_scenario *sc = parse(text);
-	struct ns_update u;
 	struct ns_run run;
-	char *res = NULL;
+	char *res;
 
 	if (!sc)
 		return NULL;
 	make_run(&run, sc, outs);
-	if (ns_update_rewrite(sc, &run, true, &u) == 0 && ns_update_verify(sc, &run, &u) == 0) {
-		res = u.text;
-		u.text = NULL;
-	} else {
-		printf("# update: %s\n", u.error ? u.error : "?");
-	}
-	ns_update_free(&u);
+	res = update_run(sc, &run, true, NULL, NULL);
 	ns_run_free(&run);
 	ns_scenario_free(sc);
 	return res;

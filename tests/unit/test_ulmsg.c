@@ -12,7 +12,7 @@
 #include "run/pipeline.h"
 #include "scn.h"
 #include "tap.h"
-#include "update/update.h"
+#include "update_run.h"
 
 /* Step i of sc failed with err after printing before. */
 static void fail_step(struct ns_run *run, const struct ns_scenario *sc, size_t i,
@@ -285,22 +285,15 @@ static void test_table(void)
 static char *update2(const char *text, int first, int err)
 {
 	struct ns_scenario *sc = parse(text);
-	struct ns_update u;
 	struct ns_run run;
-	char *res = NULL;
+	char *res;
 
 	if (!sc)
 		return NULL;
 	make_run(&run, sc, err, NULL);
 	for (size_t i = 0; i + 1 < sc->nsteps; i++)
 		fail_step(&run, sc, i, first, NULL);
-	if (ns_update_rewrite(sc, &run, true, &u) == 0 && ns_update_verify(sc, &run, &u) == 0) {
-		res = u.text;
-		u.text = NULL;
-	} else {
-		printf("# update: %s\n", u.error ? u.error : "?");
-	}
-	ns_update_free(&u);
+	res = update_run(sc, &run, true, NULL, NULL);
 	ns_run_free(&run);
 	ns_scenario_free(sc);
 	return res;

@@ -7,7 +7,7 @@
 
 #include "scn.h"
 #include "tap.h"
-#include "update/update.h"
+#include "update_run.h"
 
 /* ---- helpers ------------------------------------------------------------- */
 
@@ -29,25 +29,14 @@ static void make_run(struct ns_run *run, size_t nsteps, const char *const *out)
 static char *update(const char *text, const char *const *out, size_t *blocks, char **err)
 {
 	struct ns_scenario *sc = parse(text);
-	struct ns_update u;
 	struct ns_run run;
-	char *res = NULL;
+	char *res;
 	size_t len = strlen(text);
 
 	if (!sc)
 		return NULL;
 	make_run(&run, sc->nsteps, out);
-	if (ns_update_rewrite(sc, &run, len && text[len - 1] == '\n', &u) == 0 &&
-	    ns_update_verify(sc, &run, &u) == 0) {
-		res = u.text;
-		u.text = NULL;
-		if (blocks)
-			*blocks = u.rewritten;
-	} else if (err) {
-		*err = u.error;
-		u.error = NULL;
-	}
-	ns_update_free(&u);
+	res = update_run(sc, &run, len && text[len - 1] == '\n', blocks, err);
 	ns_run_free(&run);
 	ns_scenario_free(sc);
 	return res;
