@@ -33,6 +33,19 @@ static bool is_number(const char *w, size_t n)
 	return digit;
 }
 
+/* A word of findmnt -J ("ext4", or "8:1",) without its quotes and comma,
+ * so that its type and numbers read as in the other forms. */
+static const char *unquote(const char *w, size_t *n)
+{
+	if (*n && w[*n - 1] == ',')
+		(*n)--;
+	if (*n >= 2 && w[0] == '"' && w[*n - 1] == '"') {
+		*n -= 2;
+		return w + 1;
+	}
+	return w;
+}
+
 struct side {
 	struct ns_lines norm;   /* the lines without what the mode decides */
 	unsigned kinds;         /* 1 << enum kind of every type seen */
@@ -49,7 +62,8 @@ static void add_line(struct side *s, const char *line, size_t len)
 	size_t i = 0;
 
 	while (i < len) {
-		size_t start, n;
+		size_t start, n, cn;
+		const char *core;
 		enum kind k;
 
 		while (i < len && (line[i] == ' ' || line[i] == '\t'))
@@ -60,21 +74,26 @@ static void add_line(struct side *s, const char *line, size_t len)
 		while (i < len && line[i] != ' ' && line[i] != '\t')
 			i++;
 		n = i - start;
-		k = fs_kind(line + start, n);
+		cn = n;
+		core = unquote(line + start, &cn);
+		k = fs_kind(core, cn);
 		if (words++)
 			ns_buf_addc(&b, ' ');
 		if (after_dash)
 			after_dash++;
+		/* what is around the core (JSON's quotes and comma) stays */
+		ns_buf_add(&b, line + start, (size_t)(core - (line + start)));
 		if (k != FS_NONE) {
 			s->kinds |= 1u << k;
 			ns_buf_adds(&b, "FS");
 		} else if (after_dash == 4 && i == len) {
 			ns_buf_adds(&b, "OPTS");
-		} else if (is_number(line + start, n)) {
+		} else if (is_number(core, cn)) {
 			ns_buf_addc(&b, '#');
 		} else {
-			ns_buf_add(&b, line + start, n);
+			ns_buf_add(&b, core, cn);
 		}
+		ns_buf_add(&b, core + cn, n - (size_t)(core - (line + start)) - cn);
 		if (n == 1 && line[start] == '-' && !after_dash)
 			after_dash = 1;
 	}

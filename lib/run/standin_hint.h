@@ -8,9 +8,9 @@
 
 /* The hint for a unified diff (expected "-", actual "+"), heap, or NULL
  * when its lines differ in anything else, or not in the type at all:
- * "the lines differ only in filesystem type and superblock options:
- * written for loop stand-ins (ext4), run on tmpfs ones; try
- * --devices=loop" (or the other way round). */
+ * "the lines differ only in filesystem type and what comes with it:
+ * written for loop stand-ins, run on tmpfs ones; try --devices=loop"
+ * (or the other way round). */
 char *ns_standin_hint(const char *diff);
 
 #endif

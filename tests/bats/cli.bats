@@ -298,6 +298,13 @@ SCN
 	assert_line --partial "nstest lint PATH..."
 	assert_line --partial "nstest COMMAND --help"
 	assert_equal "$stderr" ""
+	# every command main.c dispatches has its usage line and its line
+	# in the list of commands
+	local cmd
+	for cmd in $(grep -o 'strcmp(argv\[1\], "[a-z]*")' "$NSTEST_ROOT/harness/main.c" | cut -d'"' -f2); do
+		assert_line --regexp "^(usage: |       )nstest $cmd "
+		assert_line --regexp "^  $cmd +[a-z]"
+	done
 }
 
 # Every long option the source of a command knows must be in its --help.

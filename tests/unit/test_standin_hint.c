@@ -36,6 +36,17 @@ int main(void)
 	check("--- expected\n+++ actual\n TARGET FSTYPE\n"
 	      "-/      ext4\n-└─/a   ext4\n+/      tmpfs\n+└─/a   tmpfs\n",
 	      TO_LOOP, "findmnt columns of another width");
+	check("--- expected\n+++ actual\n@@ -5,4 +5,4 @@\n"
+	      "          \"source\": \"/dev/sdb1\",\n"
+	      "-         \"fstype\": \"ext4\",\n"
+	      "-         \"maj:min\": \"7:1\"\n"
+	      "+         \"fstype\": \"tmpfs\",\n"
+	      "+         \"maj:min\": \"0:41\"\n",
+	      TO_LOOP, "findmnt -J: the type and device quoted");
+	check("--- expected\n+++ actual\n"
+	      "-         \"fstype\": \"ext4\",\n"
+	      "+         \"fstype\": \"tmpfs\"\n",
+	      NULL, "findmnt -J: a comma differs too");
 	check("--- expected\n+++ actual\n"
 	      "-2 1 7:1 / /a rw,relatime shared:1 - ext4 /dev/sdb1 rw\n"
 	      "+46 48 0:41 / /a rw,relatime - tmpfs /dev/sdb1 rw\n",
