@@ -127,3 +127,19 @@ bool ns_ls_split(const char *text, struct ns_lines *names)
 	ns_buf_free(&again);
 	return same;
 }
+
+void ns_ls_untab(const char *line, struct ns_buf *out)
+{
+	size_t col = 0;
+
+	for (const char *p = line; *p; p++) {
+		if (*p != '\t') {
+			ns_buf_addc(out, *p);
+			col++;
+			continue;
+		}
+		do
+			ns_buf_addc(out, ' ');
+		while (++col % 8);
+	}
+}

@@ -16,4 +16,11 @@ void ns_ls_render(const struct ns_lines *names, bool one_per_line, struct ns_buf
  * names that hold such a run, or end in a blank, never come back. */
 bool ns_ls_split(const char *text, struct ns_lines *names);
 
+/* line, with each tab expanded to the next stop of 8 columns, appended to
+ * out. GNU ls pads its columns with tabs where one reaches the next
+ * column's start (coreutils src/ls.c, indent(), --tabsize defaults to 8),
+ * so a terminal, or script(1), shows its columns so; expanded, they are
+ * the columns ns_ls_render() prints with blanks only. */
+void ns_ls_untab(const char *line, struct ns_buf *out);
+
 #endif

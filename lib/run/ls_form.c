@@ -35,19 +35,52 @@ static bool plain_block(const struct ns_step *st)
 	return true;
 }
 
-/* The block's lines as a list, and as text ("\n" after each). */
+/* The block's lines, tabs expanded (ns_ls_untab), as a list, and as text
+ * ("\n" after each). */
 static void block_lines(const struct ns_step *st, struct ns_lines *l, struct ns_buf *text)
 {
 	for (size_t i = 0; i < st->nexpect; i++) {
-		ns_lines_push(l, st->expect[i].text);
-		ns_buf_adds(text, st->expect[i].text);
+		struct ns_buf line = NS_BUF_INIT;
+
+		ns_ls_untab(st->expect[i].text, &line);
+		ns_lines_push(l, ns_buf_str(&line));
+		ns_buf_adds(text, ns_buf_str(&line));
 		ns_buf_addc(text, '\n');
+		ns_buf_free(&line);
 	}
 }
 
 bool ns_ls_form_applies(const struct ns_step *st, int err)
 {
 	return !err && ls_columns(st) && plain_block(st);
+}
+
+struct ns_expect *ns_ls_form_untab(const struct ns_step *st, int err)
+{
+	struct ns_expect *b;
+	bool tab = false;
+
+	for (size_t i = 0; i < st->nexpect; i++)
+		tab |= strchr(st->expect[i].text, '\t') != NULL;
+	if (!tab || !ns_ls_form_applies(st, err))
+		return NULL;
+	b = xcalloc(st->nexpect, sizeof(*b));
+	for (size_t i = 0; i < st->nexpect; i++) {
+		struct ns_buf line = NS_BUF_INIT;
+
+		ns_ls_untab(st->expect[i].text, &line);
+		b[i] = (struct ns_expect){ ns_buf_detach(&line), st->expect[i].line };
+	}
+	return b;
+}
+
+void ns_ls_form_free_block(struct ns_expect *block, size_t n)
+{
+	if (!block)
+		return;
+	for (size_t i = 0; i < n; i++)
+		free(block[i].text);
+	free(block);
 }
 
 char *ns_ls_form_names(const struct ns_step *st, int err, const char *output)

@@ -228,18 +228,34 @@ static bool judge_written(struct ns_matcher *m, const struct ns_step *st,
 	return ok;
 }
 
-/* An ls listing that did not match as written, matched against the
- * names ls printed, one a line (run/ls_form.h). When that fails too and
+/* An ls listing that did not match as written, matched with its tabs
+ * expanded (GNU ls's columns as a terminal shows them), then against the
+ * names ls printed, one a line (run/ls_form.h). A block with tabs that
+ * fails gets the diff of its expanded lines; when the names fail too and
  * the file writes listings one name a line, the diff is made against
  * them. diff holds the written block's diff from mark on. */
 static bool judge_ls(struct ns_matcher *m, const struct ns_scenario *sc,
 		     const struct ns_step *st, const struct ns_step_out *out,
 		     const struct ns_match_shape *sh, struct ns_buf *diff, size_t mark)
 {
-	char *names = ns_ls_form_applies(st, out->err) ?
-		ns_ls_form_names(st, out->err, out->output) : NULL;
+	struct ns_expect *untab = ns_ls_form_untab(st, out->err);
+	char *names;
 	bool ok;
 
+	if (untab) {
+		ok = ns_matcher_step_shaped(m, untab, st->nexpect, false, out->output, sh, NULL);
+		if (diff) {
+			ns_buf_truncate(diff, mark);
+			if (!ok)
+				ns_matcher_step_shaped(m, untab, st->nexpect, false, out->output,
+						       sh, diff);
+		}
+		ns_ls_form_free_block(untab, st->nexpect);
+		if (ok)
+			return true;
+	}
+	names = ns_ls_form_applies(st, out->err) ?
+		ns_ls_form_names(st, out->err, out->output) : NULL;
 	if (!names)
 		return false;
 	ok = ns_matcher_step_shaped(m, st->expect, st->nexpect, false, names, sh, NULL);

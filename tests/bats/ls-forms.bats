@@ -85,6 +85,21 @@ SCN
 	on_both 0 "$one"
 }
 
+# On a terminal GNU ls pads its columns with tabs where one reaches the
+# next column (ls(1): -T, --tabsize=COLS, 8 by default), so script(1) and
+# terminals that keep tabs on copy give the columns so: -C -w 80 without
+# -T 0. Expanded to stops of 8 they are the columns nstest prints; a
+# twin with a name changed still fails.
+@test "ls-forms: an unpiped ls passes written in GNU ls's columns with tabs; a wrong twin fails" {
+	local tabs twin
+	tabs=$(listing tabs "$(ls -C -w 80 "$REAL")")
+	grep -q $'\t' "$tabs" || fail "GNU ls printed no tab: $(cat "$tabs")"
+	on_both 0 "$tabs"
+	twin=$(listing tabs-twin "$(ls -C -w 80 "$REAL" | sed 's/directory_12/directory_21/')")
+	run ! cmp -s "$tabs" "$twin"
+	on_both 1 "$twin"
+}
+
 @test "ls-forms: a wrong twin of the one-a-line block fails (a name missing, one too many, renamed, two swapped)" {
 	local good scn twin
 	good=$(ls "$REAL")

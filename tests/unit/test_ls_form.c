@@ -222,6 +222,29 @@ static void test_split(void)
 	ns_buf_free(&lines);
 }
 
+/* ls_layout.h's untab: a tab goes to the next stop of 8 columns, as a
+ * terminal shows GNU ls's padding (coreutils ls.c, indent()). */
+static void test_untab(void)
+{
+	static const struct {
+		const char *in, *want;
+	} cases[] = {
+		{ "a\tb", "a       b" },
+		{ "abcdefgh\tx", "abcdefgh        x" },
+		{ "abcdefg\tx", "abcdefg x" },
+		{ "b\t\t\t\t  e", "b                                 e" },
+		{ "no tab", "no tab" },
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct ns_buf b = NS_BUF_INIT;
+
+		ns_ls_untab(cases[i].in, &b);
+		is_str(ns_buf_str(&b), cases[i].want, "untab: tab stops every 8 columns");
+		ns_buf_free(&b);
+	}
+}
+
 int main(void)
 {
 	test_forms();
@@ -230,5 +253,6 @@ int main(void)
 	test_diff();
 	test_update();
 	test_split();
+	test_untab();
 	return tap_done();
 }
