@@ -83,6 +83,7 @@ lint_bad() {
 @test "bad: a misspelt command, with the nearest name" { lint_bad did-you-mean-command; }
 @test "bad: a misspelt mount option, with the nearest" { lint_bad did-you-mean-mount-option; }
 @test "bad: a misspelt unshare option, with the nearest" { lint_bad did-you-mean-unshare-option; }
+@test "bad: a misspelt long option of mkdir, with its short form" { lint_bad did-you-mean-mkdir-option; }
 @test "bad: a command indented by 2 spaces" { lint_bad misread-indented-command; }
 @test "bad: a command at the margin" { lint_bad misread-unindented-command; }
 @test "bad: a command indented by 6 spaces" { lint_bad misread-overindented-command; }
