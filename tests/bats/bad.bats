@@ -108,6 +108,14 @@ lint_bad() {
 @test "bad: nsenter -r without -m" { lint_bad nsenter-root-without-mount; }
 @test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
 
+@test "bad: run reports every error of a file, as lint does, and runs nothing" {
+	cd "$NSTEST_ROOT"
+	run --separate-stderr "$NSTEST" run tests/bad/multi-error.scn
+	assert_equal "$stderr" "$(<tests/bad/multi-error.err)"
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+}
+
 @test "bad: every catalogue entry has its .scn, its .err and a test here" {
 	local f name missing=()
 	for f in "$NSTEST_ROOT"/tests/bad/*.scn "$NSTEST_ROOT"/tests/bad/*.err; do
