@@ -9,6 +9,10 @@
  *           every tag up to master (v2.41.x). sys-utils/umount.c
  *           mk_exit_code() prints warnx("%s: %s.", target, message) and
  *           no dmesg line.
+ *   UREC    sys-utils/umount.c umount_recursive() (umount -R), the same in
+ *           v2.38.1 and master: a target that is not in the mount table
+ *           gets warnx("%s: not mounted") when access(2) finds it, else
+ *           warnx("%s: not found"): no period, no system call.
  *   MOUNT   libmount/src/context_mount.c, mnt_context_get_mount_excode(),
  *           "mount(2) errors" switch (v2.38.1, v2.39.x; "Classic mount(2)
  *           errors" in v2.41 and master). sys-utils/mount.c mk_exit_code()
@@ -34,67 +38,74 @@
 
 #define V238 "libmount/src/context_mount.c v2.38.1-master mnt_context_get_mount_excode()"
 #define U238 "libmount/src/context_umount.c v2.38.1-master mnt_context_get_umount_excode()"
+#define UREC "sys-utils/umount.c v2.38.1-master umount_recursive(), target not in the mount table"
 
 const struct ns_ulmsg ns_ulmsg_table[] = {
+	/* umount -R: the target is looked up in the mount table first; one
+	 * that is no mount point is named without a system call, and
+	 * without the final period */
+	{ "umount", "not mounted", EINVAL, NS_ULMSG_UMOUNT_R, NS_ULMSG_UMOUNT_R, "2.38-", UREC " (access() succeeds)", true },
+	{ "umount", "not found", ENOENT, NS_ULMSG_UMOUNT_R, NS_ULMSG_UMOUNT_R, "2.38-", UREC " (access() fails)", true },
+	{ "umount", "not found", ENOTDIR, NS_ULMSG_UMOUNT_R, NS_ULMSG_UMOUNT_R, "2.38-", UREC " (access() fails)", true },
 	/* umount(8): every wording is the same from 2.38 on */
-	{ "umount", "invalid block device", ENXIO, 0, NS_ULMSG_ALL, "2.38-", U238 " case ENXIO" },
-	{ "umount", "not mounted", EINVAL, 0, NS_ULMSG_ALL, "2.38-", U238 " case EINVAL" },
-	{ "umount", "can't write superblock", EIO, 0, NS_ULMSG_ALL, "2.38-", U238 " case EIO" },
-	{ "umount", "target is busy", EBUSY, 0, NS_ULMSG_ALL, "2.38-", U238 " case EBUSY" },
-	{ "umount", "no mount point specified", ENOENT, 0, NS_ULMSG_ALL, "2.38-", U238 " case ENOENT" },
-	{ "umount", "must be superuser to unmount", EPERM, 0, NS_ULMSG_ALL, "2.38-", U238 " case EPERM" },
-	{ "umount", "block devices are not permitted on filesystem", EACCES, 0, NS_ULMSG_ALL, "2.38-", U238 " case EACCES" },
-	{ "umount", "umount(2) system call failed: %M", 0, 0, NS_ULMSG_ALL, "2.38-", U238 " default" },
+	{ "umount", "invalid block device", ENXIO, 0, NS_ULMSG_ALL, "2.38-", U238 " case ENXIO", false },
+	{ "umount", "not mounted", EINVAL, 0, NS_ULMSG_ALL, "2.38-", U238 " case EINVAL", false },
+	{ "umount", "can't write superblock", EIO, 0, NS_ULMSG_ALL, "2.38-", U238 " case EIO", false },
+	{ "umount", "target is busy", EBUSY, 0, NS_ULMSG_ALL, "2.38-", U238 " case EBUSY", false },
+	{ "umount", "no mount point specified", ENOENT, 0, NS_ULMSG_ALL, "2.38-", U238 " case ENOENT", false },
+	{ "umount", "must be superuser to unmount", EPERM, 0, NS_ULMSG_ALL, "2.38-", U238 " case EPERM", false },
+	{ "umount", "block devices are not permitted on filesystem", EACCES, 0, NS_ULMSG_ALL, "2.38-", U238 " case EACCES", false },
+	{ "umount", "umount(2) system call failed: %M", 0, 0, NS_ULMSG_ALL, "2.38-", U238 " default", false },
 
 	/* mount(8), in the order util-linux tries them for an errno */
-	{ "mount", "mount point is not a directory", EPERM, 0, 0, "2.38-", V238 " case EPERM (root, target not a directory)" },
-	{ "mount", "permission denied", EPERM, 0, 0, "2.38-", V238 " case EPERM (root)" },
-	{ "mount", "must be superuser to use mount", EPERM, 0, 0, "2.38-", V238 " case EPERM (not root)" },
-	{ "mount", "mount point is busy", EBUSY, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EBUSY, MS_REMOUNT" },
-	{ "mount", "%S already mounted on %P", EBUSY, 0, 0, "2.38-", V238 " case EBUSY (source found in the table)" },
-	{ "mount", "%S already mounted or mount point busy", EBUSY, 0, 0, "2.38-", V238 " case EBUSY" },
-	{ "mount", "mount point does not exist", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (no target)" },
-	{ "mount", "mount point is a symbolic link to nowhere", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (dangling target)" },
-	{ "mount", "special device %S does not exist", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (no source)" },
-	{ "mount", "mount point is not a directory", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (target)" },
-	{ "mount", "special device %S does not exist (a path prefix is not a directory)", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (source)" },
-	{ "mount", "mount point not mounted or bad option", EINVAL, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EINVAL, MS_REMOUNT" },
+	{ "mount", "mount point is not a directory", EPERM, 0, 0, "2.38-", V238 " case EPERM (root, target not a directory)", false },
+	{ "mount", "permission denied", EPERM, 0, 0, "2.38-", V238 " case EPERM (root)", false },
+	{ "mount", "must be superuser to use mount", EPERM, 0, 0, "2.38-", V238 " case EPERM (not root)", false },
+	{ "mount", "mount point is busy", EBUSY, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EBUSY, MS_REMOUNT", false },
+	{ "mount", "%S already mounted on %P", EBUSY, 0, 0, "2.38-", V238 " case EBUSY (source found in the table)", false },
+	{ "mount", "%S already mounted or mount point busy", EBUSY, 0, 0, "2.38-", V238 " case EBUSY", false },
+	{ "mount", "mount point does not exist", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (no target)", false },
+	{ "mount", "mount point is a symbolic link to nowhere", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (dangling target)", false },
+	{ "mount", "special device %S does not exist", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (no source)", false },
+	{ "mount", "mount point is not a directory", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (target)", false },
+	{ "mount", "special device %S does not exist (a path prefix is not a directory)", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (source)", false },
+	{ "mount", "mount point not mounted or bad option", EINVAL, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EINVAL, MS_REMOUNT", false },
 	/* libmount applies --make-* after the mount (MNT_ERR_APPLYFLAGS) */
-	{ "mount", "not mount point or bad option", EINVAL, NS_ULMSG_PROP | NS_ULMSG_BIND | NS_ULMSG_NEW, NS_ULMSG_PROP, "2.38-", V238 " case EINVAL, -MNT_ERR_APPLYFLAGS" },
-	{ "mount", "bad option; moving a mount residing under a shared mount is unsupported", EINVAL, NS_ULMSG_MOVE, 0, "2.38-", V238 " case EINVAL, MS_MOVE under a shared mount" },
-	{ "mount", "wrong fs type, bad option, bad superblock on %S, missing codepage or helper program, or other error", EINVAL, 0, NS_ULMSG_NEW | NS_ULMSG_BIND, "2.38-", V238 " case EINVAL (otherwise)" },
-	{ "mount", "mount table full", EMFILE, 0, NS_ULMSG_ALL, "2.38-", V238 " case EMFILE" },
-	{ "mount", "can't read superblock on %S", EIO, 0, NS_ULMSG_ALL, "2.38-", V238 " case EIO" },
-	{ "mount", "unknown filesystem type '%F'", ENODEV, 0, 0, "2.38-", V238 " case ENODEV (-t given)" },
-	{ "mount", "unknown filesystem type", ENODEV, 0, 0, "2.38-", V238 " case ENODEV" },
-	{ "mount", "%S is not a block device, and stat(2) fails?", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (stat fails)" },
-	{ "mount", "the kernel does not recognize %S as a block device; maybe \"modprobe driver\" is necessary", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (block device)" },
-	{ "mount", "%S is not a block device; try \"-o loop\"", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (regular file)" },
-	{ "mount", "%S is not a block device", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK" },
-	{ "mount", "%S is not a valid block device", ENXIO, 0, NS_ULMSG_ALL, "2.38-", V238 " case ENXIO" },
-	{ "mount", "cannot mount %S read-only", EACCES, NS_ULMSG_RDONLY, NS_ULMSG_RDONLY, "2.38-", V238 " case EACCES, MS_RDONLY" },
-	{ "mount", "cannot mount %S read-only", EROFS, NS_ULMSG_RDONLY, NS_ULMSG_RDONLY, "2.38-", V238 " case EROFS, MS_RDONLY" },
-	{ "mount", "%S is write-protected but explicit read-write mode requested", EACCES, 0, 0, "2.38-", V238 " case EACCES, -o rw" },
-	{ "mount", "%S is write-protected but explicit read-write mode requested", EROFS, 0, 0, "2.38-", V238 " case EROFS, -o rw" },
-	{ "mount", "cannot remount %S read-write, is write-protected", EACCES, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EACCES, MS_REMOUNT" },
-	{ "mount", "cannot remount %S read-write, is write-protected", EROFS, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EROFS, MS_REMOUNT" },
-	{ "mount", "bind %S failed", EACCES, NS_ULMSG_BIND, 0, "2.38-", V238 " case EACCES, MS_BIND" },
-	{ "mount", "bind %S failed", EROFS, NS_ULMSG_BIND, 0, "2.38-", V238 " case EROFS, MS_BIND" },
-	{ "mount", "no medium found on %S", ENOMEDIUM, 0, NS_ULMSG_ALL, "2.38-", V238 " case ENOMEDIUM" },
-	{ "mount", "cannot mount; probably corrupted filesystem on %S", EBADMSG, 0, 0, "2.38-", V238 " case EBADMSG" },
+	{ "mount", "not mount point or bad option", EINVAL, NS_ULMSG_PROP | NS_ULMSG_BIND | NS_ULMSG_NEW, NS_ULMSG_PROP, "2.38-", V238 " case EINVAL, -MNT_ERR_APPLYFLAGS", false },
+	{ "mount", "bad option; moving a mount residing under a shared mount is unsupported", EINVAL, NS_ULMSG_MOVE, 0, "2.38-", V238 " case EINVAL, MS_MOVE under a shared mount", false },
+	{ "mount", "wrong fs type, bad option, bad superblock on %S, missing codepage or helper program, or other error", EINVAL, 0, NS_ULMSG_NEW | NS_ULMSG_BIND, "2.38-", V238 " case EINVAL (otherwise)", false },
+	{ "mount", "mount table full", EMFILE, 0, NS_ULMSG_ALL, "2.38-", V238 " case EMFILE", false },
+	{ "mount", "can't read superblock on %S", EIO, 0, NS_ULMSG_ALL, "2.38-", V238 " case EIO", false },
+	{ "mount", "unknown filesystem type '%F'", ENODEV, 0, 0, "2.38-", V238 " case ENODEV (-t given)", false },
+	{ "mount", "unknown filesystem type", ENODEV, 0, 0, "2.38-", V238 " case ENODEV", false },
+	{ "mount", "%S is not a block device, and stat(2) fails?", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (stat fails)", false },
+	{ "mount", "the kernel does not recognize %S as a block device; maybe \"modprobe driver\" is necessary", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (block device)", false },
+	{ "mount", "%S is not a block device; try \"-o loop\"", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK (regular file)", false },
+	{ "mount", "%S is not a block device", ENOTBLK, 0, 0, "2.38-", V238 " case ENOTBLK", false },
+	{ "mount", "%S is not a valid block device", ENXIO, 0, NS_ULMSG_ALL, "2.38-", V238 " case ENXIO", false },
+	{ "mount", "cannot mount %S read-only", EACCES, NS_ULMSG_RDONLY, NS_ULMSG_RDONLY, "2.38-", V238 " case EACCES, MS_RDONLY", false },
+	{ "mount", "cannot mount %S read-only", EROFS, NS_ULMSG_RDONLY, NS_ULMSG_RDONLY, "2.38-", V238 " case EROFS, MS_RDONLY", false },
+	{ "mount", "%S is write-protected but explicit read-write mode requested", EACCES, 0, 0, "2.38-", V238 " case EACCES, -o rw", false },
+	{ "mount", "%S is write-protected but explicit read-write mode requested", EROFS, 0, 0, "2.38-", V238 " case EROFS, -o rw", false },
+	{ "mount", "cannot remount %S read-write, is write-protected", EACCES, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EACCES, MS_REMOUNT", false },
+	{ "mount", "cannot remount %S read-write, is write-protected", EROFS, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EROFS, MS_REMOUNT", false },
+	{ "mount", "bind %S failed", EACCES, NS_ULMSG_BIND, 0, "2.38-", V238 " case EACCES, MS_BIND", false },
+	{ "mount", "bind %S failed", EROFS, NS_ULMSG_BIND, 0, "2.38-", V238 " case EROFS, MS_BIND", false },
+	{ "mount", "no medium found on %S", ENOMEDIUM, 0, NS_ULMSG_ALL, "2.38-", V238 " case ENOMEDIUM", false },
+	{ "mount", "cannot mount; probably corrupted filesystem on %S", EBADMSG, 0, 0, "2.38-", V238 " case EBADMSG", false },
 	/* any other errno, and the fall-backs of ENOENT, ENOTDIR, EACCES, EROFS */
 	{ "mount", "mount(2) system call failed: %M", 0, 0, NS_ULMSG_ALL, "2.38-2.39",
-	  "libmount/src/context_mount.c v2.38.1, v2.39.4 mnt_context_get_mount_excode() default" },
+	  "libmount/src/context_mount.c v2.38.1, v2.39.4 mnt_context_get_mount_excode() default", false },
 	{ "mount", "%C system call failed: %M", 0, 0, 0, "2.40",
-	  "libmount/src/context_mount.c v2.40.4 mnt_context_get_mount_excode() generic_error" },
+	  "libmount/src/context_mount.c v2.40.4 mnt_context_get_mount_excode() generic_error", false },
 	/* the kernel's message from the filesystem context (fsconfig(2)):
 	 * fs_parser's "Unknown parameter" and "Bad value for", given with EINVAL */
 	{ "mount", "%C system call failed: %K", EINVAL, 0, 0, "2.40",
-	  "libmount/src/context_mount.c v2.40.4 mnt_context_get_mount_excode(), cxt->syscall_errmsg (hook_mount.c)" },
+	  "libmount/src/context_mount.c v2.40.4 mnt_context_get_mount_excode(), cxt->syscall_errmsg (hook_mount.c)", false },
 	{ "mount", "%C() failed: %M", 0, 0, 0, "2.41-",
-	  "libmount/src/context_mount.c v2.41 mnt_context_get_mount_excode() generic_error" },
+	  "libmount/src/context_mount.c v2.41 mnt_context_get_mount_excode() generic_error", false },
 	{ "mount", "%C() failed: %K", EINVAL, 0, 0, "2.41-",
-	  "libmount/src/context_mount.c v2.41 mnt_context_get_mount_excode(), mnt_context_get_nmesgs(cxt, 'e')" },
+	  "libmount/src/context_mount.c v2.41 mnt_context_get_mount_excode(), mnt_context_get_nmesgs(cxt, 'e')", false },
 };
 const size_t ns_ulmsg_count = NS_ARRAY_SIZE(ns_ulmsg_table);
 
@@ -139,7 +150,7 @@ static bool ctx_init(struct line_ctx *c, const struct ns_stage *st, int err)
 		const struct ns_umount_args *a = st->args;
 
 		c->cmd = "umount";
-		c->what = NS_ULMSG_UMOUNT;
+		c->what = a->recursive ? NS_ULMSG_UMOUNT | NS_ULMSG_UMOUNT_R : NS_ULMSG_UMOUNT;
 		c->targets = a->targets;
 		c->ntargets = a->ntargets;
 		return true;
@@ -275,7 +286,7 @@ static bool line_fits(const struct ns_ulmsg *e, const char *line,
 
 	if (strncmp(line, e->cmd, k) || strncmp(line + k, ": ", 2))
 		return false;
-	pat = xasprintf("%%T: %s.", e->pattern);
+	pat = xasprintf("%%T: %s%s", e->pattern, e->bare ? "" : ".");
 	ok = fits_at(pat, line + k + 2, c);
 	free(pat);
 	return ok;
@@ -287,12 +298,16 @@ bool ns_ulmsg_is_dmesg(const char *line)
 }
 
 /* Whether util-linux has a message of its own for err (not only the
- * generic one). */
-static bool has_own_message(const char *cmd, int err)
+ * generic one) for a command line that does what: umount -R's own
+ * "not found" does not make plain umount's ENOTDIR lose its generic one. */
+static bool has_own_message(const char *cmd, int err, unsigned what)
 {
-	for (size_t i = 0; i < ns_ulmsg_count; i++)
-		if (ns_ulmsg_table[i].err == err && !strcmp(ns_ulmsg_table[i].cmd, cmd))
+	for (size_t i = 0; i < ns_ulmsg_count; i++) {
+		const struct ns_ulmsg *e = &ns_ulmsg_table[i];
+
+		if (e->err == err && !strcmp(e->cmd, cmd) && (!e->when || (e->when & what)))
 			return true;
+	}
 	return false;
 }
 
@@ -302,11 +317,11 @@ static bool has_own_message(const char *cmd, int err)
  * (mount: ENOENT, ENOTDIR, EACCES, EROFS, EBADMSG; in
  * mnt_context_get_mount_excode() their cases "goto generic_error" or fall
  * through to it). umount's cases never fall back. */
-static bool generic_allowed(const char *cmd, int err)
+static bool generic_allowed(const char *cmd, int err, unsigned what)
 {
 	static const int mount_fallback[] = { ENOENT, ENOTDIR, EACCES, EROFS, EBADMSG };
 
-	if (!has_own_message(cmd, err))
+	if (!has_own_message(cmd, err, what))
 		return true;
 	if (strcmp(cmd, "mount"))
 		return false;
@@ -331,7 +346,7 @@ const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err,
 
 		if (strcmp(e->cmd, c.cmd) || (e->err && e->err != err) ||
 		    (e->when && !(e->when & c.what)) ||
-		    (!e->err && !generic_allowed(c.cmd, err)))
+		    (!e->err && !generic_allowed(c.cmd, err, c.what)))
 			continue;
 		if (line_fits(e, line, &c))
 			return e;
@@ -429,7 +444,7 @@ bool ns_ulmsg_render(const struct ns_stage *st, int err, struct ns_buf *out)
 
 	if (!err || !ctx_init(&c, st, err) || c.ntargets != 1)
 		return false;
-	own = has_own_message(c.cmd, err);
+	own = has_own_message(c.cmd, err, c.what);
 	for (size_t i = 0; i < ns_ulmsg_count; i++) {
 		const struct ns_ulmsg *e = &ns_ulmsg_table[i];
 
@@ -441,7 +456,7 @@ bool ns_ulmsg_render(const struct ns_stage *st, int err, struct ns_buf *out)
 			ns_buf_free(&b);
 			return false;
 		}
-		ns_buf_adds(&b, ".\n");
+		ns_buf_adds(&b, e->bare ? "\n" : ".\n");
 		if (!strcmp(c.cmd, "mount"))
 			ns_buf_adds(&b, "       " NS_ULMSG_DMESG "\n");
 		ns_buf_add(out, b.data, b.len);

@@ -3,7 +3,8 @@
  * (nstest-scenario(5), ERRORS OF COMMANDS).
  *
  * util-linux prints "mount: TARGET: MESSAGE." where MESSAGE depends on
- * the errno and on the operation; mount(8) adds the line
+ * the errno and on the operation (umount -R prints two of its own
+ * without the period); mount(8) adds the line
  * "       dmesg(1) may have more information after failed mount system
  * call." after a failed system call. The table of messages (ulmsg.c) says
  * which errno each stands for. The verdict uses it: a block whose last
@@ -37,6 +38,7 @@ struct ns_ulmsg {
 	unsigned render;         /* NS_ULMSG_* for which show and --update write it */
 	const char *versions;    /* util-linux releases that print it */
 	const char *source;      /* where the text comes from */
+	bool bare;               /* printed without the final period */
 };
 
 /* What a command line does, as far as the choice of message goes. */
@@ -47,7 +49,8 @@ struct ns_ulmsg {
 #define NS_ULMSG_RDONLY  (1u << 4) /* -o ro */
 #define NS_ULMSG_REMOUNT (1u << 5) /* -o remount (not an nstest command) */
 #define NS_ULMSG_UMOUNT  (1u << 6) /* umount TARGET */
-#define NS_ULMSG_ALL     0x7fu
+#define NS_ULMSG_UMOUNT_R (1u << 7) /* umount -R TARGET */
+#define NS_ULMSG_ALL     0xffu
 
 /* The table, for tests and documentation. */
 extern const struct ns_ulmsg ns_ulmsg_table[];

@@ -83,6 +83,7 @@ lint_bad() {
 @test "bad: a misspelt command, with the nearest name" { lint_bad did-you-mean-command; }
 @test "bad: a misspelt mount option, with the nearest" { lint_bad did-you-mean-mount-option; }
 @test "bad: a misspelt unshare option, with the nearest" { lint_bad did-you-mean-unshare-option; }
+@test "bad: a misspelt long option of mkdir, with its short form" { lint_bad did-you-mean-mkdir-option; }
 @test "bad: a command indented by 2 spaces" { lint_bad misread-indented-command; }
 @test "bad: a command at the margin" { lint_bad misread-unindented-command; }
 @test "bad: a command indented by 6 spaces" { lint_bad misread-overindented-command; }
@@ -106,6 +107,14 @@ lint_bad() {
 @test "bad: a misspelt nsenter option, with the nearest" { lint_bad nsenter-option-typo; }
 @test "bad: nsenter -r without -m" { lint_bad nsenter-root-without-mount; }
 @test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
+
+@test "bad: run reports every error of a file, as lint does, and runs nothing" {
+	cd "$NSTEST_ROOT"
+	run --separate-stderr "$NSTEST" run tests/bad/multi-error.scn
+	assert_equal "$stderr" "$(<tests/bad/multi-error.err)"
+	assert_equal "$status" 2
+	assert_equal "$output" ""
+}
 
 @test "bad: every catalogue entry has its .scn, its .err and a test here" {
 	local f name missing=()

@@ -197,7 +197,11 @@ static void test_errors(void)
 	parse_error("    # move_mount --beneth /a /b\n", "t.scn:1:18: error: move_mount: unknown option --beneth (did you mean --beneath?)", "move_mount option");
 	parse_error("    # mount_setattr --recursiv -o ro /a\n", "t.scn:1:21: error: mount_setattr: unknown option --recursiv (did you mean --recursive?)", "mount_setattr option");
 	parse_error("    # mount_setattr /a --propagation\n", "t.scn:1:24: error: mount_setattr: option --propagation needs a value", "mount_setattr option without its value");
-	parse_error("    # ls --all /\n", "t.scn:1:10: error: ls: unknown option --all", "a long option named whole");
+	parse_error("    # ls --all /\n", "t.scn:1:10: error: ls: long options are not supported: write -a for --all", "a long option named whole, with its short form");
+	parse_error("    # ls --colour /\n", "t.scn:1:10: error: ls: unknown option --colour", "a long option of the file commands: no guess");
+	parse_error("    # mkdir --parnts /a\n", "t.scn:1:13: error: mkdir: unknown option --parnts (did you mean -p, that is --parents?)", "mkdir long option");
+	parse_error("    # mv --no-target-dir /a /b\n", "t.scn:1:10: error: mv: unknown option --no-target-dir (did you mean -T, that is --no-target-directory?)", "mv long option");
+	parse_error("    # ln --symbolc /a /b\n", "t.scn:1:10: error: ln: unknown option --symbolc (did you mean --symbolic?)", "ln long option");
 	parse_error("    # mount sdb6 /x\n", "t.scn:1:13: error: mount: 'sdb6' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", "source not a device");
 }
 

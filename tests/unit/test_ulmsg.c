@@ -97,6 +97,23 @@ static void test_umount(void)
 		 ELOOP) == 1, "the generic message names its errno");
 	ok(judge("    # umount /x\n    umount: /x: umount(2) system call failed: Too many levels of symbolic links.\n",
 		 EINVAL) == 0, "the generic message of another errno: fail");
+	/* umount -R names a target that is no mount point itself, without
+	 * a period (sys-utils/umount.c umount_recursive()) */
+	ok(judge("    # umount -R /x\n    umount: /x: not mounted\n", EINVAL) == 1,
+	   "umount -R: not mounted, without the period: EINVAL");
+	ok(judge("    # umount -R /x\n    umount: /x: not mounted\n", EBUSY) == 0,
+	   "umount -R: not mounted with EBUSY: fail");
+	ok(judge("    # umount -R /nope\n    umount: /nope: not found\n", ENOENT) == 1 &&
+	   judge("    # umount -R /f/x\n    umount: /f/x: not found\n", ENOTDIR) == 1,
+	   "umount -R: not found: ENOENT or ENOTDIR");
+	ok(judge("    # umount /nope\n    umount: /nope: not found\n", ENOENT) == 0,
+	   "not found without -R: fail");
+	ok(judge("    # umount -R /x\n    umount: /x: not found.\n", ENOENT) == 0,
+	   "umount -R: not found with a period: fail");
+	ok(judge("    # umount -R /x\n    umount: /x: target is busy.\n", EBUSY) == 1,
+	   "umount -R: a failed umount(2) below the target: umount's message");
+	ok(judge("    # umount /f/x\n    umount: /f/x: umount(2) system call failed: Not a directory.\n",
+		 ENOTDIR) == 1, "plain umount ENOTDIR: still the generic message (-R's own is -R's)");
 }
 
 static void test_paths(void)
@@ -243,6 +260,16 @@ static void test_render(void)
 	is_str(r, "mount: /x: not mount point or bad option.\n"
 		  "       dmesg(1) may have more information after failed mount system call.\n",
 	       "mount --make-private EINVAL");
+	free(r);
+	r = render("umount -R /x", EINVAL);
+	is_str(r, "umount: /x: not mounted\n", "umount -R EINVAL: no period");
+	free(r);
+	r = render("umount -R /x", ENOTDIR);
+	is_str(r, "umount: /x: not found\n", "umount -R ENOTDIR");
+	free(r);
+	r = render("umount /x", ENOTDIR);
+	is_str(r, "umount: /x: umount(2) system call failed: Not a directory.\n",
+	       "plain umount ENOTDIR: the generic line, not -R's");
 	free(r);
 	ok(!render("mount --bind /a /b", ENOENT), "ENOENT of a bind: which path is missing is not known");
 	ok(!render("mount --move /a /b", EINVAL), "EINVAL of a move: whether under a shared mount is not known");
