@@ -557,8 +557,10 @@ assert doc['summary'] == {'passed': 0, 'failed': 2, 'skipped': 0, 'xfailed': 0, 
 	need_python3
 	x=$(xfail_scn)
 	xp=$(xpass_scn)
+	# mkdir prints nothing, so the odd line is all the diff has; under an
+	# ls it would be read as a listing, whose tabs are columns
 	q=$(write_scn quotes <<'SCN'
-    # ls /
+    # mkdir /d
     "x" \ é	y
 SCN
 	)
