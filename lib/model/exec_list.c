@@ -24,38 +24,30 @@ int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
 int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
 {
-	struct ns_findmnt_args abs = *(const struct ns_findmnt_args *)args;
-	const struct ns_findmnt_args *a = &abs;
+	const struct ns_findmnt_args *a = args;
 	struct m_level *lv = m_cur(sh);
-	struct ns_buf where = NS_BUF_INIT, cwd = NS_BUF_INIT;
-	const char *resolved = NULL;
-	char *path = NULL;
+	struct ns_buf canon = NS_BUF_INIT, where = NS_BUF_INIT;
+	const char *canon_s = NULL, *resolved = NULL;
 	struct ns_snapshot *snap;
+	struct m_path at;
 	int r = m_render(&sh->sb->w, lv->ns, lv->root, &snap);
 
 	if (r < 0)
 		return ns_cmd_fail(res, "read mountinfo", -r);
-	/* a relative path is the working directory's, as findmnt makes it
-	 * absolute */
-	if (abs.path && abs.path[0] != '/') {
-		path = ns_findmnt_absolute(m_path_string(lv->cwd, lv->root, &cwd) ?
-					   ns_buf_str(&cwd) : "/", abs.path);
-		abs.path = path;
+	/* the path as realpath(3) resolves it in the terminal (from its
+	 * working directory, links followed), as findmnt's cache does */
+	if (a->path && m_lookup(sh, a->path, &at) == 0 && m_path_string(at, lv->root, &canon)) {
+		canon_s = ns_buf_str(&canon);
+		/* -T: the mount point that holds it, as findmnt finds it by
+		 * walking up from it */
+		at.d = at.mnt->root;
+		if (a->select == NS_FINDMNT_TARGET_PATH && m_path_string(at, lv->root, &where))
+			resolved = ns_buf_str(&where);
 	}
-	if (a->select == NS_FINDMNT_TARGET_PATH) {
-		/* the mount point that holds the path, as findmnt finds it
-		 * by walking up from it */
-		struct m_path at;
-		if (m_lookup(sh, a->path, &at) == 0) {
-			at.d = at.mnt->root;
-			if (m_path_string(at, lv->root, &where))
-				resolved = ns_buf_str(&where);
-		}
-	}
-	ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, resolved, out);
+	ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, canon_s, resolved,
+			  out);
 	ns_buf_free(&where);
-	ns_buf_free(&cwd);
-	free(path);
+	ns_buf_free(&canon);
 	ns_snapshot_free(snap);
 	return 0;
 }

@@ -9,7 +9,9 @@
  *    order; -R prints each selected mount with its submounts, as a tree
  *    unless -l or -r; no mount is printed twice;
  *  - a bare argument is looked for as a source first, then as a target;
- *    -T falls back to the mount point that holds the path; -M does not;
+ *    a target matches the path as typed or as realpath(3) makes it
+ *    (libmount's mnt_fs_match_target, with findmnt's cache); -T falls
+ *    back to the mount point that holds the path; -M does not;
  *  - SOURCE shows a bind mount's root in brackets ("devA[/dir]"), and
  *    MAJ:MIN is padded as "%3u:%-3u" except in raw and JSON output;
  *  - PROPAGATION is "shared" or "private", then ",slave", ",unbindable".
@@ -199,20 +201,22 @@ static bool same_path(const char *a, const char *b)
 	return la == lb && strncmp(a, b, la) == 0;
 }
 
-static bool matches(const struct ns_mount_entry *e, const char *want, bool source)
+/* want: the path or source as typed; canon: the path resolved, or NULL */
+static bool matches(const struct ns_mount_entry *e, const char *want, const char *canon,
+		    bool source)
 {
 	if (source)
 		return e->srcpath && strcmp(e->srcpath, want) == 0;
-	return e->target && same_path(e->target, want);
+	return e->target && (same_path(e->target, want) || (canon && !strcmp(e->target, canon)));
 }
 
 /* Every mount that matches, in mountinfo order; returns how many. */
-static size_t add_matching(struct render *r, const char *want, bool source)
+static size_t add_matching(struct render *r, const char *want, const char *canon, bool source)
 {
 	size_t found = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		if (r->done[i] || !matches(&r->v[i], want, source))
+		if (r->done[i] || !matches(&r->v[i], want, canon, source))
 			continue;
 		found++;
 		if (r->a->submounts)
@@ -223,7 +227,7 @@ static size_t add_matching(struct render *r, const char *want, bool source)
 	return found;
 }
 
-static void add_selected(struct render *r, const char *resolved)
+static void add_selected(struct render *r, const char *canon, const char *resolved)
 {
 	const struct ns_findmnt_args *a = r->a;
 
@@ -237,15 +241,15 @@ static void add_selected(struct render *r, const char *resolved)
 			add_line(r, i, NULL);
 		return;
 	case NS_FINDMNT_SPEC:
-		if (!add_matching(r, a->path, true))
-			add_matching(r, a->path, false);
+		if (!add_matching(r, a->path, NULL, true))
+			add_matching(r, a->path, canon, false);
 		return;
 	case NS_FINDMNT_TARGET_PATH:
-		if (!add_matching(r, a->path, false) && resolved)
-			add_matching(r, resolved, false);
+		if (!add_matching(r, a->path, canon, false) && resolved)
+			add_matching(r, resolved, NULL, false);
 		return;
 	case NS_FINDMNT_MOUNTPOINT:
-		add_matching(r, a->path, false);
+		add_matching(r, a->path, canon, false);
 		return;
 	}
 }
@@ -300,45 +304,9 @@ static void print_table(struct render *r, struct ns_buf *out)
 	free(text);
 }
 
-/* Drop the last component of the path in b (at least "/" stays). */
-static void drop_last(struct ns_buf *b)
-{
-	size_t len = b->len;
-
-	while (len > 1 && b->data[len - 1] != '/')
-		len--;
-	if (len > 1)
-		len--;
-	ns_buf_truncate(b, len);
-}
-
-char *ns_findmnt_absolute(const char *cwd, const char *path)
-{
-	struct ns_buf b = NS_BUF_INIT;
-	const char *p = path;
-
-	if (path[0] == '/')
-		return xstrdup(path);
-	ns_buf_adds(&b, *cwd ? cwd : "/");
-	while (*p) {
-		size_t len = strcspn(p, "/");
-
-		if (len == 2 && !strncmp(p, "..", 2)) {
-			drop_last(&b);
-		} else if (len && !(len == 1 && *p == '.')) {
-			if (b.data[b.len - 1] != '/')
-				ns_buf_addc(&b, '/');
-			ns_buf_add(&b, p, len);
-		}
-		p += len;
-		p += *p == '/';
-	}
-	return ns_buf_detach(&b);
-}
-
 size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
-			 const struct ns_findmnt_args *a, const char *resolved,
-			 struct ns_buf *out)
+			 const struct ns_findmnt_args *a, const char *canon,
+			 const char *resolved, struct ns_buf *out)
 {
 	struct render r = { .v = v, .n = n, .a = a };
 
@@ -355,7 +323,7 @@ size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
 	scols_table_enable_noheadings(r.tb, a->noheadings);
 	scols_table_set_termforce(r.tb, SCOLS_TERMFORCE_NEVER);
 	add_columns(&r);
-	add_selected(&r, resolved);
+	add_selected(&r, canon, resolved);
 	if (r.nlines)
 		print_table(&r, out);
 	scols_unref_table(r.tb);

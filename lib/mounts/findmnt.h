@@ -12,20 +12,18 @@
 #include "mounts/snapshot.h"
 
 /* Append what `findmnt ARGS` prints for the mounts v[0..n) (in mountinfo
- * order) to out. `resolved` serves -T PATH when PATH itself is no mount
- * point: the mount point that holds PATH, as the backend finds it
- * (findmnt asks stat(2)); NULL when there is none. Returns how many
+ * order) to out. The backend resolves the path argument as findmnt's
+ * libmount cache does, by realpath(3) in the terminal (from its working
+ * directory, symbolic links followed): `canon` is that path, NULL when
+ * it does not resolve. A mount's target matches the path as typed (up
+ * to trailing slashes) or canon; a bare argument is a source, as typed,
+ * before it is a target. `resolved` serves -T PATH when PATH itself is
+ * no mount point: the mount point that holds canon, as the backend finds
+ * it (findmnt asks stat(2)); NULL when there is none. Returns how many
  * mounts were printed; 0 means findmnt would print nothing and exit 1. */
 size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
-			 const struct ns_findmnt_args *a, const char *resolved,
-			 struct ns_buf *out);
-
-/* The path argument of a findmnt, made absolute against cwd (the
- * terminal's working directory, an absolute path) as findmnt's
- * canonicalizing does for a relative one: ".", ".." and empty
- * components are resolved by their names (symbolic links are not
- * followed). Returns a new string; an absolute path is only copied. */
-char *ns_findmnt_absolute(const char *cwd, const char *path);
+			 const struct ns_findmnt_args *a, const char *canon,
+			 const char *resolved, struct ns_buf *out);
 
 /* Load the UTF-8 locale findmnt prints in, once per process; call it
  * while the host's locale files are still reachable (the runner does,

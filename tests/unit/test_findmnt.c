@@ -124,8 +124,10 @@ static void one_case(const struct ns_snapshot *snap, const char *name, char *arg
 		size_t n = ns_snapshot_count(snap);
 		const struct ns_findmnt_args *a = st.args;
 		struct ns_buf out = NS_BUF_INIT;
-		size_t lines = ns_findmnt_render(v, n, a, a->path ? holder(v, n, a->path) : NULL,
-						 &out);
+		/* the recorded paths need no resolving: canon is NULL, and
+		 * they match as typed (sessions.bats replays the paths that do) */
+		size_t lines = ns_findmnt_render(v, n, a, NULL,
+						 a->path ? holder(v, n, a->path) : NULL, &out);
 
 		is_str(out.data ? out.data : "", want, "%s: prints what findmnt printed", name);
 		ok((lines > 0) == found, "%s: prints %s, as findmnt exited %d", name,
@@ -138,38 +140,12 @@ out:
 	free(e.msg);
 }
 
-/* A relative path argument is the working directory's, as findmnt
- * canonicalizes it (tests/data/sessions/01-findmnt-tree: findmnt -R .). */
-static void test_absolute(void)
-{
-	static const char *const cases[][3] = {
-		{ "/mnt/a", ".", "/mnt/a" },
-		{ "/mnt/a", "./", "/mnt/a" },
-		{ "/mnt/a", "deep", "/mnt/a/deep" },
-		{ "/mnt/a", "deep//x/", "/mnt/a/deep/x" },
-		{ "/mnt/a", "..", "/mnt" },
-		{ "/mnt/a", "../b/./c", "/mnt/b/c" },
-		{ "/mnt", "../../..", "/" },
-		{ "/", ".", "/" },
-		{ "/", "x", "/x" },
-		{ "/mnt/a", "/abs/../path", "/abs/../path" },
-	};
-
-	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
-		char *got = ns_findmnt_absolute(cases[i][0], cases[i][1]);
-
-		is_str(got, cases[i][2], "'%s' in %s is %s", cases[i][1], cases[i][0], cases[i][2]);
-		free(got);
-	}
-}
-
 int main(void)
 {
 	char *mi = slurp("mountinfo");
 	struct ns_snapshot *snap = NULL;
 	int ncases = 0;
 
-	test_absolute();
 	ok(mi && ns_snapshot_parse(mi, strlen(mi), &snap) == 0, "the recorded mountinfo parses");
 	if (!snap)
 		return tap_done();
