@@ -41,6 +41,9 @@ static const char *const findmnt_only_longs[] = {
 	"types", "uniq", "verbose", "verify", "version", "vfs-all",
 };
 
+/* findmnt 2.38's short options that nstest does not take */
+static const char findmnt_only_shorts[] = "smkpwAabCcDdeFfiNOPStUuvyxhV";
+
 static bool in_list(const char *w, const char *const *v, size_t n)
 {
 	for (size_t i = 0; i < n; i++)
@@ -231,9 +234,12 @@ static int parse_short(struct ns_stage *st, size_t *i, struct ns_findmnt_args *a
 
 	for (const char *p = w + 1; *p; p++) {
 		if (!takes_value(*p)) {
-			if (set_flag(a, *p) < 0)
-				return ns_parse_fail(e, word, "findmnt: unknown option -%c", *p);
-			continue;
+			if (set_flag(a, *p) == 0)
+				continue;
+			if (strchr(findmnt_only_shorts, *p))
+				return ns_parse_fail(e, word, "findmnt: option -%c is findmnt's, but nstest "
+						     "does not support it (nstest-scenario(5), findmnt)", *p);
+			return ns_parse_fail(e, word, "findmnt: unknown option -%c", *p);
 		}
 		if (p[1])
 			return set_value(a, *p, p + 1, word, e);

@@ -80,6 +80,7 @@ lint_bad() {
 @test "bad: findmnt with a misspelt column: did you mean" { lint_bad findmnt-column-typo; }
 @test "bad: findmnt with a misspelt option: did you mean" { lint_bad findmnt-option-typo; }
 @test "bad: findmnt with an option no findmnt has" { lint_bad findmnt-option-nobody-has; }
+@test "bad: findmnt with a short option of findmnt nstest does not support" { lint_bad findmnt-unknown-short-option; }
 @test "bad: a misspelt command, with the nearest name" { lint_bad did-you-mean-command; }
 @test "bad: a misspelt mount option, with the nearest" { lint_bad did-you-mean-mount-option; }
 @test "bad: a misspelt unshare option, with the nearest" { lint_bad did-you-mean-unshare-option; }
