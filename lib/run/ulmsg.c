@@ -21,8 +21,11 @@
  *           failed mount system call.".
  *
  * The table was checked against Debian 12's mount and umount (util-linux
- * 2.38.1) by tests/data/ulmsg/record; the 2.39+ lines (the new mount API)
- * are taken from the source only. Left out: messages of libmount's own
+ * 2.38.1) and Debian 13's (2.41.5, unpacked by
+ * tests/data/ulmsg/debian-util-linux) by tests/data/ulmsg/record; the
+ * 2.39+ lines that recording does not reach (the new mount API's
+ * "fsconfig() failed: ..." with errnos other than EINVAL, 2.40's
+ * wordings) are taken from the source only. Left out: messages of libmount's own
  * checks made before any system call ("can't find in /etc/fstab", ...),
  * which an nstest command never fails with, and "bad option; for several
  * filesystems (e.g. nfs, cifs) ...", printed for network filesystems only. */
@@ -69,6 +72,12 @@ const struct ns_ulmsg ns_ulmsg_table[] = {
 	{ "mount", "special device %S does not exist", ENOENT, 0, 0, "2.38-", V238 " case ENOENT (no source)", false },
 	{ "mount", "mount point is not a directory", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (target)", false },
 	{ "mount", "special device %S does not exist (a path prefix is not a directory)", ENOTDIR, 0, 0, "2.38-", V238 " case ENOTDIR (source)", false },
+	/* 2.39+ attach a bind with open_tree(2) and move_mount(2), which
+	 * refuses a directory on a file or a file on a directory with EINVAL
+	 * (fs/namespace.c do_move_mount()) where mount(2), which nstest
+	 * calls, says ENOTDIR (graft_tree()); util-linux 2.41.5 printed it
+	 * (tests/data/ulmsg/util-linux-2.41.5.txt, bind-dir-on-file) */
+	{ "mount", "wrong fs type, bad option, bad superblock on %S, missing codepage or helper program, or other error", ENOTDIR, NS_ULMSG_BIND, 0, "2.39-", V238 " case EINVAL (otherwise), after move_mount(2)'s EINVAL", false },
 	{ "mount", "mount point not mounted or bad option", EINVAL, NS_ULMSG_REMOUNT, NS_ULMSG_REMOUNT, "2.38-", V238 " case EINVAL, MS_REMOUNT", false },
 	/* libmount applies --make-* after the mount (MNT_ERR_APPLYFLAGS) */
 	{ "mount", "not mount point or bad option", EINVAL, NS_ULMSG_PROP | NS_ULMSG_BIND | NS_ULMSG_NEW, NS_ULMSG_PROP, "2.38-", V238 " case EINVAL, -MNT_ERR_APPLYFLAGS", false },

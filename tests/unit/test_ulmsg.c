@@ -206,6 +206,19 @@ static void test_newapi_forms(void)
 		 EACCES) == 1, "... and so does EACCES");
 	ok(judge("    # mount -t tmpfs -o size=lots none /x\n    mount: /x: fsconfig() failed: Invalid argument.\n",
 		 EINVAL) == 0, "a kernel message that is only the errno's text is the generic form: fails for EINVAL");
+	/* 2.39+ bind through move_mount(2): EINVAL where nstest's mount(2)
+	 * gives ENOTDIR (util-linux-2.41.5.txt, bind-dir-on-file) */
+	ok(judge("    # mount --bind /x /file\n"
+		 "    mount: /file: wrong fs type, bad option, bad superblock on /x, missing codepage or helper program, or other error.\n" DMESG,
+		 ENOTDIR) == 1, "2.41: a directory bound on a file: EINVAL's words for mount(2)'s ENOTDIR");
+	ok(judge("    # mount --bind /x /file\n    mount: /file: mount point is not a directory.\n" DMESG,
+		 ENOTDIR) == 1, "2.38's words for the same still pass");
+	ok(judge("    # mount --move /x /file\n"
+		 "    mount: /file: wrong fs type, bad option, bad superblock on /x, missing codepage or helper program, or other error.\n",
+		 ENOTDIR) == 0, "... for a bind only: a --move with ENOTDIR fails");
+	ok(judge("    # mount -t tmpfs none /file\n"
+		 "    mount: /file: wrong fs type, bad option, bad superblock on none, missing codepage or helper program, or other error.\n",
+		 ENOTDIR) == 0, "... and a new mount with ENOTDIR fails");
 }
 
 static void test_blocks(void)
