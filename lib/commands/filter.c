@@ -142,14 +142,15 @@ int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
 }
 
 int ns_filter_want_operands(const struct ns_filter_words *w, size_t want,
-			    char *const *argv, const char *what,
+			    char *const *argv, const char *what, size_t *file,
 			    struct ns_parse_err *e)
 {
 	if (w->nops < want)
 		return ns_parse_fail(e, 0, "%s: missing %s", argv[0], what);
-	if (w->nops > want)
-		return ns_parse_fail(e, w->op[want], "%s: extra operand '%s'",
-				     argv[0], argv[w->op[want]]);
+	if (w->nops > want + 1)
+		return ns_parse_fail(e, w->op[want + 1], "%s: one FILE operand is supported, "
+				     "not '%s' too", argv[0], argv[w->op[want + 1]]);
+	*file = w->nops > want && strcmp(argv[w->op[want]], "-") ? w->op[want] : 0;
 	return 0;
 }
 
@@ -158,6 +159,7 @@ int ns_filter_want_operands(const struct ns_filter_words *w, size_t want,
 struct ns_filter {
 	const struct ns_filter_ops *ops;
 	void *prog;
+	size_t file;             /* argv index of the FILE operand, or 0 */
 };
 
 static const struct ns_filter_ops *const filters[] = {
@@ -186,7 +188,7 @@ struct ns_filter *ns_filter_compile(size_t argc, char *const *argv,
 	f = xcalloc(1, sizeof(*f));
 	f->ops = ops;
 	f->prog = xcalloc(1, ops->size);
-	if (ops->compile(f->prog, argc, argv, e) < 0) {
+	if (ops->compile(f->prog, argc, argv, &f->file, e) < 0) {
 		ns_filter_free(f);
 		return NULL;
 	}
@@ -201,6 +203,11 @@ void ns_filter_free(struct ns_filter *f)
 		f->ops->release(f->prog);
 	free(f->prog);
 	free(f);
+}
+
+size_t ns_filter_file(const struct ns_filter *f)
+{
+	return f->file;
 }
 
 bool ns_filter_keeps_lines(const struct ns_filter *f)
@@ -227,9 +234,15 @@ static void filter_free_args(void *args)
 	ns_filter_free(args);
 }
 
+static size_t filter_file(const void *args)
+{
+	return ns_filter_file(args);
+}
+
 #define FILTER_ENTRY(cmd)                                                \
 	{ .name = cmd, .id = NS_CMD_FILTER, .filter = true,              \
-	  .parse = filter_parse, .free_args = filter_free_args }
+	  .parse = filter_parse, .free_args = filter_free_args,          \
+	  .file = filter_file }
 
 const struct ns_cmd_def ns_cmd_filter[] = {
 	FILTER_ENTRY("grep"),

@@ -6,22 +6,26 @@
  * transformations, so unit tests and fuzzers can drive them.
  *
  * What each filter accepts (argv words arrive with quotes removed):
- *   grep [-vEFicwx] [-e PATTERN]... [PATTERN]
+ *   grep [-vEFicwx] [-e PATTERN]... [PATTERN] [FILE]
  *        POSIX BRE by default; a newline in a pattern separates
  *        patterns; with -e there is no PATTERN operand.
- *   sed [-n] [-E|-r] [-e SCRIPT]... [SCRIPT]
+ *   sed [-n] [-E|-r] [-e SCRIPT]... [SCRIPT] [FILE]
  *        commands s p d q Q, separated by ';' or newlines, each with no
  *        address, N, $, /RE/ or \cREc (flag I), or a range of two
  *        (0,/RE/ too), and '!'; s flags g p I and a number.
- *   awk 'RULE...'
+ *   awk 'RULE...' [FILE]
  *        a rule is PATTERN, {print ITEM, ...} or both; PATTERN is /RE/,
  *        $N == "S", $N != "S" or NR == N; an ITEM is $N, $NF, NF, NR or
  *        "string", or several side by side; no items is $0.
- *   wc [-l] [-w] [-c]
- *   head [-n [-]N | -c [-]N | -N],  tail [-n [+]N | -c [+]N | -N | +N]
- *   sort [-bfnrsu] [-t C] [-k F[.C][bfnr][,F[.C][bfnr]]]...
+ *   wc [-l] [-w] [-c] [FILE]  (with FILE: "COUNTS FILE")
+ *   head [-n [-]N | -c [-]N | -N] [FILE]
+ *   tail [-n [+]N | -c [+]N | -N | +N] [FILE]
+ *   sort [-bfnrsu] [-t C] [-k F[.C][bfnr][,F[.C][bfnr]]]... [FILE]
  *        byte order, as in the C and C.UTF-8 locales of glibc 2.36
- *   cut -f LIST [-d C] [-s] | -b LIST | -c LIST  [-n]
+ *   cut -f LIST [-d C] [-s] | -b LIST | -c LIST  [-n] [FILE]
+ * One FILE at most ("-" is none): the filter reads it instead of its
+ * input; ns_filter_file() tells which word it is, and the scenario
+ * parser turns `grep X FILE` into `cat FILE | grep X`.
  * Options may come anywhere before "--", as with GNU getopt; an option's
  * argument is the rest of its word or the next word. Long options are
  * refused: one of the tool's is named with its short form, and one close
@@ -32,7 +36,7 @@
  * the real tools do.
  *
  * Errors name the problem and the word at fault, in the tools' words
- * where they have one ("CMD: unknown option -X", "CMD: extra operand 'W'",
+ * where they have one ("CMD: unknown option -X",
  * "CMD: option requires an argument -- 'X'", "grep: conflicting matchers
  * specified", "CMD: invalid regular expression 'RE': <regerror text>",
  * "cut: invalid decreasing range", "sort: multi-character tab 'ab'" ...);
@@ -57,6 +61,12 @@ struct ns_filter;
 struct ns_filter *ns_filter_compile(size_t argc, char *const *argv,
 				    struct ns_parse_err *e);
 void ns_filter_free(struct ns_filter *f);
+
+/* The argv index of f's FILE operand (grep PATTERN FILE), or 0 when it
+ * reads its input: a filter that starts a pipeline reads FILE as
+ * `cat FILE | ...` would give it (the scenario parser puts that cat
+ * before it), and no filter after a pipe may have one. */
+size_t ns_filter_file(const struct ns_filter *f);
 
 /* Whether f only selects lines, passing them on as they were (grep
  * without -c): a step's output then has the shape of the command's. */

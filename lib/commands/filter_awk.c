@@ -370,14 +370,14 @@ static int awk_program(struct ns_awk_prog *a, const char *prog, size_t word,
 	}
 }
 
-static int awk_compile(void *prog, size_t argc, char *const *argv,
+static int awk_compile(void *prog, size_t argc, char *const *argv, size_t *file,
 		       struct ns_parse_err *e)
 {
 	struct ns_awk_prog *a = prog;
 	struct ns_filter_words w;
 
 	if (ns_filter_split_words(argc, argv, "", &w, e) < 0 ||
-	    ns_filter_want_operands(&w, 1, argv, "program", e) < 0)
+	    ns_filter_want_operands(&w, 1, argv, "program", file, e) < 0)
 		return -1;
 	return awk_program(a, argv[w.op[0]], w.op[0], e);
 }

@@ -138,7 +138,7 @@ static int cut_list(struct cut_prog *c, struct ns_parse_err *e)
 }
 
 /* The checks in GNU cut's order: options first, then the list. */
-static int cut_compile(void *prog, size_t argc, char *const *argv,
+static int cut_compile(void *prog, size_t argc, char *const *argv, size_t *file,
 		       struct ns_parse_err *e)
 {
 	struct cut_prog *c = prog;
@@ -161,7 +161,7 @@ static int cut_compile(void *prog, size_t argc, char *const *argv,
 	if (cut_list(c, e) < 0)
 		return -1;
 	c->list = NULL;
-	return ns_filter_want_operands(&w, 0, argv, "", e);
+	return ns_filter_want_operands(&w, 0, argv, "", file, e);
 }
 
 /* ---- running ----------------------------------------------------------- */

@@ -116,7 +116,7 @@ static int grep_pattern(struct grep_prog *g, const char *pattern,
 /* With -e, every operand would be a file; without, the first is the
  * pattern. */
 static int grep_words(struct grep_pats *p, size_t argc, char *const *argv,
-		      unsigned *flags, struct ns_parse_err *e)
+		      unsigned *flags, size_t *file, struct ns_parse_err *e)
 {
 	const struct ns_filter_scan sc = { GREP_OPTIONS, grep_arg, p, 0 };
 	struct ns_filter_words w;
@@ -125,20 +125,20 @@ static int grep_words(struct grep_pats *p, size_t argc, char *const *argv,
 		return -1;
 	*flags = w.flags;
 	if (w.flags & GREP_EOPT)
-		return ns_filter_want_operands(&w, 0, argv, "", e);
-	if (ns_filter_want_operands(&w, 1, argv, "PATTERN", e) < 0)
+		return ns_filter_want_operands(&w, 0, argv, "", file, e);
+	if (ns_filter_want_operands(&w, 1, argv, "PATTERN", file, e) < 0)
 		return -1;
 	grep_add_pattern(p, argv[w.op[0]], w.op[0]);
 	return 0;
 }
 
-static int grep_compile(void *prog, size_t argc, char *const *argv,
+static int grep_compile(void *prog, size_t argc, char *const *argv, size_t *file,
 			struct ns_parse_err *e)
 {
 	struct grep_prog *g = prog;
 	struct grep_pats p = { NS_LINES_INIT, NULL, 0 };
 	unsigned flags = 0;
-	int rc = grep_words(&p, argc, argv, &flags, e);
+	int rc = grep_words(&p, argc, argv, &flags, file, e);
 
 	if (rc == 0 && (flags & GREP_E) && (flags & GREP_F))
 		rc = ns_parse_fail(e, 0, "grep: conflicting matchers specified");

@@ -85,7 +85,7 @@ static int head_obsolete(struct head_prog *h, size_t argc, char *const *argv,
 	return head_count(h, h->tail ? a : a + 1, 1, e); /* head's '-' is no sign */
 }
 
-static int head_compile(void *prog, size_t argc, char *const *argv,
+static int head_compile(void *prog, size_t argc, char *const *argv, size_t *file,
 			struct ns_parse_err *e)
 {
 	struct head_prog *h = prog;
@@ -97,7 +97,7 @@ static int head_compile(void *prog, size_t argc, char *const *argv,
 	if (head_obsolete(h, argc, argv, &sc.first, e) < 0 ||
 	    ns_filter_scan_words(argc, argv, &sc, &w, e) < 0)
 		return -1;
-	return ns_filter_want_operands(&w, 0, argv, "", e);
+	return ns_filter_want_operands(&w, 0, argv, "", file, e);
 }
 
 /* Where the line after the first n lines of text starts. */

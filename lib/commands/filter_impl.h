@@ -29,7 +29,9 @@
 struct ns_filter_ops {
 	const char *name;
 	size_t size;
-	int (*compile)(void *prog, size_t argc, char *const *argv,
+	/* *file: the argv index of its FILE operand, left 0 when it
+	 * reads its input (see ns_filter_want_operands) */
+	int (*compile)(void *prog, size_t argc, char *const *argv, size_t *file,
 		       struct ns_parse_err *e);
 	void (*run)(const void *prog, const char *in, size_t len,
 		    struct ns_buf *out);
@@ -54,7 +56,7 @@ extern const struct ns_filter_ops ns_filter_cut;  /* filter_cut.c */
  * before "--", operands in order. */
 struct ns_filter_words {
 	unsigned flags;          /* bit i: option letter known[i] was given */
-	size_t op[2];            /* argv index of the first two operands */
+	size_t op[3];            /* argv index of the first three operands */
 	size_t nops;
 };
 
@@ -78,9 +80,11 @@ int ns_filter_scan_words(size_t argc, char *const *argv,
 int ns_filter_split_words(size_t argc, char *const *argv, const char *known,
 			  struct ns_filter_words *w, struct ns_parse_err *e);
 
-/* Exactly `want` (0 or 1) operands; `what` names a missing one. */
+/* `want` (0 or 1) operands, the program (`what` names a missing one),
+ * and at most one FILE operand after them, whose argv index goes to
+ * *file ("-", standard input, is none). */
 int ns_filter_want_operands(const struct ns_filter_words *w, size_t want,
-			    char *const *argv, const char *what,
+			    char *const *argv, const char *what, size_t *file,
 			    struct ns_parse_err *e);
 
 /* ---- filter_text.c ---- */

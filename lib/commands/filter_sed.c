@@ -224,7 +224,7 @@ static int sed_script(struct sed_prog *s, const char *p, struct ns_sed_ctx *cx,
 	}
 }
 
-static int sed_compile(void *prog, size_t argc, char *const *argv,
+static int sed_compile(void *prog, size_t argc, char *const *argv, size_t *file,
 		       struct ns_parse_err *e)
 {
 	struct sed_prog *s = prog;
@@ -235,7 +235,7 @@ static int sed_compile(void *prog, size_t argc, char *const *argv,
 
 	if (ns_filter_scan_words(argc, argv, &scan, &w, e) < 0 ||
 	    ns_filter_want_operands(&w, w.flags & SED_EOPT ? 0 : 1, argv, "script",
-				    e) < 0)
+				    file, e) < 0)
 		return -1;
 	if (!(w.flags & SED_EOPT))
 		sed_arg(&sc, 'e', argv[w.op[0]], w.op[0], e);

@@ -144,7 +144,7 @@ static int sort_arg(void *ctx, char opt, const char *val, size_t word,
 	return key_parse(&s->key[s->nkey++], val, word, e);
 }
 
-static int sort_compile(void *prog, size_t argc, char *const *argv,
+static int sort_compile(void *prog, size_t argc, char *const *argv, size_t *file,
 			struct ns_parse_err *e)
 {
 	struct sort_prog *s = prog;
@@ -153,7 +153,7 @@ static int sort_compile(void *prog, size_t argc, char *const *argv,
 
 	s->tab = -1;
 	if (ns_filter_scan_words(argc, argv, &sc, &w, e) < 0 ||
-	    ns_filter_want_operands(&w, 0, argv, "", e) < 0)
+	    ns_filter_want_operands(&w, 0, argv, "", file, e) < 0)
 		return -1;
 	s->global = (w.flags & SORT_B ? KEY_SBLANKS | KEY_EBLANKS : 0) |
 		    (w.flags & SORT_F ? KEY_FOLD : 0) |

@@ -36,7 +36,11 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 
 	memset(out, 0, sizeof(*out));
 	if (exec(term, first, &cur, &res) < 0) {
-		ns_pipeline_error_line(&cur, res.cmd ? res.cmd : first->argv[0], res.err);
+		/* grep X FILE failing to read FILE is grep's failure */
+		const char *cmd = first->file_of_next ? st->pipeline.stages[1].argv[0]
+			: res.cmd ? res.cmd : first->argv[0];
+
+		ns_pipeline_error_line(&cur, cmd, res.err);
 		out->err = res.err;
 		snprintf(out->syscall, sizeof(out->syscall), "%s", res.syscall ? res.syscall : "?");
 	} else if (res.status && st->pipeline.n == 1 && !cur.len) {

@@ -80,6 +80,11 @@ struct ns_cmd_def {
 	 * it, on its own or run by a wrapper), as a program's stdout would
 	 * then be no terminal: ls prints one name a line. NULL: no change. */
 	void (*piped)(void *args);
+	/* For a filter: the argv index of a FILE operand it reads instead of
+	 * its input (grep PATTERN FILE), or 0; NULL: never. The parser puts
+	 * `cat FILE` before a filter that starts a pipeline with one, and
+	 * refuses one after a pipe. */
+	size_t (*file)(const void *args);
 };
 
 /* The command a wrapper stage runs, or NULL (see inner above). */

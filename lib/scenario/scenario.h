@@ -20,6 +20,9 @@ struct ns_stage {
 	void *args;           /* what def->parse made of argv; def->free_args */
 	char *redirect;       /* the FILE of `echo ... > FILE`, out of argv, or NULL */
 	bool append;          /* it was `>> FILE` */
+	bool file_of_next;    /* the `cat FILE` the parser put before a filter
+			       * that reads FILE (grep X FILE): its failure is
+			       * the filter's */
 };
 
 struct ns_pipeline {

@@ -233,8 +233,6 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		return ns_parser_fail(p, st->col[0], "unknown %s '%s'%s%s%s", index ? "filter" : "command",
 			    name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
 	}
-	if (index == 0 && st->def->filter)
-		return ns_parser_fail(p, st->col[0], "'%s' is a filter: it reads the output of a command through '|'", name);
 	if (index > 0 && !st->def->filter)
 		return ns_parser_fail(p, st->col[0], "'%s' cannot read from a pipe", name);
 	if (st->def->parse(st, &e) < 0) {
@@ -242,6 +240,14 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		int r = ns_parser_fail(p, st->col[w], "%s", e.msg);
 		free(e.msg);
 		return r;
+	}
+	if (st->def->filter) {
+		size_t file = st->def->file ? st->def->file(st->args) : 0;
+
+		if (index == 0 && !file)
+			return ns_parser_fail(p, st->col[0], "'%s' is a filter: it reads the output of a command through '|', or a FILE operand", name);
+		if (index > 0 && file)
+			return ns_parser_fail(p, st->col[file], "'%s' after a pipe reads the pipe: a FILE operand ('%s') would make it ignore it", name, st->argv[file]);
 	}
 	if (st->def->device) {
 		bool ro = false;
@@ -263,6 +269,44 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		return -1;
 	if (st->def->inner && st->def->inner(st->args))
 		return parse_inner(p, st, st->def->inner(st->args));
+	return 0;
+}
+
+/* A filter that starts a pipeline reads its FILE operand: put `cat FILE`
+ * before it, so that the backends read the file as they read it for
+ * cat, and the judge sees the output as cat's piped into the filter (a
+ * mountinfo table that grep selects from is judged as one). A FILE cat
+ * refuses is named as the filter's. */
+static int read_file_first(struct parser *p, struct ns_step *step)
+{
+	struct ns_stage *f = &step->pipeline.stages[0], *v, *cat;
+	size_t file = f->def->file(f->args);
+	struct ns_parse_err e = { NULL, 0 };
+
+	v = xcalloc(step->pipeline.n + 1, sizeof(*v));
+	memcpy(v + 1, step->pipeline.stages, step->pipeline.n * sizeof(*v));
+	free(step->pipeline.stages);
+	step->pipeline.stages = v;
+	step->pipeline.n++;
+	f = &v[1];
+	cat = &v[0];
+	cat->argc = 2;
+	cat->argv = xcalloc(3, sizeof(char *));
+	cat->argv[0] = xstrdup("cat");
+	cat->argv[1] = xstrdup(f->argv[file]);
+	cat->col = xcalloc(2, sizeof(int));
+	cat->col[0] = f->col[0];
+	cat->col[1] = f->col[file];
+	cat->file_of_next = true;
+	cat->def = ns_cmd_find("cat");
+	if (cat->def->parse(cat, &e) < 0) {
+		const char *msg = strncmp(e.msg, "cat: ", 5) ? e.msg : e.msg + 5;
+		int r = ns_parser_fail(p, cat->col[1], "%s: %s", f->argv[0], msg);
+
+		free(e.msg);
+		return r;
+	}
+	p->sc->commands |= 1u << cat->def->id;
 	return 0;
 }
 
@@ -345,6 +389,8 @@ static int parse_command(struct parser *p, struct ns_step *step,
 	for (size_t i = 0; i < step->pipeline.n; i++)
 		if (parse_stage(p, &step->pipeline.stages[i], i) < 0)
 			return -1;
+	if (step->pipeline.stages[0].def->filter && read_file_first(p, step) < 0)
+		return -1;
 	tell_piped(&step->pipeline);
 	return 0;
 }

@@ -61,6 +61,8 @@ lint_bad() {
 @test "bad: unsupported shell syntax ';'" { lint_bad shell-semicolon; }
 @test "bad: unsupported shell syntax '>'" { lint_bad shell-redirect; }
 @test "bad: a filter as the first command" { lint_bad filter-first; }
+@test "bad: a filter after a pipe with a FILE to read" { lint_bad filter-file-after-pipe; }
+@test "bad: a filter with two FILEs" { lint_bad filter-two-files; }
 @test "bad: a non-filter after a pipe" { lint_bad pipe-into-command; }
 @test "bad: head -n with a multiplier suffix" { lint_bad filter-head-suffix; }
 @test "bad: tail -f, which nstest does not have" { lint_bad filter-tail-follow; }

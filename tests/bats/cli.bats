@@ -1003,6 +1003,30 @@ SCN
 	assert_output "$scn:1:11: error: cat: only /proc/self/mountinfo, /proc/mounts and /proc/self/mounts can be read from /proc"
 }
 
+@test "cli: a filter reads a FILE operand; failing to read it is the filter's failure" {
+	scn=$(write_scn filter-file <<'SCN'
+    # mkdir /a
+    # mount /dev/sdb1 /a
+    # grep -c /a /proc/self/mountinfo
+    1
+    # echo x y > /a/f
+    # wc /a/f
+    1 2 4 /a/f
+    # grep x /a/nofile
+    grep: ENOENT (No such file or directory)
+SCN
+	)
+	for mode in --backend=kernel --backend=model --userns; do
+		run "$NSTEST" run $mode "$scn"
+		assert_success
+	done
+	# the reading is the filter's, not a cat's
+	sed -i 's/^    grep: ENOENT/    cat: ENOENT/' "$scn"
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "    +grep: ENOENT (No such file or directory)"
+}
+
 @test "cli: umount -R unmounts the submounts first, deepest first, each with its own propagation" {
 	# /b is an rbind of the shared /a: /b is /a's peer, its submounts are
 	# private copies. umount -R /a unmounts /a/x/deep (its parent /a/x is

@@ -76,6 +76,20 @@ static inline char *run(const char *input, const char *const *words)
 		free(e_.msg);                                             \
 	} while (0)
 
+/* Compiling must succeed, with FILE the operand at argv[want_word] (0:
+ * none, the filter reads its input). */
+#define IS_FILE(want_word, ...)                                           \
+	do {                                                              \
+		struct ns_parse_err e_ = { NULL, 0 };                     \
+		struct ns_filter *f_ = compile(WORDS(__VA_ARGS__), &e_);  \
+		ok(f_ && ns_filter_file(f_) == (want_word),               \
+		   "%s: FILE is word %d (got %zu%s%s)", #__VA_ARGS__, want_word, \
+		   f_ ? ns_filter_file(f_) : 0, e_.msg ? ", " : "",       \
+		   e_.msg ? e_.msg : "");                                 \
+		ns_filter_free(f_);                                       \
+		free(e_.msg);                                             \
+	} while (0)
+
 /* ---- differential: the same cases through the real tools ------------- */
 
 static inline char *shell_quote(const char *s)

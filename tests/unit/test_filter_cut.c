@@ -93,7 +93,8 @@ static void test_errors(void)
 	IS_ERR("cut: option requires an argument -- 'd'", 2, "cut", "-f1", "-d");
 	IS_ERR("cut: unknown option --complement", 2, "cut", "-f1", "--complement");
 	IS_ERR("cut: unknown option -z", 2, "cut", "-f1", "-z");
-	IS_ERR("cut: extra operand 'file'", 2, "cut", "-f1", "file");
+	IS_FILE(2, "cut", "-f1", "file");
+	IS_ERR("cut: one FILE operand is supported, not 'g' too", 3, "cut", "-f1", "f", "g");
 }
 
 static void test_keeps_lines(void)

@@ -92,7 +92,8 @@ static void test_errors(void)
 	IS_ERR("sort: unknown option -o", 1, "sort", "-o", "x");
 	IS_ERR("sort: long options are not supported: write -r for --reverse", 1,
 	       "sort", "--reverse");
-	IS_ERR("sort: extra operand 'file'", 2, "sort", "-r", "file");
+	IS_FILE(2, "sort", "-r", "file");
+	IS_ERR("sort: one FILE operand is supported, not 'g' too", 3, "sort", "-r", "f", "g");
 }
 
 static void test_keeps_lines(void)

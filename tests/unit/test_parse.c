@@ -157,7 +157,7 @@ static void test_errors(void)
 	parse_error("    # ls \"abc\n", "t.scn:1:10: error: unterminated double quote", "double quote");
 	parse_error("    # ls; ls\n", "t.scn:1:9: error: unsupported shell syntax ';'", "semicolon");
 	parse_error("    # ls > x\n", "t.scn:1:10: error: redirection '>' is only supported as 'echo TEXT > FILE', alone on its line", "redirect");
-	parse_error("    # grep x\n", "t.scn:1:7: error: 'grep' is a filter: it reads the output of a command through '|'", "filter first");
+	parse_error("    # grep x\n", "t.scn:1:7: error: 'grep' is a filter: it reads the output of a command through '|', or a FILE operand", "filter first");
 	parse_error("    # mount | mkdir x\n", "t.scn:1:15: error: 'mkdir' cannot read from a pipe", "command after pipe");
 	parse_error("frob: 1\n    # ls\n", "t.scn:1:1: error: unknown directive 'frob' (known: root, requires, kernel, devices, title, xfail, errors)", "unknown directive");
 	parse_error("titel: x\n    # ls\n", "t.scn:1:1: error: unknown directive 'titel' (did you mean title?)", "a misspelt directive: did you mean");
@@ -465,6 +465,34 @@ static void test_ls_piped(void)
 	ok(ls_one("    # ls -1 /d\n") == 1, "ls -1 /d: one name a line");
 }
 
+/* A filter with a FILE operand that starts a pipeline reads the file as
+ * cat would give it: the parser puts `cat FILE` before it. */
+static void test_filter_file(void)
+{
+	char *err = NULL;
+	struct ns_scenario *sc = parse("    # grep -c /mnt /proc/self/mountinfo | wc -l\n", &err);
+	const struct ns_pipeline *pl = sc ? &sc->steps[0].pipeline : NULL;
+
+	ok(pl && pl->n == 3, "grep PATTERN FILE | wc: three stages, cat first%s%s", err ? ": " : "",
+	   err ? err : "");
+	if (pl && pl->n == 3) {
+		is_str(pl->stages[0].argv[0], "cat", "the first stage is cat");
+		is_str(pl->stages[0].argv[1], "/proc/self/mountinfo", "of the FILE");
+		ok(pl->stages[0].file_of_next && !pl->stages[1].file_of_next, "marked as the filter's");
+		ok(pl->stages[0].col[1] == 20, "with the FILE's column (%d)", pl->stages[0].col[1]);
+		is_str(pl->stages[1].argv[0], "grep", "then grep");
+	}
+	ns_scenario_free(sc);
+	free(err);
+	parse_error("    # mount | grep x /proc/mounts\n", "t.scn:1:22: error: 'grep' after a pipe reads the pipe: a FILE operand ('/proc/mounts') would make it ignore it",
+		    "a FILE after a pipe");
+	parse_error("    # wc -l /proc/cpuinfo\n", "t.scn:1:13: error: wc: only /proc/self/mountinfo, /proc/mounts and /proc/self/mounts can be read from /proc",
+		    "a FILE cat would refuse: the filter's error");
+	parse_error("    # sed -n p a b\n", "t.scn:1:18: error: sed: one FILE operand is supported, not 'b' too", "two FILEs");
+	parse_error("    # tail -\n", "t.scn:1:7: error: 'tail' is a filter: it reads the output of a command through '|', or a FILE operand",
+		    "'-' is standard input, not a FILE");
+}
+
 static void test_split(void)
 {
 	struct ns_split sp;
@@ -498,5 +526,6 @@ int main(void)
 	test_remount();
 	test_wrappers();
 	test_ls_piped();
+	test_filter_file();
 	return tap_done();
 }
