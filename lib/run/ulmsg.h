@@ -1,12 +1,18 @@
-/* ulmsg.h - the error lines of util-linux's mount(8) and umount(8), as a
- * second way to write a failing command's expected line
+/* ulmsg.h - the error lines of util-linux's mount(8) and umount(8), and
+ * of the other tools nstest's file commands stand for (coreutils' mkdir,
+ * touch, ls, cat, rmdir, mv, ln, stat and chroot, util-linux's
+ * mountpoint), as a second way to write a failing command's expected line
  * (nstest-scenario(5), ERRORS OF COMMANDS).
  *
  * util-linux prints "mount: TARGET: MESSAGE." where MESSAGE depends on
  * the errno and on the operation (umount -R prints two of its own
  * without the period); mount(8) adds the line
  * "       dmesg(1) may have more information after failed mount system
- * call." after a failed system call. The table of messages (ulmsg.c) says
+ * call." after a failed system call. The other tools print
+ * "CMD: MESSAGE" with the file in it and strerror(errno) at its end
+ * ("touch: cannot touch '/ro/f': Read-only file system"), and an
+ * interactive bash "bash: cd: /x: No such file or directory" and
+ * "bash: /ro/f: Read-only file system" (echo TEXT > FILE). The table of messages (ulmsg.c) says
  * which errno each stands for. The verdict uses it: a block whose last
  * line is such a message, and that fits the step's errno and command
  * line, is matched as if that line were the nstest error line
@@ -39,6 +45,12 @@ struct ns_ulmsg {
 	const char *versions;    /* util-linux releases that print it */
 	const char *source;      /* where the text comes from */
 	bool bare;               /* printed without the final period */
+	enum ns_ulmsg_form {
+		NS_ULMSG_LINUX,  /* "CMD: TARGET: MESSAGE." (mount, umount) */
+		NS_ULMSG_TOOL,   /* "CMD: MESSAGE" (coreutils, mountpoint) */
+		NS_ULMSG_BASH,   /* "bash: MESSAGE" ("-bash: " for a login
+				  * shell): cd and a redirection, bash's own */
+	} form;
 };
 
 /* What a command line does, as far as the choice of message goes. */
@@ -51,6 +63,7 @@ struct ns_ulmsg {
 #define NS_ULMSG_UMOUNT  (1u << 6) /* umount TARGET */
 #define NS_ULMSG_UMOUNT_R (1u << 7) /* umount -R TARGET */
 #define NS_ULMSG_ALL     0xffu
+#define NS_ULMSG_FILES   (1u << 8) /* a file command: mkdir, touch, ... */
 
 /* The table, for tests and documentation. */
 extern const struct ns_ulmsg ns_ulmsg_table[];

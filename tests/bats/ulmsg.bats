@@ -230,3 +230,28 @@ SCN
 	assert_failure
 	assert_equal "$stderr" "$scn:1:9: error: errors: expected nstest or util-linux, got 'busybox'"
 }
+
+@test "ulmsg: cd and echo > FILE fail in an interactive bash's own words, as this machine's bash prints them" {
+	# paths that do not exist: bash creates nothing
+	local cd_msg echo_msg
+	cd_msg=$(bash --norc -ic 'cd /nstest-nowhere' 2>&1 | grep nstest-nowhere)
+	echo_msg=$(bash --norc -ic 'echo x > /nstest-nowhere/f' 2>&1 | grep nstest-nowhere)
+	[[ $cd_msg == "bash: cd: /nstest-nowhere: No such file or directory" ]]
+	[[ $echo_msg == "bash: /nstest-nowhere/f: No such file or directory" ]]
+	scn=$(write_scn bash-words <<SCN
+    # cd /nstest-nowhere
+    $cd_msg
+    # echo x > /nstest-nowhere/f
+    $echo_msg
+SCN
+	)
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	# the message of the other path fails
+	sed -i 's|^    bash: /nstest-nowhere/f:|    bash: /nstest-nowhere/g:|' "$scn"
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line "    +echo: ENOENT (No such file or directory)"
+}

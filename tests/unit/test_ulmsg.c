@@ -221,6 +221,67 @@ static void test_newapi_forms(void)
 		 ENOTDIR) == 0, "... and a new mount with ENOTDIR fails");
 }
 
+/* The file commands' tools: "CMD: MESSAGE", strerror last (coreutils
+ * 9.1, util-linux 2.38.1: tests/data/sessions/24-file-command-errors),
+ * and an interactive bash's own for cd and a redirection. */
+static void test_tools(void)
+{
+	ok(judge("    # touch /ro/f\n    touch: cannot touch '/ro/f': Read-only file system\n", EROFS) == 1,
+	   "touch: cannot touch 'F': EROFS");
+	ok(judge("    # touch /ro/f\n    touch: cannot touch '/ro/f': Read-only file system\n", EACCES) == 0,
+	   "... with EACCES: fail");
+	ok(judge("    # touch /ro/f\n    touch: cannot touch '/ro/g': Read-only file system\n", EROFS) == 0,
+	   "... another file: fail");
+	ok(judge("    # touch /ro/f\n    mkdir: cannot create directory ‘/ro/f’: Read-only file system\n", EROFS) == 0,
+	   "... mkdir's message for touch: fail");
+	ok(judge("    # touch /ro/f\n    touch: cannot touch '/ro/f': Read-only file system.\n", EROFS) == 0,
+	   "... with a period util-linux would put: fail");
+	ok(judge("    # mkdir /ro/d\n    mkdir: cannot create directory ‘/ro/d’: Read-only file system\n", EROFS) == 1,
+	   "mkdir in a UTF-8 locale: ‘...’");
+	ok(judge("    # mkdir /ro/d\n    mkdir: cannot create directory '/ro/d': Read-only file system\n", EROFS) == 1,
+	   "mkdir in the C locale: '...'");
+	ok(judge("    # mkdir -p /a /b\n    mkdir: cannot create directory ‘/b’: File exists\n", EEXIST) == 1,
+	   "mkdir: any operand");
+	ok(judge("    # rmdir /mnt/a\n    rmdir: failed to remove '/mnt/a': Device or resource busy\n", EBUSY) == 1,
+	   "rmdir of a mount point: EBUSY");
+	ok(judge("    # mv /mnt/a /mnt/b\n    mv: cannot move '/mnt/a' to '/mnt/b': Device or resource busy\n", EBUSY) == 1,
+	   "mv: cannot move 'A' to 'B'");
+	ok(judge("    # mv /mnt/a /mnt/b\n    mv: cannot move '/mnt/a' to '/mnt/c': Device or resource busy\n", EBUSY) == 0,
+	   "... to another path: fail");
+	ok(judge("    # mv /nowhere /b\n    mv: cannot stat '/nowhere': No such file or directory\n", ENOENT) == 1,
+	   "mv: cannot stat a missing source");
+	ok(judge("    # ln -s /x /ro/l\n    ln: failed to create symbolic link '/ro/l': Read-only file system\n", EROFS) == 1,
+	   "ln -s");
+	ok(judge("    # ls /nowhere\n    ls: cannot access '/nowhere': No such file or directory\n", ENOENT) == 1,
+	   "ls: cannot access");
+	ok(judge("    # cat /nowhere\n    cat: /nowhere: No such file or directory\n", ENOENT) == 1,
+	   "cat: F: strerror");
+	ok(judge("    # stat -c %m /nowhere\n    stat: cannot statx '/nowhere': No such file or directory\n", ENOENT) == 1,
+	   "stat: cannot statx");
+	ok(judge("    # mountpoint /nowhere\n    mountpoint: /nowhere: No such file or directory\n", ENOENT) == 1,
+	   "mountpoint (util-linux): F: strerror");
+	ok(judge("    # chroot /nowhere\n    chroot: cannot change root directory to '/nowhere': No such file or directory\n",
+		 ENOENT) == 1, "chroot");
+	ok(judge("    # grep x /nowhere\n    grep: /nowhere: No such file or directory\n", ENOENT) == 0,
+	   "grep reading a FILE: grep's own words are not taken");
+	ok(judge("    # cd /nowhere\n    bash: cd: /nowhere: No such file or directory\n", ENOENT) == 1,
+	   "cd: an interactive bash's words");
+	ok(judge("    # cd /nowhere\n    -bash: cd: /nowhere: No such file or directory\n", ENOENT) == 1,
+	   "... a login shell's");
+	ok(judge("    # cd /nowhere\n    bash: line 3: cd: /nowhere: No such file or directory\n", ENOENT) == 0,
+	   "... a script's bash: fail");
+	ok(judge("    # cd /nowhere\n    sh: cd: /nowhere: No such file or directory\n", ENOENT) == 0,
+	   "... another shell: fail");
+	ok(judge("    # echo x > /ro/f\n    bash: /ro/f: Read-only file system\n", EROFS) == 1,
+	   "echo TEXT > FILE: bash names FILE");
+	ok(judge("    # echo x > /ro/f\n    bash: /ro/g: Read-only file system\n", EROFS) == 0,
+	   "... another FILE: fail");
+	ok(judge("    # echo x > /ro/f\n    bash: /ro/f: Read-only file system\n", ENOENT) == 0,
+	   "... another errno: fail");
+	ok(judge("    # touch /ro/f\n    bash: /ro/f: Read-only file system\n", EROFS) == 0,
+	   "bash's words for touch: fail");
+}
+
 static void test_blocks(void)
 {
 	ok(judge_out("    # umount /x\n    before\n    umount: /x: not mounted.\n", EINVAL, "before\n") == 1,
@@ -287,7 +348,24 @@ static void test_render(void)
 	ok(!render("mount --bind /a /b", ENOENT), "ENOENT of a bind: which path is missing is not known");
 	ok(!render("mount --move /a /b", EINVAL), "EINVAL of a move: whether under a shared mount is not known");
 	ok(!render("umount /a /b", EBUSY), "several targets: which failed is not known");
-	ok(!render("mkdir /a", EEXIST), "not mount or umount");
+	r = render("mkdir /a", EEXIST);
+	is_str(r, "mkdir: cannot create directory ‘/a’: File exists\n", "mkdir: a UTF-8 terminal's quotes");
+	free(r);
+	r = render("touch /ro/f", EROFS);
+	is_str(r, "touch: cannot touch '/ro/f': Read-only file system\n", "touch: no period");
+	free(r);
+	r = render("ls /nowhere", ENOENT);
+	is_str(r, "ls: cannot access '/nowhere': No such file or directory\n", "ls: cannot access");
+	free(r);
+	r = render("cd /nowhere", ENOENT);
+	is_str(r, "bash: cd: /nowhere: No such file or directory\n", "cd: bash's words");
+	free(r);
+	r = render("echo x > /ro/f", EROFS);
+	is_str(r, "bash: /ro/f: Read-only file system\n", "echo > FILE: bash's words");
+	free(r);
+	ok(!render("mv /a /b", EBUSY), "mv: two operands, which the message names is not known");
+	ok(!render("mkdir /a /b", EEXIST), "mkdir of two: which failed is not known");
+	ok(!render("pwd", ENOENT), "a command without a tool's message");
 	r = render("mount --bind /a /b", ESTALE);
 	is_str(r, "mount: /b: mount(2) system call failed: Stale file handle.\n"
 		  "       dmesg(1) may have more information after failed mount system call.\n",
@@ -304,7 +382,7 @@ static void test_table(void)
 		const struct ns_ulmsg *e = &ns_ulmsg_table[i];
 
 		if (!e->source || !*e->source || !e->versions || !*e->versions ||
-		    (strcmp(e->cmd, "mount") && strcmp(e->cmd, "umount")))
+		    (strcmp(e->cmd, "mount") && strcmp(e->cmd, "umount") && e->form == NS_ULMSG_LINUX))
 			bad++;
 		for (const char *p = strchr(e->pattern, '%'); p; p = strchr(p + 1, '%'))
 			if (!strchr("TSFPMCK", p[1]))
@@ -393,6 +471,7 @@ int main(void)
 	test_newapi_forms();
 	test_blocks();
 	test_render();
+	test_tools();
 	test_table();
 	test_update();
 	test_directive();
