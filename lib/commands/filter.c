@@ -9,16 +9,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "base/suggest.h"
 
 /* ---- option scanning ------------------------------------------------- */
 
 /* The long options of the real tools whose short forms nstest takes;
- * nstest itself takes only the short ones, and names them. */
-static const struct filter_long {
-	const char *cmd, *name;
-	char letter;
-} long_options[] = {
+ * nstest itself takes only the short ones, and names them
+ * (ns_parse_long_option_fail). */
+static const struct ns_long_option long_options[] = {
 	{ "grep", "--invert-match", 'v' }, { "grep", "--extended-regexp", 'E' },
 	{ "grep", "--fixed-strings", 'F' }, { "grep", "--ignore-case", 'i' },
 	{ "grep", "--count", 'c' }, { "grep", "--word-regexp", 'w' },
@@ -37,43 +34,6 @@ static const struct filter_long {
 	{ "cut", "--only-delimited", 's' },
 };
 
-static char long_letter(const char *cmd, const char *name)
-{
-	for (size_t k = 0; k < NS_ARRAY_SIZE(long_options); k++)
-		if (!strcmp(long_options[k].cmd, cmd) && !strcmp(long_options[k].name, name))
-			return long_options[k].letter;
-	return 0;
-}
-
-/* A long option, compared without its "=VALUE": one of the tool's whose
- * short form nstest takes is named with that form; one close to such a
- * name (a typo, or the start of one) gets "did you mean". */
-static int long_option_fail(const char *cmd, const char *word, size_t i,
-			    struct ns_parse_err *e)
-{
-	const char *names[NS_ARRAY_SIZE(long_options)], *near;
-	char *name = xstrndup(word, strcspn(word, "="));
-	size_t n = 0;
-	char letter = long_letter(cmd, name);
-	int rc;
-
-	for (size_t k = 0; k < NS_ARRAY_SIZE(long_options); k++)
-		if (!strcmp(long_options[k].cmd, cmd))
-			names[n++] = long_options[k].name;
-	near = letter ? NULL : ns_closest(name, names, n);
-	if (letter)
-		rc = ns_parse_fail(e, i, "%s: long options are not supported: "
-				   "write -%c for %s", cmd, letter, word);
-	else if (near)
-		rc = ns_parse_fail(e, i, "%s: unknown option %s (did you mean -%c, "
-				   "that is %s?)", cmd, word,
-				   long_letter(cmd, near), near);
-	else
-		rc = ns_parse_fail(e, i, "%s: unknown option %s", cmd, word);
-	free(name);
-	return rc;
-}
-
 /* The letters of one word of options ("-vn2" or "-n"), GNU getopt style:
  * a letter that takes an argument ends the word, taking the rest of it
  * or else the next word. *i moves past what was used. */
@@ -84,7 +44,8 @@ static int add_flags(size_t argc, char *const *argv, size_t *i,
 	const char *cmd = argv[0], *word = argv[*i];
 
 	if (word[1] == '-')
-		return long_option_fail(cmd, word, *i, e);
+		return ns_parse_long_option_fail(long_options, NS_ARRAY_SIZE(long_options), cmd,
+						 word, *i, e);
 	for (const char *c = word + 1; *c; c++) {
 		const char *k = *c == ':' ? NULL : strchr(sc->known, *c);
 		size_t at = *i;

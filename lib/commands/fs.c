@@ -15,48 +15,10 @@ static void free_fs_args(void *a)
 
 /* The long options of the real tools whose short forms nstest takes;
  * nstest takes only the short ones, and names them (as for filters). */
-static const struct fs_long {
-	const char *cmd, *name;
-	char letter;
-} long_options[] = {
+static const struct ns_long_option long_options[] = {
 	{ "mkdir", "--parents", 'p' }, { "rmdir", "--parents", 'p' },
 	{ "ls", "--all", 'a' }, { "mv", "--no-target-directory", 'T' },
 };
-
-/* A long option, compared without its "=VALUE": one of the tool's whose
- * short form nstest takes is named with that form; one close to such a
- * name gets "did you mean". */
-static void long_option_fail(const char *cmd, const char *word, size_t i,
-			     struct ns_parse_err *e)
-{
-	const char *names[NS_ARRAY_SIZE(long_options)], *near;
-	char letters[NS_ARRAY_SIZE(long_options)];
-	char *name = xstrndup(word, strcspn(word, "="));
-	size_t n = 0;
-
-	for (size_t k = 0; k < NS_ARRAY_SIZE(long_options); k++) {
-		if (strcmp(long_options[k].cmd, cmd))
-			continue;
-		if (!strcmp(long_options[k].name, name)) {
-			ns_parse_fail(e, i, "%s: long options are not supported: write -%c for %s",
-				      cmd, long_options[k].letter, word);
-			free(name);
-			return;
-		}
-		letters[n] = long_options[k].letter;
-		names[n++] = long_options[k].name;
-	}
-	near = ns_closest(name, names, n);
-	for (size_t k = 0; near && k < n; k++)
-		if (names[k] == near) {
-			ns_parse_fail(e, i, "%s: unknown option %s (did you mean -%c, that is %s?)",
-				      cmd, word, letters[k], near);
-			free(name);
-			return;
-		}
-	ns_parse_fail(e, i, "%s: unknown option %s", cmd, word);
-	free(name);
-}
 
 /* Read single-letter options from `allowed`; stop at the first operand.
  * Returns the index of the first operand, or 0 with *e filled. */
@@ -70,7 +32,8 @@ static size_t parse_flags(struct ns_stage *st, struct ns_parse_err *e,
 			return i + 1;
 		if (st->argv[i][1] == '-') {
 			/* a long option, named whole: not "unknown option --" */
-			long_option_fail(st->argv[0], st->argv[i], i, e);
+			ns_parse_long_option_fail(long_options, NS_ARRAY_SIZE(long_options),
+						  st->argv[0], st->argv[i], i, e);
 			return 0;
 		}
 		for (const char *f = st->argv[i] + 1; *f; f++) {

@@ -172,7 +172,8 @@ static bool files_ctx(struct line_ctx *c, const struct ns_stage *st)
 {
 	switch (st->def->id) {
 	case NS_CMD_MKDIR: case NS_CMD_TOUCH: case NS_CMD_LS: case NS_CMD_CAT:
-	case NS_CMD_RMDIR: case NS_CMD_MV: case NS_CMD_LN: case NS_CMD_CHROOT: {
+	case NS_CMD_RMDIR: case NS_CMD_MV: case NS_CMD_LN: case NS_CMD_CHROOT:
+	case NS_CMD_CD: {
 		const struct ns_fs_args *a = st->args;
 
 		if (st->file_of_next)
@@ -193,13 +194,6 @@ static bool files_ctx(struct line_ctx *c, const struct ns_stage *st)
 
 		c->targets = &a->path;
 		c->ntargets = 1;
-		break;
-	}
-	case NS_CMD_CD: {
-		const struct ns_fs_args *a = st->args;
-
-		c->targets = (const char *const *)a->ops;
-		c->ntargets = a->nops;
 		break;
 	}
 	case NS_CMD_ECHO:

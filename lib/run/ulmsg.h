@@ -12,8 +12,8 @@
  * "CMD: MESSAGE" with the file in it and strerror(errno) at its end
  * ("touch: cannot touch '/ro/f': Read-only file system"), and an
  * interactive bash "bash: cd: /x: No such file or directory" and
- * "bash: /ro/f: Read-only file system" (echo TEXT > FILE). The table of messages (ulmsg.c) says
- * which errno each stands for. The verdict uses it: a block whose last
+ * "bash: /ro/f: Read-only file system" (echo TEXT > FILE). The table
+ * of messages (ulmsg.c) says which errno each stands for. The verdict uses it: a block whose last
  * line is such a message, and that fits the step's errno and command
  * line, is matched as if that line were the nstest error line
  * "CMD: ENAME (strerror)". show and --update use it the other way, to
@@ -42,7 +42,8 @@ struct ns_ulmsg {
 	int err;                 /* the errno it stands for; 0: the one %M names */
 	unsigned when;           /* NS_ULMSG_* of which one must hold; 0: any */
 	unsigned render;         /* NS_ULMSG_* for which show and --update write it */
-	const char *versions;    /* util-linux releases that print it */
+	const char *versions;    /* the releases that print it (util-linux's,
+				  * unless the tool's name comes first) */
 	const char *source;      /* where the text comes from */
 	bool bare;               /* printed without the final period */
 	enum ns_ulmsg_form {

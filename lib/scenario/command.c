@@ -59,6 +59,37 @@ const char *ns_cmd_closest(const char *name, bool filters)
 	return near;
 }
 
+int ns_parse_long_option_fail(const struct ns_long_option *v, size_t n, const char *cmd,
+			      const char *word, size_t i, struct ns_parse_err *e)
+{
+	const char **names = xcalloc(n ? n : 1, sizeof(*names)), *near;
+	const struct ns_long_option **of = xcalloc(n ? n : 1, sizeof(*of));
+	char *name = xstrndup(word, strcspn(word, "="));
+	size_t m = 0;
+	int rc = 0;
+
+	for (size_t k = 0; k < n; k++) {
+		if (strcmp(v[k].cmd, cmd))
+			continue;
+		if (!strcmp(v[k].name, name))
+			rc = ns_parse_fail(e, i, "%s: long options are not supported: write -%c for %s",
+					   cmd, v[k].letter, word);
+		of[m] = &v[k];
+		names[m++] = v[k].name;
+	}
+	near = rc ? NULL : ns_closest(name, names, m);
+	for (size_t k = 0; near && k < m; k++)
+		if (names[k] == near)
+			rc = ns_parse_fail(e, i, "%s: unknown option %s (did you mean -%c, that is %s?)",
+					   cmd, word, of[k]->letter, near);
+	if (!rc)
+		rc = ns_parse_fail(e, i, "%s: unknown option %s", cmd, word);
+	free(name);
+	free(of);
+	free(names);
+	return rc;
+}
+
 int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)
 {
 	struct ns_buf b = NS_BUF_INIT;

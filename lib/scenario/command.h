@@ -106,6 +106,20 @@ const struct ns_cmd_def *ns_cmd_at(size_t i);
  * every command; NULL when none is close. */
 const char *ns_cmd_closest(const char *name, bool filters);
 
+/* A long option of a real tool whose short form nstest takes. */
+struct ns_long_option {
+	const char *cmd, *name;   /* "grep", "--count" */
+	char letter;              /* 'c' */
+};
+
+/* For parsers: the error for the long option `word` (argv[i]) of cmd,
+ * which nstest does not take; compared without its "=VALUE". One of
+ * cmd's in v[0..n) is named with its short form ("write -c for
+ * --count"), one close to such a name gets "did you mean -c, that is
+ * --count?", any other "unknown option WORD". Fills *e, returns -1. */
+int ns_parse_long_option_fail(const struct ns_long_option *v, size_t n, const char *cmd,
+			      const char *word, size_t i, struct ns_parse_err *e);
+
 /* For parsers: fill *e and return -1. */
 int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)
 	NS_PRINTF(3, 4);
