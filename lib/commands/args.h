@@ -283,13 +283,6 @@ struct ns_mountpoint_args {
  * MOUNTPOINT_EXIT_NOMNT). */
 #define NS_MOUNTPOINT_NOT 32
 
-struct ns_mount_entry;
-/* mountpoint's answer as util-linux gives it: the last of the n entries
- * whose mount point is canon (the path made canonical) decides; what it
- * prints goes to out. Returns the exit status: 0, or NS_MOUNTPOINT_NOT. */
-int ns_mountpoint_answer(const struct ns_mountpoint_args *a, const struct ns_mount_entry *v,
-			 size_t n, const char *canon, struct ns_buf *out);
-
 /* diff [-r] A B: two directories (or files) compared as GNU diff does,
  * but descending into a directory even when both sides are the same. */
 struct ns_diff_args {

@@ -1,6 +1,6 @@
 /* caps.c - `capsh --drop=CAP[,CAP...] --`, parsing side: a shell without
  * some capabilities. Names are looked up with libcap's cap_from_name. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <string.h>
 #include <sys/capability.h>
@@ -61,6 +61,6 @@ static bool capsh_one_way(const void *args)
 
 const struct ns_cmd_def ns_cmd_caps[] = {
 	{ .name = "capsh", .id = NS_CMD_CAPSH, .parse = parse_capsh, .free_args = free_args,
-	  .one_way = capsh_one_way },
+	  .one_way = capsh_one_way, .shell = NS_SHELL_STARTS },
 };
 const size_t ns_cmd_caps_count = NS_ARRAY_SIZE(ns_cmd_caps);

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
-#include "match/diff.h"
+#include "base/diff.h"
 
 struct walk {
 	const struct ns_diff_args *a;

@@ -50,7 +50,7 @@
 
 #include <stddef.h>
 
-#include "scenario/command.h"
+#include "commands/command.h"
 #include "base/util.h"
 
 /* A filter with its arguments checked and its patterns compiled. */

@@ -2,7 +2,7 @@
  * at a mount table (nstest-scenario(5), findmnt). Options may come
  * anywhere on the line and short ones may be grouped (-no LIST), as
  * util-linux's getopt allows; errors read as findmnt words them. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <stdlib.h>
 #include <string.h>
@@ -303,8 +303,41 @@ static int parse_findmnt(struct ns_stage *st, struct ns_parse_err *e)
 	return check(a, e);
 }
 
+/* The table's form and the columns that hold numbers the judge renames. */
+static bool findmnt_shape(const void *args, struct ns_match_shape *out)
+{
+	const struct ns_findmnt_args *a = args;
+	bool numbers = false;
+
+	memset(out, 0, sizeof(*out));
+	out->form = a->json ? NS_MATCH_JSON : a->raw ? NS_MATCH_RAW : NS_MATCH_TABLE;
+	/* findmnt draws a tree unless it prints a list (the renderer's rule,
+	 * mounts/findmnt.c) */
+	out->tree = !a->list && !a->raw &&
+		    (a->select == NS_FINDMNT_ALL || a->submounts);
+	out->ncols = a->ncols;
+	for (size_t c = 0; c < a->ncols && c < NS_MATCH_MAX_COLS; c++) {
+		switch (a->cols[c]) {
+		case NS_FINDMNT_ID:
+			out->cols[c] = NS_MATCH_COL_ID;
+			break;
+		case NS_FINDMNT_PARENT:
+			out->cols[c] = NS_MATCH_COL_PARENT;
+			break;
+		case NS_FINDMNT_MAJMIN:
+			out->cols[c] = NS_MATCH_COL_DEV;
+			break;
+		default:
+			out->cols[c] = NS_MATCH_COL_TEXT;
+			break;
+		}
+		numbers |= out->cols[c] != NS_MATCH_COL_TEXT;
+	}
+	return numbers;
+}
+
 const struct ns_cmd_def ns_cmd_findmnt[] = {
 	{ .name = "findmnt", .id = NS_CMD_FINDMNT, .parse = parse_findmnt,
-	  .free_args = free },
+	  .free_args = free, .utf8 = true, .shape = findmnt_shape },
 };
 const size_t ns_cmd_findmnt_count = NS_ARRAY_SIZE(ns_cmd_findmnt);

@@ -1,7 +1,7 @@
 /* fs.c - the file commands of scenarios, parsing side: mkdir, touch, ls,
  * cd, cat, chroot, rmdir, mv, ln -s, pwd and echo. Each takes
  * single-letter options, then operands. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <string.h>
 
@@ -297,21 +297,66 @@ char *ns_path_dir(const char *path)
 	return xstrndup(path, n);
 }
 
+/* The file commands fail in their tools' words (coreutils', bash's for
+ * cd), naming their operands. The cat the parser puts before `grep X
+ * FILE` is grep's reading, which grep words in its own way: none. */
+static bool fs_messages(const struct ns_stage *st, struct ns_msg_ctx *c)
+{
+	const struct ns_fs_args *a = st->args;
+
+	if (st->file_of_next)
+		return false;
+	c->cmd = st->def->name;
+	c->what = NS_ULMSG_FILES;
+	c->targets = (const char *const *)a->ops;
+	c->ntargets = a->nops;
+	return true;
+}
+
+/* echo TEXT > FILE fails only to open FILE */
+static bool echo_messages(const struct ns_stage *st, struct ns_msg_ctx *c)
+{
+	c->cmd = st->def->name;
+	c->what = NS_ULMSG_FILES;
+	c->targets = (const char *const *)&st->redirect;
+	c->ntargets = st->redirect ? 1 : 0;
+	return true;
+}
+
+/* cat /proc/self/mountinfo: the terminal's whole table */
+static bool cat_whole_table(const void *args)
+{
+	const struct ns_fs_args *a = args;
+
+	return a->nops == 1 && ns_cat_mounts_file(a->ops[0]) == NS_CAT_MOUNTINFO;
+}
+
+/* ls without -1 lays names out in columns */
+static bool ls_columns(const void *args)
+{
+	return !((const struct ns_fs_args *)args)->one;
+}
+
 #define FS_ENTRY(cmd, ident, fn) \
-	{ .name = cmd, .id = ident, .parse = fn, .free_args = free_fs_args }
+	{ .name = cmd, .id = ident, .parse = fn, .free_args = free_fs_args, \
+	  .messages = fs_messages }
 
 const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("mkdir", NS_CMD_MKDIR, parse_mkdir),
 	FS_ENTRY("touch", NS_CMD_TOUCH, parse_touch),
 	{ .name = "ls", .id = NS_CMD_LS, .parse = parse_ls, .free_args = free_fs_args,
-	  .piped = ls_piped },
-	FS_ENTRY("cd", NS_CMD_CD, parse_cd),
-	FS_ENTRY("cat", NS_CMD_CAT, parse_cat),
-	FS_ENTRY("chroot", NS_CMD_CHROOT, parse_chroot),
+	  .piped = ls_piped, .columns = ls_columns, .messages = fs_messages },
+	{ .name = "cd", .id = NS_CMD_CD, .parse = parse_cd, .free_args = free_fs_args,
+	  .builtin = true, .messages = fs_messages },
+	{ .name = "cat", .id = NS_CMD_CAT, .parse = parse_cat, .free_args = free_fs_args,
+	  .whole_table = cat_whole_table, .messages = fs_messages },
+	{ .name = "chroot", .id = NS_CMD_CHROOT, .parse = parse_chroot, .free_args = free_fs_args,
+	  .shell = NS_SHELL_STARTS, .messages = fs_messages },
 	FS_ENTRY("rmdir", NS_CMD_RMDIR, parse_rmdir),
 	FS_ENTRY("mv", NS_CMD_MV, parse_mv),
 	FS_ENTRY("ln", NS_CMD_LN, parse_ln),
-	FS_ENTRY("pwd", NS_CMD_PWD, parse_pwd),
-	FS_ENTRY("echo", NS_CMD_ECHO, parse_echo),
+	{ .name = "pwd", .id = NS_CMD_PWD, .parse = parse_pwd, .free_args = free_fs_args },
+	{ .name = "echo", .id = NS_CMD_ECHO, .parse = parse_echo, .free_args = free_fs_args,
+	  .messages = echo_messages },
 };
 const size_t ns_cmd_fs_count = NS_ARRAY_SIZE(ns_cmd_fs);

@@ -2,14 +2,13 @@
  * parsing side: stat -c FORMAT (coreutils), mountpoint (util-linux) and
  * diff [-r] (GNU diffutils); and stat's rendering of one file, which
  * every backend shares. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
 
 #include "commands/args.h"
-#include "mounts/snapshot.h"
 
 /* ---- stat ------------------------------------------------------------------ */
 
@@ -309,25 +308,61 @@ static int parse_mountpoint(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
-int ns_mountpoint_answer(const struct ns_mountpoint_args *a, const struct ns_mount_entry *v,
-			 size_t n, const char *canon, struct ns_buf *out)
-{
-	const struct ns_mount_entry *hit = NULL;
+/* ---- how stat and mountpoint are judged ------------------------------------ */
 
-	for (size_t i = n; i-- > 0 && !hit;)
-		if (!strcmp(v[i].target, canon))
-			hit = &v[i];
-	if (!hit) {
-		if (!a->quiet)
-			ns_buf_addf(out, "%s is not a mountpoint\n", a->path);
-		return NS_MOUNTPOINT_NOT;
+/* stat -c's lines follow its format. The numbers renamed are the devices
+ * (%d, %D) and inodes (%i). */
+static bool stat_shape(const void *args, struct ns_match_shape *out)
+{
+	const struct ns_stat_args *a = args;
+	bool numbers = false;
+
+	memset(out, 0, sizeof(*out));
+	out->form = NS_MATCH_FIELDS;
+	for (size_t i = 0; i < a->npieces && i < NS_MATCH_MAX_COLS; i++) {
+		const struct ns_stat_piece *p = &a->pieces[i];
+
+		out->cols[i] = p->dir == NS_STAT_DEV ? NS_MATCH_COL_DEV_DEC :
+			       p->dir == NS_STAT_DEV_HEX ? NS_MATCH_COL_DEV_HEX :
+			       p->dir == NS_STAT_INO ? NS_MATCH_COL_INO : NS_MATCH_COL_TEXT;
+		out->lit[i] = p->dir == NS_STAT_TEXT ? p->text : NULL;
+		out->litlen[i] = p->len;
+		numbers |= out->cols[i] != NS_MATCH_COL_TEXT;
 	}
-	/* -d prints the device even with -q, as util-linux does */
-	if (a->devno)
-		ns_buf_addf(out, "%u:%u\n", hit->major, hit->minor);
-	else if (!a->quiet)
-		ns_buf_addf(out, "%s is a mountpoint\n", a->path);
-	return 0;
+	out->ncols = a->npieces;
+	return numbers;
+}
+
+/* mountpoint -d prints a device, MAJ:MIN */
+static bool mountpoint_shape(const void *args, struct ns_match_shape *out)
+{
+	memset(out, 0, sizeof(*out));
+	out->form = NS_MATCH_FIELDS;
+	out->ncols = 1;
+	out->cols[0] = NS_MATCH_COL_DEV;
+	return ((const struct ns_mountpoint_args *)args)->devno;
+}
+
+static bool stat_messages(const struct ns_stage *st, struct ns_msg_ctx *c)
+{
+	const struct ns_stat_args *a = st->args;
+
+	c->cmd = st->def->name;
+	c->what = NS_ULMSG_FILES;
+	c->targets = a->files;
+	c->ntargets = a->nfiles;
+	return true;
+}
+
+static bool mountpoint_messages(const struct ns_stage *st, struct ns_msg_ctx *c)
+{
+	const struct ns_mountpoint_args *a = st->args;
+
+	c->cmd = st->def->name;
+	c->what = NS_ULMSG_FILES;
+	c->targets = &a->path;
+	c->ntargets = 1;
+	return true;
 }
 
 /* ---- diff ---------------------------------------------------------------------- */
@@ -367,8 +402,10 @@ static void free_plain(void *p)
 }
 
 const struct ns_cmd_def ns_cmd_inspect[] = {
-	{ .name = "stat", .id = NS_CMD_STAT, .parse = parse_stat, .free_args = free_stat_args },
-	{ .name = "mountpoint", .id = NS_CMD_MOUNTPOINT, .parse = parse_mountpoint, .free_args = free_plain },
+	{ .name = "stat", .id = NS_CMD_STAT, .parse = parse_stat, .free_args = free_stat_args,
+	  .shape = stat_shape, .messages = stat_messages },
+	{ .name = "mountpoint", .id = NS_CMD_MOUNTPOINT, .parse = parse_mountpoint, .free_args = free_plain,
+	  .shape = mountpoint_shape, .messages = mountpoint_messages },
 	{ .name = "diff", .id = NS_CMD_DIFF, .parse = parse_diff, .free_args = free_plain },
 };
 const size_t ns_cmd_inspect_count = NS_ARRAY_SIZE(ns_cmd_inspect);

@@ -1,6 +1,6 @@
 /* listmount.c - `listmount --check`, parsing side: it takes no arguments
  * but the one that names what it does. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <string.h>
 

@@ -1,6 +1,6 @@
 /* mount.c - mount(8) and umount(8) in util-linux syntax, parsing side:
  * what the words ask for, as struct ns_mount_args and ns_umount_args. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <libmount.h>
 #include <stdlib.h>
@@ -435,12 +435,50 @@ static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+/* mount(8)'s messages depend on what the line does; `mount` alone lists
+ * and fails in no words of its own. */
+static bool mount_messages(const struct ns_stage *st, struct ns_msg_ctx *c)
+{
+	static const unsigned ops[] = {
+		[NS_MOUNT_LIST] = 0, [NS_MOUNT_NEW] = NS_ULMSG_NEW,
+		[NS_MOUNT_BIND] = NS_ULMSG_BIND, [NS_MOUNT_MOVE] = NS_ULMSG_MOVE,
+		[NS_MOUNT_PROPAGATION] = NS_ULMSG_PROP,
+		[NS_MOUNT_REMOUNT] = NS_ULMSG_REMOUNT,
+	};
+	_Static_assert(NS_ARRAY_SIZE(ops) == NS_MOUNT_REMOUNT + 1, "a bit for every mount operation");
+	const struct ns_mount_args *a = st->args;
+
+	c->cmd = "mount";
+	c->what = ops[a->op];
+	if (a->flags & MS_RDONLY)
+		c->what |= NS_ULMSG_RDONLY;
+	if (a->flags & MS_REMOUNT)
+		c->what |= NS_ULMSG_REMOUNT;
+	c->targets = &a->dst;
+	c->ntargets = a->dst ? 1 : 0;
+	c->src = a->src;
+	c->type = a->type;
+	return c->what != 0;
+}
+
+static bool umount_messages(const struct ns_stage *st, struct ns_msg_ctx *c)
+{
+	const struct ns_umount_args *a = st->args;
+
+	c->cmd = "umount";
+	c->what = a->recursive ? NS_ULMSG_UMOUNT | NS_ULMSG_UMOUNT_R : NS_ULMSG_UMOUNT;
+	c->targets = a->targets;
+	c->ntargets = a->ntargets;
+	return true;
+}
+
 const struct ns_cmd_def ns_cmd_mount[] = {
 	{ .name = "mount", .id = NS_CMD_MOUNT, .parse = parse_mount,
-	  .free_args = free_mount_args, .device = mount_device },
+	  .free_args = free_mount_args, .device = mount_device, .messages = mount_messages },
 	{ .name = "umount", .id = NS_CMD_UMOUNT, .parse = parse_umount,
-	  .free_args = free_umount_args },
-	/* the same executors as mount: a propagation change */
+	  .free_args = free_umount_args, .messages = umount_messages },
+	/* the same executors as mount: a propagation change; nstest's own
+	 * command, which util-linux prints nothing for */
 	{ .name = "mount2", .id = NS_CMD_MOUNT, .parse = parse_mount2,
 	  .free_args = free_mount_args },
 };

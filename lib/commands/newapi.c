@@ -6,7 +6,7 @@
  *
  * A detached or opened tree is kept under @NAME in the terminal; FROM,
  * TO and TARGET are either such a name or a path. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <linux/mount.h>
 #include <string.h>

@@ -2,14 +2,13 @@
  * `unshare [-m] [-U [-r]] [--propagation MODE] [sh | CMD ARGS...]`,
  * `nsenter -t TERMINAL [-m] [-U] [-r] [-w] [sh | CMD ARGS...]` and
  * `exit`. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <string.h>
 #include <sys/mount.h>
 
 #include "base/suggest.h"
 #include "commands/args.h"
-#include "scenario/scenario.h"
 
 static const char *const prop_names[] = {
 	[NS_UNSHARE_PRIVATE] = "private",
@@ -335,10 +334,12 @@ static int parse_exit(struct ns_stage *st, struct ns_parse_err *e)
 
 const struct ns_cmd_def ns_cmd_ns[] = {
 	{ .name = "unshare", .id = NS_CMD_UNSHARE, .parse = parse_unshare,
-	  .free_args = free_unshare, .one_way = unshare_one_way, .inner = unshare_inner },
-	{ .name = "exit", .id = NS_CMD_EXIT, .parse = parse_exit },
+	  .free_args = free_unshare, .one_way = unshare_one_way, .inner = unshare_inner,
+	  .shell = NS_SHELL_STARTS },
+	{ .name = "exit", .id = NS_CMD_EXIT, .parse = parse_exit, .shell = NS_SHELL_ENDS,
+	  .builtin = true },
 	{ .name = "nsenter", .id = NS_CMD_NSENTER, .parse = parse_nsenter,
 	  .free_args = free_nsenter, .one_way = nsenter_one_way, .inner = nsenter_inner,
-	  .terminal = nsenter_terminal },
+	  .terminal = nsenter_terminal, .shell = NS_SHELL_STARTS },
 };
 const size_t ns_cmd_ns_count = NS_ARRAY_SIZE(ns_cmd_ns);

@@ -1,6 +1,6 @@
 /* time.c - `sleep SECONDS`, parsing side: a wait, so that scenarios (and
  * the tests of nstest's watchdog) can hold a terminal busy. */
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #include <errno.h>
 #include <stdlib.h>

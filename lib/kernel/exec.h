@@ -6,7 +6,7 @@
 
 #include "base/util.h"
 #include "run/result.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 
 struct ns_term;
 

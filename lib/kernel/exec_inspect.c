@@ -15,6 +15,7 @@
 
 #include "commands/args.h"
 #include "commands/difftree.h"
+#include "mounts/mountpoint.h"
 #include "kernel/mountinfo.h"
 #include "kernel/terminal.h"
 

@@ -19,7 +19,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "scenario/command.h"
+#include "commands/command.h"
 
 struct ns_local_term {
 	const char *name;

@@ -17,46 +17,9 @@
 #include "run/result.h"               /* struct ns_view */
 #include "scenario/scenario.h"
 #include "base/util.h"
+#include "commands/shape.h"          /* struct ns_match_shape */
 
 struct ns_matcher;
-
-/* What a field of a findmnt table holds. */
-enum ns_match_col {
-	NS_MATCH_COL_TEXT,    /* literal */
-	NS_MATCH_COL_ID,      /* a mount ID (ID) */
-	NS_MATCH_COL_PARENT,  /* a mount ID (PARENT): the same renaming as ID */
-	NS_MATCH_COL_DEV,     /* MAJOR:MINOR (MAJ:MIN) */
-	NS_MATCH_COL_DEV_DEC, /* a device number in decimal (stat's %d) */
-	NS_MATCH_COL_DEV_HEX, /* the same in hex (stat's %D) */
-	NS_MATCH_COL_INO,     /* an inode number (stat's %i) */
-};
-
-/* How findmnt laid its table out. */
-enum ns_match_form {
-	NS_MATCH_TABLE,       /* a tree or list: columns padded with blanks */
-	NS_MATCH_RAW,         /* -r: fields separated by single spaces */
-	NS_MATCH_JSON,        /* -J: "id": N, "parent": N, "maj:min": "M:m" */
-	NS_MATCH_FIELDS,      /* each line is cols[] in order, with no blanks
-			       * between them: a TEXT column with lit[] set
-			       * is that text, one without is any text; stat
-			       * -c's format, mountpoint -d (match_fields.c) */
-};
-
-#define NS_MATCH_MAX_COLS 64
-
-/* The second line shape the matcher knows besides mountinfo records: the
- * output of one findmnt, its columns in order (the judge builds it from
- * the step's parsed arguments). A step with a shape reads its lines as
- * findmnt rows only; lines that are no row match literally. The rules are
- * in match_table.c and nstest-scenario(5), findmnt. */
-struct ns_match_shape {
-	enum ns_match_form form;
-	bool tree;            /* TABLE: a word of tree glyphs ("│") is no field */
-	size_t ncols;
-	enum ns_match_col cols[NS_MATCH_MAX_COLS];
-	const char *lit[NS_MATCH_MAX_COLS];   /* FIELDS: literal text, or NULL */
-	size_t litlen[NS_MATCH_MAX_COLS];
-};
 
 struct ns_matcher *ns_matcher_new(void);
 void ns_matcher_free(struct ns_matcher *m);

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match/diff.h"
+#include "base/diff.h"
 #include "base/util.h"
 
 #define DIFF_CONTEXT 3

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 
 #include "commands/difftree.h"
+#include "mounts/mountpoint.h"
 
 static void node_info(const struct m_node *d, struct ns_stat_info *in)
 {

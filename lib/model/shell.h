@@ -8,7 +8,7 @@
 #include "mounts/snapshot.h"
 #include "model/model.h"
 #include "run/result.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 #include "scenario/scenario.h"
 
 #define M_HANDLES 16

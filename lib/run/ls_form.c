@@ -6,7 +6,7 @@
 
 #include "commands/args.h"
 #include "commands/ls_layout.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 
 /* How a block writes a listing. */
 enum form { FORM_UNSEEN, FORM_COLUMNS, FORM_ONE };
@@ -20,8 +20,7 @@ static bool ls_columns(const struct ns_step *st)
 	if (st->pipeline.n != 1)
 		return false;
 	cmd = ns_stage_cmd(&st->pipeline.stages[0]);
-	return cmd->def && cmd->def->id == NS_CMD_LS && cmd->args &&
-	       !((const struct ns_fs_args *)cmd->args)->one;
+	return cmd->def && cmd->args && cmd->def->columns && cmd->def->columns(cmd->args);
 }
 
 /* Whether st's block can be read as names: in order, no "..." line. */

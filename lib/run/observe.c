@@ -3,7 +3,7 @@
 
 #include <string.h>
 
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #define CAT_MOUNTINFO "cat /proc/self/mountinfo"
 
@@ -33,19 +33,19 @@ static struct term *term_get(struct terms *t, const char *name)
 static void term_step(struct terms *t, const struct ns_step *st)
 {
 	struct term *tm = term_get(t, st->terminal);
-	enum ns_cmd_id id;
+	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
 
 	tm->prompt = st->prompt;
-	if (!st->pipeline.n || !st->pipeline.stages[0].def)
+	if (!first)
 		return;
-	id = st->pipeline.stages[0].def->id;
-	if (id == NS_CMD_EXIT) {
+	if (ns_stage_ends_shell(first)) {
 		if (tm->depth)
 			tm->depth--;
 		else
 			tm->ended = true;
-	} else if ((id == NS_CMD_UNSHARE || id == NS_CMD_CHROOT || id == NS_CMD_CAPSH) &&
-		   !st->nexpect) {
+	} else if (ns_stage_starts_shell(first) && !st->nexpect) {
+		/* the parser's rule (commands/command.c); a transcript that
+		 * shows output for it shows its failure: no shell began */
 		tm->depth++;
 	}
 }

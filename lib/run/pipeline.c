@@ -5,7 +5,7 @@
 
 #include "commands/filter.h"
 #include "run/view.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 
 void ns_pipeline_error_line(struct ns_buf *out, const char *cmd, int err)
 {

@@ -27,7 +27,7 @@
 
 #include "mounts/findmnt.h"
 #include "run/require.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 #include "run/wire.h"
 
 enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE, JOB_EMITTED };
@@ -531,10 +531,14 @@ static void free_all(struct runner *R)
  * costs each worker a fraction of a millisecond, bench/README.md). */
 static void prepare_findmnt(struct ns_scenario *const *sc, size_t n)
 {
+	const struct ns_cmd_def *d;
+
 	for (size_t i = 0; i < n; i++) {
-		if (sc[i]->commands & 1u << NS_CMD_FINDMNT) {
-			ns_findmnt_prepare();
-			return;
+		for (size_t k = 0; (d = ns_cmd_at(k)); k++) {
+			if (d->utf8 && ns_cmd_set_has(&sc[i]->commands, d->id)) {
+				ns_findmnt_prepare();
+				return;
+			}
 		}
 	}
 }

@@ -38,7 +38,7 @@
 
 #include "commands/args.h"
 #include "run/pipeline.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 
 #define V238 "libmount/src/context_mount.c v2.38.1-master mnt_context_get_mount_excode()"
 #define U238 "libmount/src/context_umount.c v2.38.1-master mnt_context_get_umount_excode()"
@@ -165,93 +165,26 @@ struct line_ctx {
 	bool any;                 /* ns_ulmsg_looks: any value fits */
 };
 
-/* A file command: its tool, and its operands as the paths it may name.
- * The cat the parser puts before `grep X FILE` is grep's reading, which
- * grep words in its own way: none. */
-static bool files_ctx(struct line_ctx *c, const struct ns_stage *st)
-{
-	switch (st->def->id) {
-	case NS_CMD_MKDIR: case NS_CMD_TOUCH: case NS_CMD_LS: case NS_CMD_CAT:
-	case NS_CMD_RMDIR: case NS_CMD_MV: case NS_CMD_LN: case NS_CMD_CHROOT:
-	case NS_CMD_CD: {
-		const struct ns_fs_args *a = st->args;
-
-		if (st->file_of_next)
-			return false;
-		c->targets = (const char *const *)a->ops;
-		c->ntargets = a->nops;
-		break;
-	}
-	case NS_CMD_STAT: {
-		const struct ns_stat_args *a = st->args;
-
-		c->targets = a->files;
-		c->ntargets = a->nfiles;
-		break;
-	}
-	case NS_CMD_MOUNTPOINT: {
-		const struct ns_mountpoint_args *a = st->args;
-
-		c->targets = &a->path;
-		c->ntargets = 1;
-		break;
-	}
-	case NS_CMD_ECHO:
-		/* echo TEXT > FILE fails only to open FILE */
-		c->targets = (const char *const *)&st->redirect;
-		c->ntargets = st->redirect ? 1 : 0;
-		break;
-	default:
-		return false;
-	}
-	c->cmd = st->def->name;
-	c->what = NS_ULMSG_FILES;
-	return true;
-}
-
+/* What the command line is worded from: its definition says (struct
+ * ns_cmd_def.messages). */
 static bool ctx_init(struct line_ctx *c, const struct ns_stage *st, int err)
 {
-	static const unsigned ops[] = {
-		[NS_MOUNT_LIST] = 0, [NS_MOUNT_NEW] = NS_ULMSG_NEW,
-		[NS_MOUNT_BIND] = NS_ULMSG_BIND, [NS_MOUNT_MOVE] = NS_ULMSG_MOVE,
-		[NS_MOUNT_PROPAGATION] = NS_ULMSG_PROP,
-		[NS_MOUNT_REMOUNT] = NS_ULMSG_REMOUNT,
-	};
-	_Static_assert(NS_ARRAY_SIZE(ops) == NS_MOUNT_REMOUNT + 1, "a bit for every mount operation");
+	struct ns_msg_ctx m = { 0 };
 
 	memset(c, 0, sizeof(*c));
 	c->err = err;
 	/* unshare -m mount ...: the message is the command's, as the
 	 * program unshare(1) execs prints it */
 	st = ns_stage_cmd(st);
-	if (!st->def || !st->args)
+	if (!st->def || !st->args || !st->def->messages || !st->def->messages(st, &m))
 		return false;
-	if (st->def->id == NS_CMD_UMOUNT) {
-		const struct ns_umount_args *a = st->args;
-
-		c->cmd = "umount";
-		c->what = a->recursive ? NS_ULMSG_UMOUNT | NS_ULMSG_UMOUNT_R : NS_ULMSG_UMOUNT;
-		c->targets = a->targets;
-		c->ntargets = a->ntargets;
-		return true;
-	}
-	/* mount(8) only: mount2 is nstest's own, util-linux prints nothing */
-	if (st->def->id == NS_CMD_MOUNT && !strcmp(st->def->name, "mount")) {
-		const struct ns_mount_args *a = st->args;
-
-		c->cmd = "mount";
-		c->what = ops[a->op];
-		if (a->flags & MS_RDONLY)
-			c->what |= NS_ULMSG_RDONLY;
-		if (a->flags & MS_REMOUNT)
-			c->what |= NS_ULMSG_REMOUNT;
-		c->targets = &a->dst;
-		c->ntargets = a->dst ? 1 : 0;
-		c->src = a->src;
-		c->type = a->type;
-		return c->what != 0;
-	}
-	return files_ctx(c, st);
+	c->cmd = m.cmd;
+	c->what = m.what;
+	c->targets = m.targets;
+	c->ntargets = m.ntargets;
+	c->src = m.src;
+	c->type = m.type;
+	return c->what != 0;
 }
 
 /* ---- paths ---------------------------------------------------------------- */

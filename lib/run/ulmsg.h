@@ -54,17 +54,8 @@ struct ns_ulmsg {
 	} form;
 };
 
-/* What a command line does, as far as the choice of message goes. */
-#define NS_ULMSG_NEW     (1u << 0) /* mount SOURCE TARGET */
-#define NS_ULMSG_BIND    (1u << 1) /* mount --bind / --rbind */
-#define NS_ULMSG_MOVE    (1u << 2) /* mount --move */
-#define NS_ULMSG_PROP    (1u << 3) /* mount --make-* TARGET */
-#define NS_ULMSG_RDONLY  (1u << 4) /* -o ro */
-#define NS_ULMSG_REMOUNT (1u << 5) /* -o remount (not an nstest command) */
-#define NS_ULMSG_UMOUNT  (1u << 6) /* umount TARGET */
-#define NS_ULMSG_UMOUNT_R (1u << 7) /* umount -R TARGET */
-#define NS_ULMSG_ALL     0xffu
-#define NS_ULMSG_FILES   (1u << 8) /* a file command: mkdir, touch, ... */
+/* The NS_ULMSG_* bits of what a command line does are commands/command.h's
+ * (struct ns_msg_ctx): each command's definition says them. */
 
 /* The table, for tests and documentation. */
 extern const struct ns_ulmsg ns_ulmsg_table[];

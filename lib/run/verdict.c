@@ -12,7 +12,7 @@
 #include "run/require.h"
 #include "run/standin_hint.h"
 #include "run/ulmsg.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 
 const char *ns_status_name(enum ns_status s)
 {
@@ -49,74 +49,16 @@ static bool keeps_rows(const struct ns_stage *s)
 	return s->def && s->def->filter && s->args && ns_filter_keeps_lines(s->args);
 }
 
-/* stat -c's lines follow its format; mountpoint -d prints a device. The
- * numbers renamed are the devices (%d, %D, MAJ:MIN) and inodes (%i). */
-static bool fields_shape(const struct ns_stage *first, struct ns_match_shape *out)
-{
-	const struct ns_stat_args *a = first->args;
-	bool numbers = false;
-
-	memset(out, 0, sizeof(*out));
-	out->form = NS_MATCH_FIELDS;
-	if (first->def->id == NS_CMD_MOUNTPOINT) {
-		out->ncols = 1;
-		out->cols[0] = NS_MATCH_COL_DEV;
-		return ((const struct ns_mountpoint_args *)first->args)->devno;
-	}
-	for (size_t i = 0; i < a->npieces && i < NS_MATCH_MAX_COLS; i++) {
-		const struct ns_stat_piece *p = &a->pieces[i];
-
-		out->cols[i] = p->dir == NS_STAT_DEV ? NS_MATCH_COL_DEV_DEC :
-			       p->dir == NS_STAT_DEV_HEX ? NS_MATCH_COL_DEV_HEX :
-			       p->dir == NS_STAT_INO ? NS_MATCH_COL_INO : NS_MATCH_COL_TEXT;
-		out->lit[i] = p->dir == NS_STAT_TEXT ? p->text : NULL;
-		out->litlen[i] = p->len;
-		numbers |= out->cols[i] != NS_MATCH_COL_TEXT;
-	}
-	out->ncols = a->npieces;
-	return numbers;
-}
-
 bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out)
 {
 	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
-	const struct ns_findmnt_args *a;
-	bool numbers = false;
 
-	if (!first || !first->def || !first->args)
+	if (!first || !first->def || !first->args || !first->def->shape)
 		return false;
 	for (size_t i = 1; i < st->pipeline.n; i++)
 		if (!keeps_rows(&st->pipeline.stages[i]))
 			return false;
-	if (first->def->id == NS_CMD_STAT || first->def->id == NS_CMD_MOUNTPOINT)
-		return fields_shape(first, out);
-	if (first->def->id != NS_CMD_FINDMNT)
-		return false;
-	a = first->args;
-	memset(out, 0, sizeof(*out));
-	out->form = a->json ? NS_MATCH_JSON : a->raw ? NS_MATCH_RAW : NS_MATCH_TABLE;
-	/* findmnt draws a tree unless it prints a list (findmnt.c's rule) */
-	out->tree = !a->list && !a->raw &&
-		    (a->select == NS_FINDMNT_ALL || a->submounts);
-	out->ncols = a->ncols;
-	for (size_t c = 0; c < a->ncols && c < NS_MATCH_MAX_COLS; c++) {
-		switch (a->cols[c]) {
-		case NS_FINDMNT_ID:
-			out->cols[c] = NS_MATCH_COL_ID;
-			break;
-		case NS_FINDMNT_PARENT:
-			out->cols[c] = NS_MATCH_COL_PARENT;
-			break;
-		case NS_FINDMNT_MAJMIN:
-			out->cols[c] = NS_MATCH_COL_DEV;
-			break;
-		default:
-			out->cols[c] = NS_MATCH_COL_TEXT;
-			break;
-		}
-		numbers |= out->cols[c] != NS_MATCH_COL_TEXT;
-	}
-	return numbers;
+	return first->def->shape(first->args, out);
 }
 
 /* The actual error line (the last line of out) when the block ends with

@@ -12,17 +12,14 @@
 #include "commands/args.h"
 #include "match/keymap.h"
 #include "mounts/mountinfo_line.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 
 bool ns_view_table_step(const struct ns_step *st)
 {
 	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
-	const struct ns_fs_args *a;
 
-	if (!first || !first->def || first->def->id != NS_CMD_CAT || !first->args)
-		return false;
-	a = first->args;
-	return a->nops == 1 && ns_cat_mounts_file(a->ops[0]) == NS_CAT_MOUNTINFO;
+	return first && first->def && first->args && first->def->whole_table &&
+	       first->def->whole_table(first->args);
 }
 
 /* One set per kind, in the order of the NS_VIEW_* bits: number -> {seen, 0}. */

@@ -8,7 +8,7 @@
 #include <ctype.h>
 #include <string.h>
 
-#include "scenario/command.h"
+#include "commands/command.h"
 
 /* Whether s (a line's text after its leading blanks) looks like a command:
  * an optional terminal name, '#' or '$', blanks or none, then the name of

@@ -8,22 +8,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
-
-struct ns_cmd_def;
-
-/* One program of a pipeline: `grep /mnt`, `mount --bind a b`. */
-struct ns_stage {
-	const struct ns_cmd_def *def;
-	char **argv;          /* argv[0] is the command name */
-	int *col;             /* 1-based column of each argv word in the file */
-	size_t argc;
-	void *args;           /* what def->parse made of argv; def->free_args */
-	char *redirect;       /* the FILE of `echo ... > FILE`, out of argv, or NULL */
-	bool append;          /* it was `>> FILE` */
-	bool file_of_next;    /* the `cat FILE` the parser put before a filter
-			       * that reads FILE (grep X FILE): its failure is
-			       * the filter's */
-};
+#include "commands/command.h"
 
 struct ns_pipeline {
 	struct ns_stage *stages;
@@ -128,7 +113,7 @@ struct ns_scenario {
 	bool remounts;        /* some stand-in name is mounted more than once */
 	bool ro_mixed;        /* ... and both read-only and read-write */
 	bool one_way;         /* a command no process can undo: see command.h */
-	unsigned commands;    /* bit ns_cmd_id: the scenario uses that command */
+	struct ns_cmd_set commands; /* the commands the scenario uses (ns_cmd_set_has) */
 	char **devnames;      /* every distinct stand-in name, root_dev first */
 	size_t ndevnames, devnames_cap;
 

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "base/suggest.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 #include "scenario/shellword.h"
 
 #define NS_MAX_LINE (1u << 20)
@@ -210,11 +210,10 @@ static int parse_inner(struct parser *p, const struct ns_stage *outer, struct ns
 {
 	const struct ns_cmd_def *d = ns_cmd_find(in->argv[0]);
 
-	if (d && (d->id == NS_CMD_CD || d->id == NS_CMD_EXIT))
+	if (d && d->builtin)
 		return ns_parser_fail(p, in->col[0], "%s: '%s' is a shell builtin, not a program it could run",
 				      outer->argv[0], in->argv[0]);
-	if (d && (d->id == NS_CMD_CHROOT || d->id == NS_CMD_CAPSH ||
-		  d->id == NS_CMD_UNSHARE || d->id == NS_CMD_NSENTER))
+	if (d && d->shell == NS_SHELL_STARTS)
 		return ns_parser_fail(p, in->col[0], "%s: cannot run '%s' as its command here: start a shell (%s ... sh) and type it there",
 				      outer->argv[0], in->argv[0], outer->argv[0]);
 	return parse_stage(p, in, 0);
@@ -264,7 +263,7 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	}
 	if (st->def->one_way && st->def->one_way(st->args))
 		p->sc->one_way = true;
-	p->sc->commands |= 1u << st->def->id;
+	ns_cmd_set_add(&p->sc->commands, st->def->id);
 	if (st->def->terminal && check_terminal(p, st, st->def->terminal(st->args)) < 0)
 		return -1;
 	if (st->def->inner && st->def->inner(st->args))
@@ -306,7 +305,7 @@ static int read_file_first(struct parser *p, struct ns_step *step)
 		free(e.msg);
 		return r;
 	}
-	p->sc->commands |= 1u << cat->def->id;
+	ns_cmd_set_add(&p->sc->commands, cat->def->id);
 	return 0;
 }
 

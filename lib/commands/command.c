@@ -1,6 +1,7 @@
 /* command.c - the command table: finding a command by name across the
- * command modules, and what their parsers share */
-#include "scenario/command.h"
+ * command modules, what their parsers share, and the questions the rest
+ * of lib/ asks a stage of its definition */
+#include "commands/command.h"
 
 #include <stdarg.h>
 #include <string.h>
@@ -122,16 +123,10 @@ const struct ns_stage *ns_stage_cmd(const struct ns_stage *st)
 
 bool ns_stage_starts_shell(const struct ns_stage *st)
 {
-	if (!st->def)
-		return false;
-	switch (st->def->id) {
-	case NS_CMD_CHROOT:
-	case NS_CMD_CAPSH:
-		return true;
-	case NS_CMD_UNSHARE:
-	case NS_CMD_NSENTER:
-		return st->args && !ns_stage_inner(st);
-	default:
-		return false;
-	}
+	return st->def && st->def->shell == NS_SHELL_STARTS && st->args && !ns_stage_inner(st);
+}
+
+bool ns_stage_ends_shell(const struct ns_stage *st)
+{
+	return st->def && st->def->shell == NS_SHELL_ENDS;
 }

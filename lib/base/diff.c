@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match/diff.h"
+#include "base/diff.h"
 
 #define DEFAULT_MAX_COST 1000
 

@@ -1,17 +1,39 @@
-/* command.h - the command table, parsing side: one entry per scenario
- * command, with the parser that checks its words before anything runs
- * and turns them into the backend-neutral arguments of commands/args.h.
- * Carrying a command out is a backend's business: each backend has an
- * executor for every ns_cmd_id (kernel/exec.h for the kernel). Filters
- * are pure text and run the same for every backend (run/pipeline.c). */
+/* command.h - the command table: one definition per scenario command,
+ * holding everything nstest knows of it but how a backend carries it out:
+ * its id and parser (which checks its words before anything runs and
+ * turns them into the backend-neutral arguments of commands/args.h),
+ * what it does to the shell, how its output is judged, the words its
+ * tool fails in, and what it needs of the machine. The rest of lib/ asks
+ * the definition, never the id. Carrying a command out is a backend's
+ * business: each backend has an executor for every ns_cmd_id
+ * (kernel/exec.c, model/exec_list.c; tests/unit/test_seam.c checks both
+ * tables). Filters are pure text and run the same for every backend
+ * (run/pipeline.c). */
 #ifndef NS_COMMAND_H
 #define NS_COMMAND_H
 
 #include <stdbool.h>
 #include <stddef.h>
 
-#include "scenario/scenario.h"
 #include "base/util.h"
+#include "commands/shape.h"
+
+struct ns_cmd_def;
+
+/* One program of a pipeline: `grep /mnt`, `mount --bind a b`. */
+struct ns_stage {
+	const struct ns_cmd_def *def;
+	char **argv;          /* argv[0] is the command name */
+	int *col;             /* 1-based column of each argv word in the file */
+	size_t argc;
+	void *args;           /* what def->parse made of argv; def->free_args */
+	char *redirect;       /* the FILE of `echo ... > FILE`, out of argv, or NULL */
+	bool append;          /* it was `>> FILE` */
+	bool file_of_next;    /* the `cat FILE` the parser put before a filter
+			       * that reads FILE (grep X FILE): its failure is
+			       * the filter's */
+};
+
 
 /* Every command a backend must carry out. Filters share one id: they are
  * never handed to a backend. */
@@ -41,7 +63,54 @@ enum ns_cmd_id {
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
-_Static_assert(NS_CMD__COUNT <= 32, "struct ns_scenario.commands has a bit per command");
+
+/* A set of command ids (struct ns_scenario.commands: the commands a
+ * scenario uses), a bit per id, as wide as the ids need. */
+struct ns_cmd_set {
+	unsigned long long w[(NS_CMD__COUNT + 63) / 64];
+};
+
+static inline void ns_cmd_set_add(struct ns_cmd_set *s, enum ns_cmd_id id)
+{
+	s->w[id / 64] |= 1ull << (id % 64);
+}
+
+static inline bool ns_cmd_set_has(const struct ns_cmd_set *s, enum ns_cmd_id id)
+{
+	return s->w[id / 64] >> (id % 64) & 1;
+}
+
+/* What a command does to the shell it is typed at. */
+enum ns_shell_effect {
+	NS_SHELL_KEEPS,       /* runs and the shell prompts again */
+	NS_SHELL_STARTS,      /* starts an inner shell that `exit` leaves
+			       * (chroot, capsh; unshare and nsenter unless
+			       * they run a command: ns_stage_starts_shell) */
+	NS_SHELL_ENDS,        /* ends the shell (exit) */
+};
+
+/* What a failing command line would be worded from in its tool's own
+ * messages (run/ulmsg.c): the tool that speaks, what the line does
+ * (NS_ULMSG_* bits), and the operands a message may name. */
+struct ns_msg_ctx {
+	const char *cmd;              /* "mount", "umount", "mkdir", ... */
+	unsigned what;                /* NS_ULMSG_* */
+	const char *const *targets;   /* the paths a message may name */
+	size_t ntargets;
+	const char *src, *type;       /* mount's source and -t, or NULL */
+};
+
+/* What a command line does, as far as the choice of message goes. */
+#define NS_ULMSG_NEW     (1u << 0) /* mount SOURCE TARGET */
+#define NS_ULMSG_BIND    (1u << 1) /* mount --bind / --rbind */
+#define NS_ULMSG_MOVE    (1u << 2) /* mount --move */
+#define NS_ULMSG_PROP    (1u << 3) /* mount --make-* TARGET */
+#define NS_ULMSG_RDONLY  (1u << 4) /* -o ro */
+#define NS_ULMSG_REMOUNT (1u << 5) /* -o remount */
+#define NS_ULMSG_UMOUNT  (1u << 6) /* umount TARGET */
+#define NS_ULMSG_UMOUNT_R (1u << 7) /* umount -R TARGET */
+#define NS_ULMSG_ALL     0xffu
+#define NS_ULMSG_FILES   (1u << 8) /* a file command: mkdir, touch, ... */
 
 /* What a parser reports: a message and the argv word it is about (its
  * column is used in the error). */
@@ -54,6 +123,11 @@ struct ns_cmd_def {
 	const char *name;
 	enum ns_cmd_id id;
 	bool filter;          /* reads the output of the stage before it */
+	enum ns_shell_effect shell;
+	bool builtin;         /* a shell builtin (cd, exit): no wrapper
+			       * (unshare -m CMD) can run it */
+	bool utf8;            /* prints in the C.UTF-8 locale, which the
+			       * runner loads before its workers fork (findmnt) */
 	/* Check st->argv and store the parsed form in st->args (the type
 	 * commands/args.h gives for id). Return 0, or -1 with *e filled. */
 	int (*parse)(struct ns_stage *st, struct ns_parse_err *e);
@@ -85,6 +159,23 @@ struct ns_cmd_def {
 	 * `cat FILE` before a filter that starts a pipeline with one, and
 	 * refuses one after a pipe. */
 	size_t (*file)(const void *args);
+
+	/* ---- how its output is judged; NULL: never ---- */
+	/* When its lines hold numbers in a shape of their own (findmnt's ID
+	 * column, stat -c %d): fill *out and return true; false for plain
+	 * text or mountinfo records, the matcher's default. */
+	bool (*shape)(const void *args, struct ns_match_shape *out);
+	/* Whether it prints the terminal's whole mount table as mountinfo
+	 * records (cat /proc/self/mountinfo): the judge then knows which
+	 * numbers are gone (run/view.c). */
+	bool (*whole_table)(const void *args);
+	/* Whether, not piped, it lays names out in GNU ls's columns, which a
+	 * block may also write one a line (run/ls_form.c). */
+	bool (*columns)(const void *args);
+	/* The words its tool fails in: fill *c and return true, or false
+	 * when the line gets no message of a real tool (mount2, a filter's
+	 * own read). st is the stage, parsed (st->args set). */
+	bool (*messages)(const struct ns_stage *st, struct ns_msg_ctx *c);
 };
 
 /* The command a wrapper stage runs, or NULL (see inner above). */
@@ -93,8 +184,10 @@ const struct ns_stage *ns_stage_inner(const struct ns_stage *st);
  * followed down (unshare -m findmnt: the findmnt). */
 const struct ns_stage *ns_stage_cmd(const struct ns_stage *st);
 /* Whether the stage starts an inner shell that `exit` leaves: chroot,
- * capsh, and unshare or nsenter without a command. */
+ * capsh, and unshare or nsenter without a command (its def's shell). */
 bool ns_stage_starts_shell(const struct ns_stage *st);
+/* Whether the stage ends its shell (exit). */
+bool ns_stage_ends_shell(const struct ns_stage *st);
 
 /* Look a command up by name; NULL if there is none. */
 const struct ns_cmd_def *ns_cmd_find(const char *name);
