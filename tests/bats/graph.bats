@@ -163,3 +163,28 @@ SCN
 		done
 	done
 }
+
+# nsenter without a command starts a shell (commands/command.c's rule, the
+# one the parser uses), so `exit` leaves it and the terminal is back in its
+# own namespace: two namespaces, sh1's new one and the original that sh2
+# is back in. The picture run once read the rule again and missed nsenter,
+# so it took the exit for sh2's end and drew one.
+@test "graph: exit after nsenter -t ... sh returns to the terminal's own namespace" {
+	cat > "$BATS_TEST_TMPDIR/n.scn" <<'SCN'
+sh2 enters sh1's new namespace and leaves it again.
+
+    sh1# unshare -m sh
+    sh2# nsenter -t sh1 -m sh
+    sh2# exit
+SCN
+	local be
+	for be in kernel model; do
+		run "$NSTEST" graph --backend "$be" "$BATS_TEST_TMPDIR/n.scn"
+		assert_success
+		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 2
+		# before the exit, both terminals are in sh1's namespace
+		run "$NSTEST" graph --backend "$be" --step 2 "$BATS_TEST_TMPDIR/n.scn"
+		assert_success
+		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 1
+	done
+}

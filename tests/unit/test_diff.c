@@ -4,7 +4,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "match/diff.h"
+#include "base/diff.h"
 #include "tap.h"
 
 #define N(a) NS_ARRAY_SIZE(a)

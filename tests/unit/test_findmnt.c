@@ -6,7 +6,7 @@
  * with that message. Otherwise the words must parse and render to exactly
  * the output, and print nothing where findmnt exited 1. */
 #include "mounts/findmnt.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 #include "tap.h"
 #include "base/util.h"
 

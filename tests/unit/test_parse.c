@@ -5,7 +5,7 @@
 #include <sys/mount.h>
 
 #include "commands/args.h"
-#include "scenario/command.h"
+#include "commands/command.h"
 #include "scenario/scenario.h"
 #include "scenario/shellword.h"
 #include "tap.h"
