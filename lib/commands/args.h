@@ -137,6 +137,12 @@ struct ns_open_tree_args {
 	const char *handle;         /* "@NAME" */
 };
 
+/* close @NAME...: the handles to drop, in order (pointers into argv). */
+struct ns_close_args {
+	const char *const *handles;
+	size_t n;
+};
+
 /* move_mount [--beneath|--set-group] FROM TO; FROM and TO are paths or
  * @NAME handles. */
 struct ns_move_mount_args {

@@ -56,6 +56,7 @@ enum ns_cmd_id {
 	NS_CMD_LISTMOUNT,
 	NS_CMD_FINDMNT,
 	NS_CMD_NSENTER,
+	NS_CMD_CLOSE,
 	/* files: rmdir mv ln pwd echo (commands/fs.c), stat mountpoint diff
 	 * (commands/inspect.c) */
 	NS_CMD_RMDIR, NS_CMD_MV, NS_CMD_LN, NS_CMD_PWD, NS_CMD_ECHO,
@@ -225,7 +226,7 @@ extern const struct ns_cmd_def ns_cmd_mount[];  /* mount umount */
 extern const size_t ns_cmd_mount_count;
 extern const struct ns_cmd_def ns_cmd_ns[];     /* unshare exit nsenter */
 extern const size_t ns_cmd_ns_count;
-extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_setattr */
+extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_setattr close */
 extern const size_t ns_cmd_newapi_count;
 extern const struct ns_cmd_def ns_cmd_listmount[]; /* listmount --check */
 extern const size_t ns_cmd_listmount_count;

@@ -3,6 +3,7 @@
  *   open_tree [-c|--clone] [-R|--recursive] PATH @NAME
  *   move_mount [--beneath|--set-group] FROM TO
  *   mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET
+ *   close @NAME...
  *
  * A detached or opened tree is kept under @NAME in the terminal; FROM,
  * TO and TARGET are either such a name or a path. */
@@ -214,9 +215,28 @@ static int parse_mount_setattr(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+/* close @NAME...: each a handle; whether it is open is the run's to say
+ * (EBADF, as close(2) says of an fd never opened). */
+static int parse_close(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_close_args *a = xcalloc(1, sizeof(*a));
+
+	st->args = a;
+	if (st->argc < 2)
+		return ns_parse_fail(e, 0, "close: missing operand: name a tree kept by open_tree, @NAME");
+	for (size_t i = 1; i < st->argc; i++)
+		if (!ns_is_handle(st->argv[i]))
+			return ns_parse_fail(e, i, "close: '%s' is not a handle: close takes the @NAME of a tree kept by open_tree",
+					     st->argv[i]);
+	a->handles = (const char *const *)&st->argv[1];
+	a->n = st->argc - 1;
+	return 0;
+}
+
 const struct ns_cmd_def ns_cmd_newapi[] = {
 	{ .name = "open_tree", .id = NS_CMD_OPEN_TREE, .parse = parse_open_tree, .free_args = free_args },
 	{ .name = "move_mount", .id = NS_CMD_MOVE_MOUNT, .parse = parse_move_mount, .free_args = free_args },
 	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .parse = parse_mount_setattr, .free_args = free_args },
+	{ .name = "close", .id = NS_CMD_CLOSE, .parse = parse_close, .free_args = free_args },
 };
 const size_t ns_cmd_newapi_count = NS_ARRAY_SIZE(ns_cmd_newapi);

@@ -24,7 +24,7 @@ ns_kernel_exec_fn ns_kexec_mkdir, ns_kexec_touch, ns_kexec_ls, ns_kexec_cd,
 ns_kernel_exec_fn ns_kexec_mount, ns_kexec_umount;
 ns_kernel_exec_fn ns_kexec_unshare, ns_kexec_exit;
 ns_kernel_exec_fn ns_kexec_sleep, ns_kexec_capsh;
-ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr;
+ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr, ns_kexec_close;
 ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_findmnt;
 ns_kernel_exec_fn ns_kexec_nsenter;
 ns_kernel_exec_fn ns_kexec_rmdir, ns_kexec_mv, ns_kexec_ln, ns_kexec_pwd, ns_kexec_echo,

@@ -1,4 +1,4 @@
-/* exec_newapi.c - open_tree, move_mount and mount_setattr on the kernel.
+/* exec_newapi.c - open_tree, move_mount, mount_setattr and close on the kernel.
  * A tree opened as @NAME is a mount fd the terminal keeps (ns_handle). */
 #include "kernel/exec.h"
 
@@ -6,6 +6,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/mount.h>
+#include <unistd.h>
 
 #include "commands/args.h"
 #include "kernel/mountapi.h"
@@ -64,6 +65,29 @@ int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 		snprintf(h->name, sizeof(h->name), "%s", a->handle);
 	}
 	h->fd = fd;
+	return 0;
+}
+
+/* close(2) on each handle's fd; a detached tree goes with its last fd. */
+int ns_kexec_close(struct ns_term *t, const void *args, struct ns_buf *out,
+		   struct ns_cmd_result *res)
+{
+	const struct ns_close_args *a = args;
+
+	(void)out;
+	for (size_t k = 0; k < a->n; k++) {
+		struct ns_handle *h = find_handle(t, a->handles[k]);
+
+		if (!h)
+			return ns_cmd_fail(res, "close", EBADF);
+		if (close(h->fd) < 0) {
+			int err = errno;
+
+			*h = t->handles[--t->nhandles];
+			return ns_cmd_fail(res, "close", err);
+		}
+		*h = t->handles[--t->nhandles];
+	}
 	return 0;
 }
 

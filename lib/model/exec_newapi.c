@@ -1,4 +1,4 @@
-/* exec_newapi.c - open_tree, move_mount and mount_setattr on the model,
+/* exec_newapi.c - open_tree, move_mount, mount_setattr and close on the model,
  * with the checks and errors open_tree(2), move_mount(2) and
  * mount_setattr(2) give. An @NAME handle is a place (mount and
  * directory) the shell holds, which keeps its mount busy, as an fd does. */
@@ -90,6 +90,28 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 	snprintf(h->name, sizeof(h->name), "%s", a->handle);
 	h->at = at;
 	m_handle_hold(h);
+	return 0;
+}
+
+/* Drop each handle: its hold on the mount ends, and a detached tree goes
+ * with the last handle on it (m_handle_release). */
+int m_exec_close(struct m_shell *sh, const void *args, struct ns_buf *out,
+		 struct ns_cmd_result *res)
+{
+	const struct ns_close_args *a = args;
+	struct m_level *lv = m_cur(sh);
+
+	(void)out;
+	for (size_t k = 0; k < a->n; k++) {
+		struct m_handle *h = find_handle(lv, a->handles[k]);
+		struct m_handle gone;
+
+		if (!h)
+			return ns_cmd_fail(res, "close", EBADF);
+		gone = *h;
+		*h = lv->handles[--lv->nhandles];
+		m_handle_release(&sh->sb->w, &gone);
+	}
 	return 0;
 }
 

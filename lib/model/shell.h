@@ -128,7 +128,7 @@ extern m_exec_fn *const m_exec[NS_CMD__COUNT];
 m_exec_fn m_exec_mkdir, m_exec_touch, m_exec_ls, m_exec_cd, m_exec_cat, m_exec_chroot;
 m_exec_fn m_exec_mount, m_exec_umount;
 m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
-m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr;
+m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr, m_exec_close;
 m_exec_fn m_exec_listmount, m_exec_findmnt;
 m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;

@@ -109,6 +109,7 @@ lint_bad() {
 @test "bad: nsenter --mount=FILE" { lint_bad nsenter-option-value; }
 @test "bad: a misspelt nsenter option, with the nearest" { lint_bad nsenter-option-typo; }
 @test "bad: nsenter -r without -m" { lint_bad nsenter-root-without-mount; }
+@test "bad: close takes @NAME handles only" { lint_bad close-operand; }
 @test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
 
 @test "bad: run reports every error of a file, as lint does, and runs nothing" {
