@@ -3,6 +3,7 @@
 
 #include <string.h>
 
+#include "run/verdict.h"
 #include "scenario/command.h"
 
 #define CAT_MOUNTINFO "cat /proc/self/mountinfo"

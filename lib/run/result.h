@@ -1,8 +1,8 @@
 /* result.h - what carrying out a scenario yields, whatever backend did it:
  * per command, how it failed; per step, what it printed; per scenario,
- * the steps' observations and why any are missing. The matcher, the
- * verdict, the wire and the reporters read these and nothing of a
- * backend's own state. */
+ * the steps' observations and why any are missing; per finished
+ * scenario, that with its verdict. The matcher, the verdict, the wire and
+ * the reporters read these and nothing of a backend's own state. */
 #ifndef NS_RESULT_H
 #define NS_RESULT_H
 
@@ -71,5 +71,20 @@ struct ns_run {
 };
 
 void ns_run_free(struct ns_run *r);
+
+struct ns_scenario;
+struct ns_verdict;
+
+/* One finished scenario, as the runner hands it out (run/runner.h) and
+ * the reporters take it: the plan, what ran, and its verdict
+ * (run/verdict.h). run is NULL for a scenario that did not run
+ * (skipped). */
+struct ns_result {
+	const struct ns_scenario *sc;
+	const struct ns_run *run;
+	const struct ns_verdict *v;
+	double seconds;            /* wall time of the scenario */
+	const char *devices;       /* "tmpfs" or "loop" as it ran */
+};
 
 #endif

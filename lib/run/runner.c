@@ -27,6 +27,7 @@
 
 #include "mounts/findmnt.h"
 #include "run/require.h"
+#include "run/verdict.h"
 #include "scenario/command.h"
 #include "run/wire.h"
 
