@@ -6,6 +6,7 @@
 #   make check           unit tests, bats CLI tests, every scenario, isolation,
 #                        the boundary
 #   make check-boundary  only lib/kernel/ calls mount, unshare, setns, ...
+#   make check-layers    every include and call points down the folders' order
 #   make check-vm        the scenarios in a VM on another kernel (qemu), and the
 #                        tests of ci/vm-run, ci/kernel-matrix, ci/bisect-step
 #   make demo            the article's demos on this kernel
@@ -65,7 +66,7 @@ $(FLAGS_FILE): ;
 
 .PHONY: all deps check check-unit check-bats check-scenarios check-mutation check-bisect \
 	demo install clean bench fuzz check-faults check-fuzz check-valgrind check-vm check-fuzz-smoke \
-	check-boundary
+	check-boundary check-layers
 all: nstest
 
 %.o: %.c $(FLAGS_FILE)
@@ -90,7 +91,7 @@ deps:
 # device of ours may remain attached.
 check: deps
 	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation \
-		check-fuzz check-boundary check-fuzz-smoke
+		check-fuzz check-boundary check-layers check-fuzz-smoke
 
 # About 20 s of nstest fuzz on this kernel against the model imitating it
 # (--quirks=kernel), fixed seed: any finding is one no known quirk
@@ -103,6 +104,12 @@ check-fuzz-smoke: nstest
 # the new mount API or capset(2); the check lists every call that does.
 check-boundary:
 	tests/boundary-check
+
+# The folders' order (docs/architecture.md, "Layers"): no #include and no
+# call, read from the built objects with nm, from a folder to one above
+# it, nor between the two backends. tests/layer-check holds the order.
+check-layers: nstest
+	tests/layer-check
 
 check-unit: $(UNIT_BIN)
 	prove -f $(UNIT_BIN)

@@ -1,7 +1,7 @@
 /* args.h - what each command's parser makes of its words: the arguments
  * every backend carries out, with nothing left to parse. A stage's args
  * (scenario.h) point to the struct named here for its command id
- * (scenario/command.h). Strings point into the stage's argv, which lives
+ * (commands/command.h). Strings point into the stage's argv, which lives
  * as long as the scenario.
  *
  * Flags use the kernel's ABI values (MS_*, MOUNT_ATTR_*), which name the

@@ -9,7 +9,7 @@
  *   NaM / NdM / NcM hunks, "< " and "> " lines, "---" between them, and
  *   "\ No newline at end of file" after a last line without one.
  *
- * The hunks come from a shortest edit script (lib/match/diff.h, Myers);
+ * The hunks come from a shortest edit script (lib/base/diff.h, Myers);
  * where several scripts are shortest, GNU diff may place a change
  * elsewhere. */
 #include "commands/difftree.h"

@@ -1,5 +1,5 @@
 /* exec.h - the kernel backend's executors: one per command id
- * (scenario/command.h), each carrying out the parsed arguments of
+ * (commands/command.h), each carrying out the parsed arguments of
  * commands/args.h with real system calls in the terminal t. */
 #ifndef NS_EXEC_H
 #define NS_EXEC_H

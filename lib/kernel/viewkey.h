@@ -1,9 +1,9 @@
 /* viewkey.h - the kernel backend's name for where a terminal looks at
- * mounts from (struct ns_view's key, run/result.h). */
+ * mounts from (struct ns_view's key, match/view.h). */
 #ifndef NS_KERNEL_VIEWKEY_H
 #define NS_KERNEL_VIEWKEY_H
 
-#include "run/result.h"
+#include "match/view.h"
 
 /* Fill v->key for the calling process: the inode of its mount namespace
  * (self/ns/mnt under procfd, a procfs kept from the host), and the mount

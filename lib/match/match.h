@@ -14,7 +14,7 @@
 
 #include "match/renaming.h"
 #include "mounts/mountinfo_line.h" /* ns_mi_parse(), ns_mi_free() */
-#include "run/result.h"               /* struct ns_view */
+#include "match/view.h"
 #include "scenario/scenario.h"
 #include "base/util.h"
 #include "commands/shape.h"          /* struct ns_match_shape */
@@ -46,7 +46,7 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 
 void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
 
-/* The view the next step's output was taken in (run/result.h): where the
+/* The view the next step's output was taken in (match/view.h): where the
  * terminal looked from, and which kinds of numbers the output shows every
  * one of. With a view, the step records in which place each bound pair
  * it meets was seen. A step that then matches, has no "..." line and

@@ -1,5 +1,5 @@
 /* viewkey.c - the model's name for where a shell looks at mounts from
- * (struct ns_view's key, run/result.h): its namespace, and the mount and
+ * (struct ns_view's key, match/view.h): its namespace, and the mount and
  * directory of its root, as the kernel backend names them by the
  * namespace's inode and the root's mount ID and inode. */
 #include "model/viewkey.h"

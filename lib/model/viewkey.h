@@ -3,7 +3,7 @@
 #define NS_MODEL_VIEWKEY_H
 
 #include "model/shell.h"
-#include "run/result.h"
+#include "match/view.h"
 
 /* Fill v->key for the shell's innermost level; all zero when it has no
  * namespace or root. */

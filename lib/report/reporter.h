@@ -12,20 +12,11 @@
 
 #include "base/util.h"
 #include "run/backend.h"
+#include "run/result.h"
 #include "run/verdict.h"
 
 struct ns_tally {
 	unsigned passed, failed, skipped, xfailed, xpassed;
-};
-
-/* One finished scenario. run is NULL for a scenario that did not run
- * (skipped). */
-struct ns_result {
-	const struct ns_scenario *sc;
-	const struct ns_run *run;
-	const struct ns_verdict *v;
-	double seconds;            /* wall time of the scenario */
-	const char *devices;       /* "tmpfs" or "loop" as it ran */
 };
 
 /* What each format keeps between its calls. begin sets its own part. */

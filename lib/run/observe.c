@@ -4,6 +4,8 @@
 #include <string.h>
 
 #include "commands/command.h"
+#include "run/verdict.h"
+#include "scenario/plan.h"
 
 #define CAT_MOUNTINFO "cat /proc/self/mountinfo"
 
@@ -114,11 +116,13 @@ static void probe_free(struct probe *p)
 	free(p->reason);
 }
 
-/* One cat step per live terminal; the terminals' names and probe step
- * numbers go to *obs. */
-static void put_cats(struct ns_buf *text, const struct terms *t, struct ns_observation *obs,
-		     size_t *next_step, size_t **where)
+/* One cat step per live terminal, put into the plan at line `line`;
+ * the terminals' names and the plan's step numbers go to *obs and
+ * *where. 0, or -1 with err set. */
+static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
+		    struct ns_observation *obs, size_t **where, struct ns_buf *err)
 {
+	struct ns_diag d = { NULL, 0 };
 	size_t live = 0;
 
 	for (size_t i = 0; i < t->n; i++)
@@ -126,15 +130,20 @@ static void put_cats(struct ns_buf *text, const struct terms *t, struct ns_obser
 	obs->terms = xcalloc(live ? live : 1, sizeof(*obs->terms));
 	obs->tables = xcalloc(live ? live : 1, sizeof(*obs->tables));
 	*where = xcalloc(live ? live : 1, sizeof(**where));
-	ns_buf_adds(text, "\n");
 	for (size_t i = 0; i < t->n; i++) {
 		if (t->v[i].ended)
 			continue;
-		ns_buf_addf(text, "    %s%c " CAT_MOUNTINFO "\n", t->v[i].name, t->v[i].prompt);
+		if (ns_plan_add_command(plan, t->v[i].name, t->v[i].prompt, line,
+					CAT_MOUNTINFO, &d) < 0) {
+			ns_buf_addf(err, "internal error: '%s' does not parse in %s: %s",
+				    CAT_MOUNTINFO, plan->path, d.msg);
+			ns_diag_free(&d);
+			return -1;
+		}
 		obs->terms[obs->n] = xstrdup(t->v[i].name);
-		(*where)[obs->n++] = (*next_step)++;
+		(*where)[obs->n++] = plan->nsteps - 1;
 	}
-	ns_buf_adds(text, "\n");
+	return 0;
 }
 
 /* The step that stopped the probe, in the user's file, or NULL. */
@@ -175,52 +184,40 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 		   const struct ns_runner_opts *o, bool lenient, struct ns_observe *out,
 		   struct ns_buf *err)
 {
-	struct ns_buf text = NS_BUF_INIT;
 	struct terms t = { NULL, 0, 0 };
-	size_t last = n ? points[n - 1] : 0, next_step = 0, pi = 0, step = 0;
+	size_t last = n ? points[n - 1] : 0, pi = 0;
 	size_t *map = xcalloc(sc->nsteps + 1, sizeof(*map));
 	size_t **where = xcalloc(n ? n : 1, sizeof(*where));
 	struct probe p = { false, NS_PASS, NULL, NULL, 0 };
 	struct ns_runner_hooks hooks = { &p, NULL, on_result };
-	struct ns_scenario *copy;
-	struct ns_diag d = { NULL, 0 };
+	struct ns_scenario *plan = ns_plan_new(sc);
 	int r = -1;
 
 	memset(out, 0, sizeof(*out));
 	out->at = xcalloc(n ? n : 1, sizeof(*out->at));
 	out->n = n;
-	/* the file's own lines, prose blanked, up to the last point, with
-	 * the cat steps before the command of each point's step */
-	for (size_t k = 0; k <= sc->nraw; k++) {
-		const struct ns_raw_line *l = k < sc->nraw ? &sc->raw[k] : NULL;
-		bool cmd = l && l->kind == NS_LINE_COMMAND;
+	/* the file's steps up to the last point, with the cat steps before
+	 * the step of each point (at its line; after the last step, at the
+	 * line after the file's) */
+	for (size_t step = 0; step <= last && step <= sc->nsteps; step++) {
+		int line = step < sc->nsteps ? sc->steps[step].line : (int)sc->nraw + 1;
 
-		if (!l || cmd) {
-			while (pi < n && points[pi] == step) {
-				/* no terminal yet: the next step's shows the start */
-				if (!any_live(&t) && step < sc->nsteps)
-					term_get(&t, sc->steps[step].terminal)->prompt = sc->steps[step].prompt;
-				out->at[pi].step = step;
-				put_cats(&text, &t, &out->at[pi], &next_step, &where[pi]);
-				pi++;
-			}
-			if (!l || step >= last)
-				break;
-			term_step(&t, &sc->steps[step]);
-			map[step++] = next_step++;
+		while (pi < n && points[pi] == step) {
+			/* no terminal yet: the next step's shows the start */
+			if (!any_live(&t) && step < sc->nsteps)
+				term_get(&t, sc->steps[step].terminal)->prompt = sc->steps[step].prompt;
+			out->at[pi].step = step;
+			if (put_cats(plan, &t, line, &out->at[pi], &where[pi], err) < 0)
+				goto out;
+			pi++;
 		}
-		ns_buf_adds(&text, l->kind == NS_LINE_PROSE ? "" : l->text);
-		ns_buf_adds(&text, "\n");
+		if (step >= last || step >= sc->nsteps)
+			break;
+		term_step(&t, &sc->steps[step]);
+		map[step] = plan->nsteps;
+		ns_plan_borrow(plan, &sc->steps[step]);
 	}
-	copy = ns_scenario_parse(sc->path, text.data ? text.data : "", text.len, &d);
-	if (!copy) {
-		ns_buf_addf(err, "internal error: the copy of %s with its mountinfo steps does not parse: %s",
-			    sc->path, d.msg);
-		ns_diag_free(&d);
-		goto out;
-	}
-	ns_runner_run(&copy, 1, o, &hooks);
-	ns_scenario_free(copy);
+	ns_runner_run(&plan, 1, o, &hooks);
 	if (!p.got || p.status == NS_SKIP) {
 		ns_buf_addf(err, "%s: the scenario was skipped: %s", sc->path,
 			    p.reason ? p.reason : "no result");
@@ -253,7 +250,7 @@ out:
 	free(map);
 	probe_free(&p);
 	terms_free(&t);
-	ns_buf_free(&text);
+	ns_scenario_free(plan);
 	if (r < 0)
 		ns_observe_free(out);
 	return r;

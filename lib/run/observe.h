@@ -1,8 +1,10 @@
 /* observe.h - every live terminal's mount table at chosen points of a
- * scenario, read the way a reader would read it: the scenario is copied
- * up to the last point, and at each point one `cat /proc/self/mountinfo`
- * step per live terminal is put in; the copy runs once on the chosen
- * backend (ns_runner_run), and those steps' outputs are the tables.
+ * scenario, read the way a reader would read it: a plan is made from the
+ * parsed scenario as data (scenario/plan.h), its steps up to the last
+ * point, and at each point one `cat /proc/self/mountinfo` step per live
+ * terminal put in, parsed by the parser's own code; the plan runs once
+ * on the chosen backend (ns_runner_run), with the file's stand-ins and
+ * mode, and those steps' outputs are the tables.
  *
  * A terminal is live at a point when its prompt has appeared in an
  * earlier step and it has not ended: `exit` at its first shell ends it.

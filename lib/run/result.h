@@ -1,14 +1,15 @@
 /* result.h - what carrying out a scenario yields, whatever backend did it:
  * per command, how it failed; per step, what it printed; per scenario,
- * the steps' observations and why any are missing. The matcher, the
- * verdict, the wire and the reporters read these and nothing of a
- * backend's own state. */
+ * the steps' observations and why any are missing; per finished
+ * scenario, that with its verdict. The matcher, the verdict, the wire and
+ * the reporters read these and nothing of a backend's own state. */
 #ifndef NS_RESULT_H
 #define NS_RESULT_H
 
 #include <stdbool.h>
 #include <stddef.h>
-#include <stdint.h>
+
+#include "match/view.h"       /* struct ns_view */
 
 /* How one command failed: an errno value, and the system call (or the
  * model's name for the operation) that gave it, for reports. */
@@ -26,26 +27,6 @@ struct ns_cmd_result {
 
 /* Fill *res and return -1: `return ns_cmd_fail(res, "mount", errno);` */
 int ns_cmd_fail(struct ns_cmd_result *res, const char *syscall, int err);
-
-/* Which kinds of numbers a step's output shows every one of, of the mount
- * table its first stage printed: bit k stands for the matcher's renaming
- * kind k (match/renaming.h: mount IDs, devices, peer groups). */
-enum {
-	NS_VIEW_IDS = 1u << 0,
-	NS_VIEW_DEVS = 1u << 1,
-	NS_VIEW_GROUPS = 1u << 2,
-	NS_VIEW_ALL = NS_VIEW_IDS | NS_VIEW_DEVS | NS_VIEW_GROUPS,
-};
-
-/* Where a step looked at mounts from, for the matcher's evidence that a
- * number was freed (nstest-scenario(5), Reused numbers). The key is the
- * backend's own name for the place, compared only for equality: the
- * kernel's is the mount namespace's nsfs inode and the mount ID and inode
- * of the terminal's root; all zero when unknown. */
-struct ns_view {
-	uint64_t key[3];
-	unsigned complete;      /* NS_VIEW_* (run/view.h decides) */
-};
 
 /* The result of one step. */
 struct ns_step_out {
@@ -71,5 +52,20 @@ struct ns_run {
 };
 
 void ns_run_free(struct ns_run *r);
+
+struct ns_scenario;
+struct ns_verdict;
+
+/* One finished scenario, as the runner hands it out (run/runner.h) and
+ * the reporters take it: the plan, what ran, and its verdict
+ * (run/verdict.h). run is NULL for a scenario that did not run
+ * (skipped). */
+struct ns_result {
+	const struct ns_scenario *sc;
+	const struct ns_run *run;
+	const struct ns_verdict *v;
+	double seconds;            /* wall time of the scenario */
+	const char *devices;       /* "tmpfs" or "loop" as it ran */
+};
 
 #endif

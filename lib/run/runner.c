@@ -28,6 +28,7 @@
 #include "mounts/findmnt.h"
 #include "run/require.h"
 #include "commands/command.h"
+#include "run/verdict.h"
 #include "run/wire.h"
 
 enum job_state { JOB_WAITING, JOB_RUNNING, JOB_DONE, JOB_EMITTED };

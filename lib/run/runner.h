@@ -7,7 +7,7 @@
 #include <stdbool.h>
 
 #include "run/backend.h"
-#include "report/reporter.h"
+#include "run/result.h"
 #include "scenario/scenario.h"
 
 struct ns_runner_opts {

@@ -30,6 +30,8 @@ struct ns_step {
 	struct ns_expect *expect;
 	size_t nexpect, expect_cap;
 	bool unordered;       /* the block started with "[unordered]" */
+	bool borrowed;        /* a plan's copy of another scenario's step
+			       * (scenario/plan.h): its parts are that one's */
 };
 
 /* Kinds of raw lines, kept so that `show` and `--update` can reproduce the

@@ -7,6 +7,7 @@
  * on with the next line, keeping the block the line was in open, so that
  * one mistake does not make the lines after it wrong too. */
 #include "scenario/parser.h"
+#include "scenario/plan.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -714,7 +715,8 @@ void ns_scenario_free(struct ns_scenario *sc)
 	if (!sc)
 		return;
 	for (size_t i = 0; i < sc->nsteps; i++)
-		free_step(&sc->steps[i]);
+		if (!sc->steps[i].borrowed)
+			free_step(&sc->steps[i]);
 	free(sc->steps);
 	for (size_t i = 0; i < sc->ndevnames; i++)
 		free(sc->devnames[i]);
@@ -761,4 +763,32 @@ const char *ns_scenario_block_indent(const struct ns_scenario *sc, size_t r)
 	const char *model = ns_scenario_first_expect(sc, r);
 
 	return (model ? model : sc->raw[r].text)[0] == '\t' ? "\t" : "    ";
+}
+
+/* ---- one command line into a plan (scenario/plan.h) ------------------ */
+
+int ns_plan_add_command(struct ns_scenario *plan, const char *terminal, char prompt,
+			int line, const char *cmdline, struct ns_diag *diag)
+{
+	struct parser p = { .sc = plan, .path = plan->path, .lineno = line };
+	/* where the command starts on "    NAME# COMMAND", 1-based */
+	int col = 4 + (int)strlen(terminal) + 2 + 1;
+	struct ns_step *st = ns_parser_new_step(plan);
+	int r = 0;
+
+	diag->msg = NULL;
+	diag->n = 0;
+	st->line = line;
+	st->col = col;
+	st->terminal = xstrdup(terminal);
+	st->prompt = prompt;
+	if (parse_command(&p, st, cmdline, col) < 0 || p.nerr) {
+		report(&p, diag);
+		free_step(st);
+		plan->nsteps--;
+		r = -1;
+	}
+	ns_lines_free(&p.mounted_ro);
+	ns_lines_free(&p.mounted_rw);
+	return r;
 }
