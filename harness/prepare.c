@@ -42,14 +42,30 @@ int opt_quirks(const char *v)
 	return 0;
 }
 
+/* "--backend A" (or "--backend A or --backend B") for every backend with
+ * quirks. */
+static void quirk_backends(struct ns_buf *out)
+{
+	const struct ns_backend *be;
+
+	for (size_t i = 0; (be = ns_backend_at(i)); i++)
+		if (be->has_quirks)
+			ns_buf_addf(out, "%s--backend %s", out->len ? " or " : "", be->name);
+}
+
 int apply_quirks(const struct ns_backend *be)
 {
 	int r = 0;
 
 	if (!quirks.len)
 		return 0;
-	if (strcmp(be->name, "model")) {
-		usage_error("--quirk and --quirks make the model imitate a kernel: they need --backend model");
+	if (!be->has_quirks) {
+		struct ns_buf which = NS_BUF_INIT;
+
+		quirk_backends(&which);
+		usage_error("--quirk and --quirks make a model imitate a kernel: they need %s",
+			    which.len ? ns_buf_str(&which) : "a backend with quirks, and this nstest has none");
+		ns_buf_free(&which);
 		r = -1;
 	} else if (setenv("NSTEST_MODEL_QUIRKS", ns_buf_str(&quirks), 1) < 0) {
 		usage_error("cannot set NSTEST_MODEL_QUIRKS: %s", strerror(errno));
@@ -98,7 +114,7 @@ int opt_timeout(const char *v, struct ns_run_opts *o)
  * namespace of their own (rootless mode) where the kernel allows it. */
 static int choose_userns(const struct ns_backend *be, struct ns_run_opts *o)
 {
-	char *problem = o->userns ? NULL : be->privilege_problem();
+	char *problem = o->userns || !be->needs_privileges ? NULL : be->privilege_problem();
 
 	if (!o->userns && !problem)
 		return 0;
@@ -139,7 +155,7 @@ int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 		return -1;
 	po = *o;
 	if (o->devices == NS_DEVICES_LOOP && !be->loop_devices()) {
-		if (!strcmp(be->name, "kernel"))
+		if (be->loop_standins)
 			fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
 		else
 			fprintf(stderr, "nstest: error: --devices=loop: the %s backend has no loop devices\n", be->name);
@@ -152,7 +168,7 @@ int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 	/* the backend's own set-up, once, before any worker is forked */
 	if (be->prepare && be->prepare(&po, &err) < 0) {
 		fprintf(stderr, "nstest: error: %s%s\n",
-			po.devices == NS_DEVICES_LOOP && !strcmp(be->name, "kernel") ? "loop stand-ins: " : "",
+			po.devices == NS_DEVICES_LOOP && be->loop_standins ? "loop stand-ins: " : "",
 			ns_buf_str(&err));
 		r = -1;
 	}

@@ -277,6 +277,12 @@ static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 
 const struct ns_backend ns_backend_kernel = {
 	.name = "kernel",
+	.is_kernel = true,
+	.needs_privileges = true,
+	.loop_standins = true,
+	.has_quirks = false,
+	.repeatable = false,
+	.fuzz_role = NS_FUZZ_REFERENCE,
 	.release = ns_host_release,
 	.privilege_problem = ns_host_privilege_problem,
 	.userns_allowed = ns_host_userns_allowed,

@@ -128,6 +128,12 @@ static void model_play_here(const struct ns_scenario *sc, struct ns_run *run)
 
 const struct ns_backend ns_backend_model = {
 	.name = "model",
+	.is_kernel = false,
+	.needs_privileges = false,
+	.loop_standins = false,
+	.has_quirks = true,
+	.repeatable = true,
+	.fuzz_role = NS_FUZZ_MODEL,
 	.release = model_release,
 	.privilege_problem = model_privilege_problem,
 	.userns_allowed = yes,

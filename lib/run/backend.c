@@ -1,4 +1,6 @@
-/* backend.c - the backends nstest has, by name */
+/* backend.c - the backends nstest has, by name. This table is the only
+ * place that knows which backends there are: everything else walks it
+ * (ns_backend_at) and asks each backend's capability fields (backend.h). */
 #include "run/backend.h"
 
 #include <string.h>
@@ -12,6 +14,19 @@ const struct ns_backend *ns_backend_find(const char *name)
 {
 	for (size_t i = 0; i < NS_ARRAY_SIZE(backends); i++)
 		if (!strcmp(backends[i]->name, name))
+			return backends[i];
+	return NULL;
+}
+
+const struct ns_backend *ns_backend_at(size_t i)
+{
+	return i < NS_ARRAY_SIZE(backends) ? backends[i] : NULL;
+}
+
+const struct ns_backend *ns_backend_fuzz_default(enum ns_fuzz_role role)
+{
+	for (size_t i = 0; i < NS_ARRAY_SIZE(backends); i++)
+		if (backends[i]->fuzz_role == role)
 			return backends[i];
 	return NULL;
 }

@@ -19,8 +19,42 @@ struct ns_run_opts {
 	bool userns;                    /* sandbox inside a new user namespace */
 };
 
+/* What a backend can be in `nstest fuzz`, which plays generated
+ * scenarios on two sides and compares them. A backend with a side may be
+ * named by --first and --vs; the roles give the defaults. */
+enum ns_fuzz_role {
+	NS_FUZZ_NO_SIDE = 0,
+	/* the behaviour measured: the first side by default, and what a VM
+	 * plays for --vs-kernel (--play-dump) */
+	NS_FUZZ_REFERENCE,
+	/* what it is measured against: the second side by default */
+	NS_FUZZ_MODEL,
+};
+
 struct ns_backend {
 	const char *name;               /* "kernel", as reports print it */
+
+	/* ---- what it can do: callers ask these, never the name ---- */
+	/* Its steps are the running kernel's system calls: what it lacks,
+	 * this kernel lacks, and release() is never NULL. */
+	bool is_kernel;
+	/* Its sandboxes need privileges (root, or a user namespace made for
+	 * rootless mode); privilege_problem() says what is missing. Without
+	 * it, privilege_problem() is always NULL. */
+	bool needs_privileges;
+	/* It has loop stand-ins (real block devices, --devices=loop) besides
+	 * tmpfs ones; loop_devices() says whether this host can make them.
+	 * Without it, loop_devices() is always false. */
+	bool loop_standins;
+	/* It follows documented rules and takes a configuration: quirks, a
+	 * rule broken on purpose; prepare() rejects what it does not know. */
+	bool has_quirks;
+	/* Two runs of one scenario number mounts and peer groups alike, so
+	 * the causes traced in one run mark the mounts of another run's
+	 * pictures (nstest graph, show --html). */
+	bool repeatable;
+	/* Which side of `nstest fuzz` it can be. */
+	enum ns_fuzz_role fuzz_role;
 
 	/* ---- the host, as this backend sees it (each probed once) ---- */
 	/* The kernel release scenarios are judged against (xfail, kernel:
@@ -72,8 +106,14 @@ extern const struct ns_backend ns_backend_model;
  * them; 0, or -1 with a message in err. */
 int ns_model_configure(const char *quirks, const char *broken, struct ns_buf *err);
 
-/* The backend called name, or NULL. */
+/* The backend called name, or NULL: the one place a name is looked at
+ * (--backend NAME, fuzz's --first and --vs). */
 const struct ns_backend *ns_backend_find(const char *name);
+/* The i-th backend of the table, or NULL past the end. */
+const struct ns_backend *ns_backend_at(size_t i);
+/* The first backend of the table that can be this side of `nstest
+ * fuzz`, or NULL. */
+const struct ns_backend *ns_backend_fuzz_default(enum ns_fuzz_role role);
 /* Append the names of every backend, ", " between them. */
 void ns_backend_names(struct ns_buf *out);
 

@@ -42,7 +42,7 @@ static char *missing_feature(unsigned req, const struct ns_backend *be)
 {
 	for (unsigned bit = NS_FEAT_FIRST; bit && bit <= NS_FEAT_LAST; bit <<= 1)
 		if (req & bit && !be->has_feature(bit))
-			return !strcmp(be->name, "kernel") ? xasprintf("this kernel lacks %s", ns_requirement_name(bit))
+			return be->is_kernel ? xasprintf("this kernel lacks %s", ns_requirement_name(bit))
 					     : xasprintf("needs the kernel itself: the %s backend has no %s",
 							 be->name, ns_requirement_name(bit));
 	return NULL;
@@ -109,7 +109,7 @@ static char *privileges_missing(const struct ns_scenario *sc, const struct ns_ru
 	enum ns_devices_mode mode = ns_require_mode(sc, o, be);
 
 	if (sc->requires & NS_REQ_ROOT) {
-		char *problem = o->userns ? NULL : be->privilege_problem();
+		char *problem = o->userns || !be->needs_privileges ? NULL : be->privilege_problem();
 		if (o->userns || problem) {
 			free(problem);
 			return xstrdup("needs real root, not a user namespace");
@@ -119,6 +119,8 @@ static char *privileges_missing(const struct ns_scenario *sc, const struct ns_ru
 		return xstrdup("needs real root for loop devices (rootless mode has tmpfs stand-ins only)");
 	if (mode == NS_DEVICES_TMPFS && sc->remounts && !be->tmpfs_remounts())
 		return xstrdup("mounts one stand-in more than once: tmpfs stand-ins share a superblock only on Linux 6.15 or later, and loop devices are not available here");
+	if (mode == NS_DEVICES_LOOP && !be->loop_standins)
+		return xasprintf("needs loop devices: the %s backend has none", be->name);
 	if (mode == NS_DEVICES_LOOP && !be->loop_devices())
 		return xstrdup("needs loop devices: /dev/loop-control is not usable (modprobe loop)");
 	if (sc->requires & NS_REQ_USERNS && !be->userns_allowed())

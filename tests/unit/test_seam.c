@@ -45,18 +45,58 @@ static void test_table(void)
 
 static void test_backends(void)
 {
-	const struct ns_backend *k = ns_backend_find("kernel");
+	const struct ns_backend *be, *ref = NULL, *model = NULL;
+	struct ns_buf names = NS_BUF_INIT;
+	size_t n = 0;
 
-	ok(k == &ns_backend_kernel, "'kernel' finds the kernel backend");
-	ok(ns_backend_find("model") == &ns_backend_model, "'model' finds the model backend");
-	ok(ns_backend_find("no-such-backend") == NULL, "an unknown backend is NULL");
-	if (!k)
-		return;
-	ok(k->release && k->privilege_problem && k->userns_allowed && k->loop_devices &&
-	   k->tmpfs_remounts && k->has_feature, "the kernel backend answers every host question");
-	ok(k->worker_init && k->play, "... and plays scenarios");
-	ok(k->release() && strchr(k->release(), '.'), "its release is a kernel version: %s",
-	   k->release() ? k->release() : "(null)");
+	ns_backend_names(&names);
+	for (size_t i = 0; (be = ns_backend_at(i)); i++, n++) {
+		const char *name = be->name ? be->name : "(no name)";
+		const char *rel;
+
+		ok(be->name && *be->name && ns_backend_find(be->name) == be,
+		   "%s: found by its name, which no other backend has", name);
+		ok(strstr(ns_buf_str(&names), name) != NULL, "%s: in the list of names", name);
+		ok(be->release && be->privilege_problem && be->userns_allowed && be->loop_devices &&
+		   be->tmpfs_remounts && be->has_feature, "%s: answers every host question", name);
+		ok(be->worker_init && be->play, "%s: plays scenarios in a worker", name);
+		ok(be->fuzz_role == NS_FUZZ_NO_SIDE || be->fuzz_role == NS_FUZZ_REFERENCE ||
+		   be->fuzz_role == NS_FUZZ_MODEL, "%s: a fuzzer side nstest knows", name);
+		if (!be->release || !be->privilege_problem || !be->loop_devices)
+			continue;
+		if (be->fuzz_role == NS_FUZZ_REFERENCE && !ref)
+			ref = be;
+		if (be->fuzz_role == NS_FUZZ_MODEL && !model)
+			model = be;
+
+		/* the capability fields agree with the answers */
+		rel = be->release();
+		if (be->is_kernel)
+			ok(rel && strchr(rel, '.'), "%s: a kernel, its release is a version: %s",
+			   name, rel ? rel : "(null)");
+		else
+			ok(!rel, "%s: not a kernel, no release unless configured to imitate one", name);
+		if (!be->needs_privileges) {
+			char *problem = be->privilege_problem();
+			ok(!problem, "%s: needs no privileges, and never says one is missing", name);
+			free(problem);
+		}
+		if (!be->loop_standins)
+			ok(!be->loop_devices(), "%s: no loop stand-ins, and none can be made", name);
+		if (be->play_here)
+			ok(!be->needs_privileges && !be->loop_standins && !be->is_kernel,
+			   "%s: plays here, so it touches nothing of the machine", name);
+	}
+	ok(n >= 2, "the table has the backends (%zu)", n);
+	ok(ns_backend_at(n) == NULL && ns_backend_find("no-such-backend") == NULL,
+	   "past the table, and an unknown name, is NULL");
+	ok(ref && ns_backend_fuzz_default(NS_FUZZ_REFERENCE) == ref,
+	   "a backend is the fuzzer's reference side: %s", ref ? ref->name : "none");
+	ok(model && ns_backend_fuzz_default(NS_FUZZ_MODEL) == model,
+	   "a backend is the fuzzer's model side: %s", model ? model->name : "none");
+	be = ns_backend_find("kernel");
+	ok(be && be->is_kernel, "'kernel', the default backend, is a kernel");
+	ns_buf_free(&names);
 }
 
 int main(void)
