@@ -42,7 +42,7 @@ static const char fuzz_help[] =
 	"  --terminals K          terminals sh1..shK, 1 to 16 (default: 3)\n"
 	"  -j, --jobs N           workers per side, 1 to 256 (default: 1)\n"
 	"  --out DIR              where findings go (default: fuzz-findings; created)\n"
-	"  --quirk NAME           a quirk of the model (repeatable); NSTEST_MODEL_QUIRKS\n"
+	"  --quirk NAME           a quirk of the model (repeatable)\n"
 	"  --quirks=kernel        every quirk the model knows the kernel has\n"
 	"  --vs model             the second side: the model backend (the default)\n"
 	"  --vs-kernel IMAGE      the second side: the kernel IMAGE booted by ci/vm-run\n"
@@ -67,6 +67,7 @@ struct fuzz_cli {
 	const char *first;              /* the first side's backend */
 	const char *image;              /* --vs-kernel */
 	struct ns_buf quirks;           /* comma-separated */
+	struct ns_backend_config config; /* both sides': quirks, from the environment */
 	struct ns_buf options;          /* the options, for the findings' prose */
 };
 
@@ -197,12 +198,11 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	return -1;
 }
 
-/* The options that shape the scenarios, for the findings' prose. */
+/* The options that shape the scenarios, for the findings' prose (the
+ * quirks are named there apart). */
 static void describe(struct fuzz_cli *cli)
 {
 	ns_buf_addf(&cli->options, "--steps %u --terminals %u", cli->o.gen.steps, cli->o.gen.terminals);
-	if (cli->quirks.len)
-		ns_buf_addf(&cli->options, ", NSTEST_MODEL_QUIRKS=%s", ns_buf_str(&cli->quirks));
 }
 
 static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
@@ -257,6 +257,11 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	if (!cli->count_given && !cli->time_given)
 		cli->o.count = 1000;
 	describe(cli);
+	/* both sides' configuration: the environment's test hooks, and the
+	 * quirks of the command line over NSTEST_MODEL_QUIRKS */
+	config_from_env(&cli->config);
+	if (cli->quirks.len)
+		cli->config.quirks = ns_buf_str(&cli->quirks);
 	return 0;
 }
 
@@ -301,7 +306,7 @@ static void dump_one(void *p, size_t i, const struct ns_run *run)
 static int play_dump(struct fuzz_cli *cli, int argc, char **argv)
 {
 	struct ns_lines files = NS_LINES_INIT;
-	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false };
+	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false, cli->config };
 	struct ns_scenario **sc;
 	struct dump_ctx d;
 
@@ -425,7 +430,7 @@ static int local_side(const char *name, const char *opt, struct ns_fuzz_side *s)
 static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_side *b,
 		 char **vm_run, char **self)
 {
-	struct ns_run_opts ro = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false };
+	struct ns_run_opts ro = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false, cli->config };
 	struct ns_buf err = NS_BUF_INIT;
 
 	if (prepare_sandboxes(&ns_backend_kernel, &ro, NULL, 0) < 0)
@@ -500,15 +505,13 @@ static int session(struct fuzz_cli *cli)
 
 	if (check_out(cli->o.out_dir) < 0)
 		return EXIT_USAGE;
-	if (cli->quirks.len)
-		setenv("NSTEST_MODEL_QUIRKS", ns_buf_str(&cli->quirks), 1);
 	if (sides(cli, &a, &b, &vm_run, &self) < 0) {
 		free(vm_run);
 		free(self);
 		return EXIT_USAGE;
 	}
 	cli->o.options_text = ns_buf_str(&cli->options);
-	cli->o.quirks = cli->quirks.len ? ns_buf_str(&cli->quirks) : "none";
+	cli->o.quirks = cli->config.quirks && *cli->config.quirks ? cli->config.quirks : "none";
 	/* the new mount API only where both sides have it */
 	for (unsigned bit = NS_FEAT_FIRST; bit <= NS_FEAT_LAST; bit <<= 1)
 		if (a.be->has_feature(bit) && (!b.be || b.be->has_feature(bit)))

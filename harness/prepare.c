@@ -4,7 +4,6 @@
  * loop image), each asked of the backend. */
 #include "harness.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -25,20 +24,18 @@ const struct ns_backend *choose_backend(const char *name)
 	return NULL;
 }
 
-static struct ns_buf quirks = NS_BUF_INIT;
-
-void opt_quirk(const char *name)
+void opt_quirk(struct config_opts *c, const char *name)
 {
-	ns_buf_addf(&quirks, "%s%s", quirks.len ? "," : "", name);
+	ns_buf_addf(&c->quirks, "%s%s", c->quirks.len ? "," : "", name);
 }
 
-int opt_quirks(const char *v)
+int opt_quirks(struct config_opts *c, const char *v)
 {
 	if (strcmp(v, "kernel")) {
 		usage_error("--quirks takes 'kernel' (every quirk known for the running kernel), not '%s'; name one with --quirk NAME", v);
 		return -1;
 	}
-	opt_quirk("kernel");
+	opt_quirk(c, "kernel");
 	return 0;
 }
 
@@ -53,11 +50,16 @@ static void quirk_backends(struct ns_buf *out)
 			ns_buf_addf(out, "%s--backend %s", out->len ? " or " : "", be->name);
 }
 
-int apply_quirks(const struct ns_backend *be)
+void config_from_env(struct ns_backend_config *cfg)
 {
-	int r = 0;
+	cfg->quirks = getenv("NSTEST_MODEL_QUIRKS");
+	cfg->broken = getenv("NSTEST_MODEL_BREAK");
+}
 
-	if (!quirks.len)
+int apply_config(struct config_opts *c, const struct ns_backend *be, struct ns_run_opts *o)
+{
+	config_from_env(&o->config);
+	if (!c->quirks.len)
 		return 0;
 	if (!be->has_quirks) {
 		struct ns_buf which = NS_BUF_INIT;
@@ -66,13 +68,15 @@ int apply_quirks(const struct ns_backend *be)
 		usage_error("--quirk and --quirks make a model imitate a kernel: they need %s",
 			    which.len ? ns_buf_str(&which) : "a backend with quirks, and this nstest has none");
 		ns_buf_free(&which);
-		r = -1;
-	} else if (setenv("NSTEST_MODEL_QUIRKS", ns_buf_str(&quirks), 1) < 0) {
-		usage_error("cannot set NSTEST_MODEL_QUIRKS: %s", strerror(errno));
-		r = -1;
+		return -1;
 	}
-	ns_buf_free(&quirks);
-	return r;
+	o->config.quirks = ns_buf_str(&c->quirks);
+	return 0;
+}
+
+void config_opts_free(struct config_opts *c)
+{
+	ns_buf_free(&c->quirks);
 }
 
 int opt_devices(const char *v, struct ns_run_opts *o)

@@ -275,6 +275,12 @@ static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 	return ns_devices_prepare(o->devices, err);
 }
 
+static const char *kernel_release(const struct ns_run_opts *o)
+{
+	(void)o; /* the running kernel's, whatever the configuration */
+	return ns_host_release();
+}
+
 const struct ns_backend ns_backend_kernel = {
 	.name = "kernel",
 	.is_kernel = true,
@@ -283,7 +289,7 @@ const struct ns_backend ns_backend_kernel = {
 	.has_quirks = false,
 	.repeatable = false,
 	.fuzz_role = NS_FUZZ_REFERENCE,
-	.release = ns_host_release,
+	.release = kernel_release,
 	.privilege_problem = ns_host_privilege_problem,
 	.userns_allowed = ns_host_userns_allowed,
 	.loop_devices = ns_host_loop_devices,

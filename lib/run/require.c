@@ -86,10 +86,11 @@ const struct ns_xfail *ns_xfail_for(const struct ns_scenario *sc, const char *re
 
 /* `kernel: >= X.Y.Z` against the backend's release; a backend with no
  * release (one that is not a kernel) meets every such line. */
-static char *kernel_too_old(const struct ns_scenario *sc, const struct ns_backend *be)
+static char *kernel_too_old(const struct ns_scenario *sc, const struct ns_run_opts *o,
+			    const struct ns_backend *be)
 {
 	const int *min = sc->kernel_min;
-	const char *release = be->release();
+	const char *release = be->release(o);
 	int have[3];
 
 	if (!(min[0] || min[1] || min[2]) || !release)
@@ -131,7 +132,7 @@ static char *privileges_missing(const struct ns_scenario *sc, const struct ns_ru
 char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o,
 		       const struct ns_backend *be)
 {
-	char *why = kernel_too_old(sc, be);
+	char *why = kernel_too_old(sc, o, be);
 
 	if (!why)
 		why = privileges_missing(sc, o, be);

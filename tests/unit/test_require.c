@@ -52,7 +52,7 @@ static struct {
 	unsigned features;
 } host;
 
-static const char *fake_release(void) { return host.release; }
+static const char *fake_release(const struct ns_run_opts *o) { (void)o; return host.release; }
 static char *fake_privilege(void) { return host.privileged ? NULL : xstrdup("no caps"); }
 static bool fake_userns(void) { return host.userns; }
 static bool fake_loop(void) { return host.loop; }
