@@ -1,9 +1,14 @@
 /* backend.c - the backends nstest has, by name. This table is the only
  * place that knows which backends there are: everything else walks it
- * (ns_backend_at) and asks each backend's capability fields (backend.h). */
+ * (ns_backend_at) and asks each backend's capability fields (backend.h).
+ * Adding a backend is its own files and one line here. */
 #include "run/backend.h"
 
 #include <string.h>
+
+/* Declared here, not in backend.h: nothing but the table names a backend. */
+extern const struct ns_backend ns_backend_kernel;
+extern const struct ns_backend ns_backend_model;
 
 static const struct ns_backend *const backends[] = {
 	&ns_backend_kernel,

@@ -6,8 +6,8 @@
  * user namespaces and kernel features are all answered here. What a
  * backend can do is said by its fields (is_kernel, needs_privileges,
  * loop_standins, has_quirks, explain, repeatable, fuzz_role), which
- * callers ask instead of its name. No backend includes or calls
- * another. */
+ * callers ask instead of its name; which backends there are, only
+ * backend.c's table knows. No backend includes or calls another. */
 #ifndef NS_BACKEND_H
 #define NS_BACKEND_H
 
@@ -130,9 +130,6 @@ struct ns_backend {
 	int (*explain)(const struct ns_scenario *sc, const struct ns_run_opts *o, size_t n,
 		       char **why, char **out, struct ns_buf *err);
 };
-
-extern const struct ns_backend ns_backend_kernel;
-extern const struct ns_backend ns_backend_model;
 
 /* The backend called name, or NULL: the one place a name is looked at
  * (--backend NAME, fuzz's --first and --vs). */
