@@ -47,7 +47,7 @@ ALL_CFLAGS += $(CFLAGS)
 ALL_LDFLAGS += $(LDFLAGS)
 
 # The engine, one folder per stage (docs/architecture.md).
-LIB_DIRS := base scenario commands run kernel model mounts match report update fuzz
+LIB_DIRS := base commands scenario mounts match run kernel model backends report update fuzz
 LIB_SRC  := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 LIB_OBJ  := $(LIB_SRC:.c=.o)
 CLI_SRC  := $(sort $(wildcard harness/*.c))

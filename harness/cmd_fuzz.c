@@ -1,12 +1,16 @@
 /* cmd_fuzz.c - `nstest fuzz`: the differential fuzzer. Generated
- * scenarios are played on the kernel and on a second side (the model
- * backend, or another kernel in a VM), and every divergence is shrunk and
- * written as a scenario file (lib/fuzz/session.h). The options for
- * tests and VMs, listed apart in the help: --vs kernel (the kernel against itself), --print-scenarios
- * (the generated scenarios, nothing run), --play-dump FILE... (play files
- * on the kernel and print their runs for the host, lib/fuzz/dump.h),
- * --batch N (cases per runner call), --first NAME (the first side's backend,
- * default kernel: `--first model --vs model` times the model alone). */
+ * scenarios are played on two sides and every divergence is shrunk and
+ * written as a scenario file (lib/fuzz/session.h). The sides come from
+ * the backend table: by default the first backend whose fuzz_role is the
+ * reference (the kernel) against the first that is a model; --first NAME
+ * and --vs NAME name any backend that can be a side, --vs-kernel IMAGE
+ * puts another kernel in a VM on the second side. The options for tests
+ * and VMs, listed apart in the help: --vs kernel (the kernel against
+ * itself), --print-scenarios (the generated scenarios, nothing run),
+ * --play-dump FILE... (play files on the reference backend and print
+ * their runs for the host, lib/fuzz/dump.h), --batch N (cases per runner
+ * call), --first NAME (`--first model --vs model` times the model
+ * alone). */
 #include "harness.h"
 
 #include <errno.h>
@@ -23,6 +27,7 @@
 
 #include "fuzz/dump.h"
 #include "fuzz/session.h"
+#include "backends/backends.h"
 #include "run/backend.h"
 #include "scenario/scenario.h"
 
@@ -42,7 +47,7 @@ static const char fuzz_help[] =
 	"  --terminals K          terminals sh1..shK, 1 to 16 (default: 3)\n"
 	"  -j, --jobs N           workers per side, 1 to 256 (default: 1)\n"
 	"  --out DIR              where findings go (default: fuzz-findings; created)\n"
-	"  --quirk NAME           a quirk of the model (repeatable); NSTEST_MODEL_QUIRKS\n"
+	"  --quirk NAME           a quirk of the model (repeatable)\n"
 	"  --quirks=kernel        every quirk the model knows the kernel has\n"
 	"  --vs model             the second side: the model backend (the default)\n"
 	"  --vs-kernel IMAGE      the second side: the kernel IMAGE booted by ci/vm-run\n"
@@ -63,10 +68,11 @@ struct fuzz_cli {
 	struct ns_fuzz_opts o;
 	unsigned jobs;
 	bool count_given, time_given, help, print, play_dump;
-	const char *vs;                 /* "model" or "kernel" */
-	const char *first;              /* the first side's backend */
+	const struct ns_backend *vs;    /* --vs NAME, or NULL: the table's model */
+	const struct ns_backend *first; /* --first NAME, or NULL: its reference */
 	const char *image;              /* --vs-kernel */
 	struct ns_buf quirks;           /* comma-separated */
+	struct ns_backend_config config; /* both sides': quirks, from the environment */
 	struct ns_buf options;          /* the options, for the findings' prose */
 };
 
@@ -127,6 +133,27 @@ static int add_quirk(struct fuzz_cli *cli, const char *q)
 	return 0;
 }
 
+/* --vs NAME, --first NAME: a backend of the table that can be a side. */
+static int side_opt(const char *opt, const char *name, const struct ns_backend **out)
+{
+	const struct ns_backend *be = ns_backend_find(name);
+	struct ns_buf known = NS_BUF_INIT;
+	int r;
+
+	if (be && be->fuzz_role != NS_FUZZ_NO_SIDE) {
+		*out = be;
+		return 0;
+	}
+	for (size_t i = 0; (be = ns_backend_at(i)); i++)
+		if (be->fuzz_role != NS_FUZZ_NO_SIDE)
+			ns_buf_addf(&known, "%s%s", known.len ? ", " : "", be->name);
+	r = bad("%s %s: %s (sides: %s%s)", opt, name,
+		ns_backend_find(name) ? "that backend cannot be a side" : "no such backend",
+		ns_buf_str(&known), !strcmp(opt, "--vs") ? "; another kernel: --vs-kernel IMAGE" : "");
+	ns_buf_free(&known);
+	return r;
+}
+
 static int parse_option(int c, struct fuzz_cli *cli)
 {
 	uint64_t v;
@@ -175,18 +202,12 @@ static int parse_option(int c, struct fuzz_cli *cli)
 			return bad("--quirks takes only the word kernel, not '%s' (name single quirks with --quirk)", optarg);
 		return add_quirk(cli, "kernel");
 	case OPT_VS:
-		if (strcmp(optarg, "model") && strcmp(optarg, "kernel"))
-			return bad("--vs takes model, not '%s' (another kernel: --vs-kernel IMAGE)", optarg);
-		cli->vs = optarg;
-		return 0;
+		return side_opt("--vs", optarg, &cli->vs);
 	case OPT_VS_KERNEL:
 		cli->image = optarg;
 		return 0;
 	case OPT_FIRST:
-		if (strcmp(optarg, "model") && strcmp(optarg, "kernel"))
-			return bad("--first takes kernel or model, not '%s'", optarg);
-		cli->first = optarg;
-		return 0;
+		return side_opt("--first", optarg, &cli->first);
 	case OPT_PRINT:
 		cli->print = true;
 		return 0;
@@ -197,12 +218,11 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	return -1;
 }
 
-/* The options that shape the scenarios, for the findings' prose. */
+/* The options that shape the scenarios, for the findings' prose (the
+ * quirks are named there apart). */
 static void describe(struct fuzz_cli *cli)
 {
 	ns_buf_addf(&cli->options, "--steps %u --terminals %u", cli->o.gen.steps, cli->o.gen.terminals);
-	if (cli->quirks.len)
-		ns_buf_addf(&cli->options, ", NSTEST_MODEL_QUIRKS=%s", ns_buf_str(&cli->quirks));
 }
 
 static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
@@ -233,8 +253,6 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	cli->o.gen.terminals = 3;
 	cli->o.out_dir = "fuzz-findings";
 	cli->jobs = 1;
-	cli->vs = "model";
-	cli->first = "kernel";
 	optind = 1;
 	opterr = 0;
 	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
@@ -257,6 +275,11 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	if (!cli->count_given && !cli->time_given)
 		cli->o.count = 1000;
 	describe(cli);
+	/* both sides' configuration: the environment's test hooks, and the
+	 * quirks of the command line over NSTEST_MODEL_QUIRKS */
+	config_from_env(&cli->config);
+	if (cli->quirks.len)
+		cli->config.quirks = ns_buf_str(&cli->quirks);
 	return 0;
 }
 
@@ -295,13 +318,15 @@ static void dump_one(void *p, size_t i, const struct ns_run *run)
 	ns_buf_free(&b);
 }
 
-/* Loop stand-ins on both sides of --vs-kernel: a kernel before 6.15
- * plays a scenario that mounts a name twice with loop devices anyway
- * (ext4), and the two tables must show the same filesystems. */
+/* What the VM of --vs-kernel plays: the files, on the reference backend
+ * (the kernel). Loop stand-ins on both sides of --vs-kernel: a kernel
+ * before 6.15 plays a scenario that mounts a name twice with loop devices
+ * anyway (ext4), and the two tables must show the same filesystems. */
 static int play_dump(struct fuzz_cli *cli, int argc, char **argv)
 {
+	const struct ns_backend *be = ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
 	struct ns_lines files = NS_LINES_INIT;
-	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false };
+	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false, cli->config };
 	struct ns_scenario **sc;
 	struct dump_ctx d;
 
@@ -312,8 +337,13 @@ static int play_dump(struct fuzz_cli *cli, int argc, char **argv)
 		bad("--play-dump needs scenario files");
 		return EXIT_USAGE;
 	}
+	if (!be) {
+		ns_lines_free(&files);
+		bad("--play-dump: no backend of this nstest can be the reference side");
+		return EXIT_USAGE;
+	}
 	sc = parse_scenarios(&files);
-	if (!sc || prepare_sandboxes(&ns_backend_kernel, &ro, sc, files.n) < 0) {
+	if (!sc || prepare_sandboxes(be, &ro, sc, files.n) < 0) {
 		if (sc)
 			free_scenarios(sc, &files);
 		else
@@ -322,7 +352,7 @@ static int play_dump(struct fuzz_cli *cli, int argc, char **argv)
 	}
 	setvbuf(stdout, NULL, _IOFBF, 1 << 16);
 	d.sc = sc;
-	ns_fuzz_play_scenarios(&ns_backend_kernel, &ro, cli->jobs, sc, files.n, dump_one, &d);
+	ns_fuzz_play_scenarios(be, &ro, cli->jobs, sc, files.n, dump_one, &d);
 	fflush(stdout);
 	free_scenarios(sc, &files);
 	return EXIT_PASS;
@@ -401,20 +431,21 @@ static int vm_side(struct fuzz_cli *cli, struct ns_fuzz_side *b, char **vm_run, 
 	return 0;
 }
 
-/* A backend of this process, prepared (its quirks read): 0, or -1 after
- * saying why. */
-static int local_side(const char *name, const char *opt, struct ns_fuzz_side *s)
+/* A backend of this process as side s, prepared: one that needs
+ * privileges as `run` prepares it (rootless mode when it has none), any
+ * other by its own set-up, which checks the configuration (its quirks).
+ * 0, or -1 after saying why. */
+static int local_side(const struct ns_backend *be, const struct fuzz_cli *cli,
+		      struct ns_fuzz_side *s)
 {
 	struct ns_buf err = NS_BUF_INIT;
 
-	s->label = name;
-	s->be = ns_backend_find(name);
-	if (!s->be) {
-		fprintf(stderr, "nstest fuzz: %s %s: this nstest has no %s backend\n", opt, name, name);
-		return -1;
-	}
-	if (s->be != &ns_backend_kernel && s->be->prepare && s->be->prepare(&s->run, &err) < 0) {
-		fprintf(stderr, "nstest fuzz: the %s backend: %s\n", name, ns_buf_str(&err));
+	*s = (struct ns_fuzz_side){ .label = be->name, .be = be, .jobs = cli->jobs,
+				    .run = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false, cli->config } };
+	if (be->needs_privileges)
+		return prepare_sandboxes(be, &s->run, NULL, 0);
+	if (be->prepare && be->prepare(&s->run, &err) < 0) {
+		fprintf(stderr, "nstest fuzz: the %s backend: %s\n", be->name, ns_buf_str(&err));
 		ns_buf_free(&err);
 		return -1;
 	}
@@ -425,28 +456,44 @@ static int local_side(const char *name, const char *opt, struct ns_fuzz_side *s)
 static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_side *b,
 		 char **vm_run, char **self)
 {
-	struct ns_run_opts ro = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false };
-	struct ns_buf err = NS_BUF_INIT;
+	const struct ns_backend *first = cli->first ? cli->first : ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
+	const struct ns_backend *second = cli->vs ? cli->vs : ns_backend_fuzz_default(NS_FUZZ_MODEL);
 
-	if (prepare_sandboxes(&ns_backend_kernel, &ro, NULL, 0) < 0)
+	if (!first || (!second && !cli->image)) {
+		bad("no backend of this nstest can be the %s side; name one with %s", first ? "second" : "first",
+		    first ? "--vs NAME or --vs-kernel IMAGE" : "--first NAME");
 		return -1;
-	*a = (struct ns_fuzz_side){ .label = "kernel", .be = &ns_backend_kernel, .run = ro,
-				    .jobs = cli->jobs };
-	*b = *a;
-	if (local_side(cli->first, "--first", a) < 0)
+	}
+	if (cli->quirks.len && !first->has_quirks && (cli->image || !second->has_quirks)) {
+		bad("--quirk and --quirks need a side with quirks (--vs model), and neither %s nor %s has any",
+		    first->name, cli->image ? "a VM" : second->name);
+		return -1;
+	}
+	if (local_side(first, cli, a) < 0)
 		return -1;
 	if (cli->image) {
 		/* as the guest plays them (play_dump) */
-		a->run.devices = NS_DEVICES_LOOP;
-		if (prepare_sandboxes(&ns_backend_kernel, &a->run, NULL, 0) < 0 ||
-		    ns_backend_kernel.prepare(&a->run, &err) < 0) {
-			fprintf(stderr, "nstest fuzz: --vs-kernel: loop stand-ins: %s\n", ns_buf_str(&err));
-			ns_buf_free(&err);
-			return -1;
+		if (first->loop_standins) {
+			struct ns_buf err = NS_BUF_INIT;
+
+			a->run.devices = NS_DEVICES_LOOP;
+			if (prepare_sandboxes(first, &a->run, NULL, 0) < 0)
+				return -1;
+			if (first->prepare && first->prepare(&a->run, &err) < 0) {
+				fprintf(stderr, "nstest fuzz: --vs-kernel: loop stand-ins: %s\n", ns_buf_str(&err));
+				ns_buf_free(&err);
+				return -1;
+			}
 		}
+		*b = *a;
 		return vm_side(cli, b, vm_run, self);
 	}
-	return local_side(cli->vs, "--vs", b);
+	if (second == first) {
+		/* prepared once: --vs kernel asks for privileges once */
+		*b = *a;
+		return 0;
+	}
+	return local_side(second, cli, b);
 }
 
 struct progress {
@@ -473,12 +520,12 @@ static void on_progress(void *p, const struct ns_fuzz_report *r)
 		r->findings, r->nf);
 }
 
-static void summary(const struct fuzz_cli *cli, const struct ns_fuzz_side *b,
-		    const struct ns_fuzz_report *r)
+static void summary(const struct fuzz_cli *cli, const struct ns_fuzz_side *a,
+		    const struct ns_fuzz_side *b, const struct ns_fuzz_report *r)
 {
 	printf("fuzz: %" PRIu64 " scenarios in %.1f s (%.1f/s), %s vs %s, seed %" PRIu64 "%s\n",
 	       r->scenarios, r->seconds, r->seconds > 0 ? (double)r->scenarios / r->seconds : 0.0,
-	       cli->first, b->label, cli->o.seed, r->interrupted ? ", interrupted" : "");
+	       a->label, b->label, cli->o.seed, r->interrupted ? ", interrupted" : "");
 	printf("fuzz: %zu findings, %zu signatures\n", r->findings, r->nf);
 	for (size_t i = 0; i < r->nf; i++)
 		printf("  %zu x %s/%s: %s (%zu operations)\n", r->f[i].count, cli->o.out_dir,
@@ -500,15 +547,13 @@ static int session(struct fuzz_cli *cli)
 
 	if (check_out(cli->o.out_dir) < 0)
 		return EXIT_USAGE;
-	if (cli->quirks.len)
-		setenv("NSTEST_MODEL_QUIRKS", ns_buf_str(&cli->quirks), 1);
 	if (sides(cli, &a, &b, &vm_run, &self) < 0) {
 		free(vm_run);
 		free(self);
 		return EXIT_USAGE;
 	}
 	cli->o.options_text = ns_buf_str(&cli->options);
-	cli->o.quirks = cli->quirks.len ? ns_buf_str(&cli->quirks) : "none";
+	cli->o.quirks = cli->config.quirks && *cli->config.quirks ? cli->config.quirks : "none";
 	/* the new mount API only where both sides have it */
 	for (unsigned bit = NS_FEAT_FIRST; bit <= NS_FEAT_LAST; bit <<= 1)
 		if (a.be->has_feature(bit) && (!b.be || b.be->has_feature(bit)))
@@ -524,7 +569,7 @@ static int session(struct fuzz_cli *cli)
 	signal(SIGINT, SIG_DFL);
 	if (pr.shown)
 		fputs("\r\033[K", stderr);
-	summary(cli, &b, &r);
+	summary(cli, &a, &b, &r);
 	if (r.error)
 		fprintf(stderr, "nstest fuzz: %s\n", r.error);
 	status = r.interrupted ? 130 : r.error ? EXIT_USAGE : r.nf ? EXIT_FAILED :

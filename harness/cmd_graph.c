@@ -1,7 +1,8 @@
 /* cmd_graph.c - `nstest graph FILE`: run a scenario up to a step and draw
  * its propagation graph (report/picture.h), as DOT or SVG. Every live
- * terminal's table is read at that step (run/observe.h); on the model
- * backend the mounts the last step made or removed carry their causes. */
+ * terminal's table is read at that step (run/observe.h); on a backend that
+ * says why and numbers mounts alike in every run (the model), the mounts
+ * the last step made or removed carry their causes. */
 #include "harness.h"
 
 #include <errno.h>
@@ -9,7 +10,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "model/play.h"
 #include "report/picture.h"
 #include "run/backend.h"
 #include "run/observe.h"
@@ -41,7 +41,8 @@ struct graph_cli {
 };
 
 /* 0, 1 after printing the help, or -1 after a usage message. */
-static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct graph_cli *cli)
+static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct graph_cli *cli,
+		      struct config_opts *cfg)
 {
 	static const struct option longopts[] = {
 		{ "step", required_argument, NULL, 's' },
@@ -100,10 +101,10 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct g
 			backend = optarg;
 			break;
 		case 'q':
-			opt_quirk(optarg);
+			opt_quirk(cfg, optarg);
 			break;
 		case 'Q':
-			if (opt_quirks(optarg) < 0)
+			if (opt_quirks(cfg, optarg) < 0)
 				return -1;
 			break;
 		default:
@@ -121,7 +122,7 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct g
 		return -1;
 	}
 	ro->backend = choose_backend(backend);
-	if (ro->backend && apply_quirks(ro->backend) < 0)
+	if (ro->backend && apply_config(cfg, ro->backend, &ro->run) < 0)
 		return -1;
 	return ro->backend ? 0 : -1;
 }
@@ -161,27 +162,27 @@ static int steps_to_run(const struct ns_scenario *sc, const struct graph_cli *cl
 	return 0;
 }
 
-/* The model's causes for the last of the first n steps (heap), or NULL. */
-static char *model_causes(const struct ns_scenario *sc, size_t n)
+/* The backend's causes for the last of the first n steps (heap), or NULL:
+ * a traced run of its own, so only a backend whose runs number mounts
+ * alike can mark them on the graph of another run. */
+static char *traced_causes(const struct ns_runner_opts *ro, const struct ns_scenario *sc, size_t n)
 {
-	struct ns_buf why = NS_BUF_INIT;
-	struct m_play *p;
+	const struct ns_backend *be = ro->backend;
+	struct ns_buf err = NS_BUF_INIT;
+	char **why, *last = NULL;
 
-	if (!n || ns_model_configure(getenv("NSTEST_MODEL_QUIRKS"), getenv("NSTEST_MODEL_BREAK"), &why) < 0) {
-		ns_buf_free(&why);
+	if (!n || !be->explain || !be->repeatable)
 		return NULL;
+	why = xcalloc(n, sizeof(*why));
+	if (be->explain(sc, &ro->run, n, why, NULL, &err) == 0) {
+		last = why[n - 1];
+		why[n - 1] = NULL;
 	}
-	p = m_play_configured(sc, true);
-	for (size_t i = 0; i < n; i++) {
-		struct ns_step_out o;
-
-		m_play_step(p, i, &o);
-		free(o.output);
-		if (i + 1 == n)
-			m_play_causes(p, &why);
-	}
-	m_play_free(p);
-	return why.len ? ns_buf_detach(&why) : (ns_buf_free(&why), NULL);
+	for (size_t i = 0; i < n; i++)
+		free(why[i]);
+	free(why);
+	ns_buf_free(&err);
+	return last;
 }
 
 static int write_out(const char *path, const struct ns_buf *b)
@@ -200,7 +201,7 @@ static int write_out(const char *path, const struct ns_buf *b)
 	return 0;
 }
 
-int cmd_graph(int argc, char **argv)
+static int graph_main(int argc, char **argv, struct config_opts *cfg)
 {
 	struct ns_runner_opts ro = { NULL, { 0 }, 1, false };
 	struct graph_cli cli = { NULL, NULL, NULL, false };
@@ -212,7 +213,7 @@ int cmd_graph(int argc, char **argv)
 	size_t n;
 	int rc = EXIT_USAGE;
 
-	switch (parse_args(argc, argv, &ro, &cli)) {
+	switch (parse_args(argc, argv, &ro, &cli, cfg)) {
 	case 1:
 		return EXIT_PASS;
 	case 0:
@@ -233,8 +234,7 @@ int cmd_graph(int argc, char **argv)
 			ns_buf_str(&err));
 		goto out;
 	}
-	if (!strcmp(ro.backend->name, "model"))
-		causes = model_causes(sc, n);
+	causes = traced_causes(&ro, sc, n);
 	title = ns_picture_title(sc, n);
 	if (ns_picture(&ob.at[0], causes, title, cli.svg, &out, &err) < 0) {
 		fprintf(stderr, "nstest: error: %s\n", ns_buf_str(&err));
@@ -250,4 +250,13 @@ out:
 	ns_buf_free(&err);
 	ns_scenario_free(sc);
 	return rc;
+}
+
+int cmd_graph(int argc, char **argv)
+{
+	struct config_opts cfg = { NS_BUF_INIT };
+	int status = graph_main(argc, argv, &cfg);
+
+	config_opts_free(&cfg);
+	return status;
 }

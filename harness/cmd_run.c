@@ -55,6 +55,7 @@ struct run_cli {
 	const char *backend_name;  /* --backend NAME, or NULL */
 	const struct ns_backend *backend;
 	struct ns_run_opts opts;
+	struct config_opts config; /* --quirk, --quirks: opts.config's strings */
 	bool verbose;
 	bool list;
 	bool stop_on_fail;
@@ -156,10 +157,10 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_SHARD:
 		return opt_shard(optarg, cli);
 	case OPT_QUIRK:
-		opt_quirk(optarg);
+		opt_quirk(&cli->config, optarg);
 		return 0;
 	case OPT_QUIRKS:
-		return opt_quirks(optarg);
+		return opt_quirks(&cli->config, optarg);
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
@@ -223,7 +224,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		return -1;
 	}
 	cli->backend = choose_backend(cli->backend_name);
-	if (cli->backend && apply_quirks(cli->backend) < 0)
+	if (cli->backend && apply_config(&cli->config, cli->backend, &cli->opts) < 0)
 		return -1;
 	return cli->backend ? 0 : -1;
 }
@@ -319,7 +320,7 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
 			char *hostname, size_t hostname_size)
 {
 	bool tty = isatty(STDOUT_FILENO);
-	const char *release = cli->backend->release();
+	const char *release = cli->backend->release(&cli->opts);
 
 	memset(st, 0, sizeof(*st));
 	st->rep = cli->reporter;
@@ -420,21 +421,19 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 
 /* *input_error is set when the command line or a scenario file is at
  * fault (not the machine): --bisect must then stop, not skip. */
-static int run_main(int argc, char **argv, bool *input_error)
+static int run_main(int argc, char **argv, struct run_cli *cli, bool *input_error)
 {
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_scenario **sc = NULL;
-	struct run_cli cli;
 	int status;
 
-	memset(&cli, 0, sizeof(cli));
 	*input_error = true;
-	if (parse_args(argc, argv, &cli) < 0)
+	if (parse_args(argc, argv, cli) < 0)
 		return EXIT_USAGE;
-	if (cli.help)
+	if (cli->help)
 		return EXIT_PASS;
 	if (collect_scenarios(argv + optind, argc - optind, &files) < 0 ||
-	    (cli.filter && apply_filter(&files, cli.filter) < 0)) {
+	    (cli->filter && apply_filter(&files, cli->filter) < 0)) {
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
@@ -443,22 +442,22 @@ static int run_main(int argc, char **argv, bool *input_error)
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
-	if (cli.shard)
-		apply_shard(&files, &cli);
+	if (cli->shard)
+		apply_shard(&files, cli);
 	sc = parse_scenarios(&files);
 	if (!sc) {
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
 	*input_error = false;
-	if (cli.list) {
+	if (cli->list) {
 		for (size_t i = 0; i < files.n; i++)
 			printf("%s\n", files.v[i]);
 		status = EXIT_PASS;
-	} else if (cli.update) {
-		status = update_all(sc, files.n, &cli);
+	} else if (cli->update) {
+		status = update_all(sc, files.n, cli);
 	} else {
-		status = run_all(sc, files.n, &cli);
+		status = run_all(sc, files.n, cli);
 	}
 	free_scenarios(sc, &files);
 	return status;
@@ -479,10 +478,13 @@ static int bisect_status(int status, bool input_error)
 int cmd_run(int argc, char **argv)
 {
 	bool bisect = false, input_error;
+	struct run_cli cli;
 	int status;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		bisect |= !strcmp(argv[i], "--bisect");
-	status = run_main(argc, argv, &input_error);
+	memset(&cli, 0, sizeof(cli));
+	status = run_main(argc, argv, &cli, &input_error);
+	config_opts_free(&cli.config);
 	return bisect ? bisect_status(status, input_error) : status;
 }

@@ -1,8 +1,9 @@
 /* cmd_show.c - `nstest show FILE`: run one scenario and print it as the
  * article reads, with this kernel's output under each command (show.h).
- * On the model backend each step is followed by the model's causes (why
- * each mount it made or removed is there or gone); --explain puts the
- * model's view and causes beside a kernel step that differs. */
+ * On a backend that can say why (the model: its explain()) each step is
+ * followed by its causes (why each mount it made or removed is there or
+ * gone); --explain puts the view and causes of the table's first such
+ * backend beside a step of another backend (the kernel) that differs. */
 #include "harness.h"
 
 #include <errno.h>
@@ -11,7 +12,7 @@
 #include <string.h>
 #include <unistd.h>
 
-#include "model/play.h"
+#include "backends/backends.h"
 #include "run/backend.h"
 #include "run/require.h"
 #include "run/runner.h"
@@ -50,30 +51,36 @@ struct show_state {
 static bool explain;
 static const char *html_path;
 
-/* The model's run of sc, step by step: its causes, and with --explain its
- * output too. 0, or -1 with a message on stderr. */
-static int model_notes(const struct ns_scenario *sc, bool with_output,
-		       struct ns_show_notes *x)
+/* Who says why: the chosen backend when it can, else with --explain the
+ * table's first backend that can; NULL for nobody. */
+static const struct ns_backend *explainer(const struct ns_backend *be)
 {
-	struct m_play *p = m_play_configured(sc, true);
+	const struct ns_backend *x;
 
-	x->n = sc->nsteps;
-	x->why = xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*x->why));
-	x->model = with_output ? xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*x->model)) : NULL;
-	for (size_t i = 0; i < sc->nsteps; i++) {
-		struct ns_step_out o;
-		struct ns_buf why = NS_BUF_INIT;
+	if (be->explain || !explain)
+		return be->explain ? be : NULL;
+	for (size_t i = 0; (x = ns_backend_at(i)); i++)
+		if (x->explain)
+			return x;
+	return NULL;
+}
 
-		m_play_step(p, i, &o);
-		m_play_causes(p, &why);
-		x->why[i] = why.len ? ns_buf_detach(&why) : NULL;
-		ns_buf_free(&why);
-		if (with_output)
-			x->model[i] = o.output;
-		else
-			free(o.output);
+/* The explainer's run of sc, step by step: its causes, and when it is not
+ * the backend that runs the scenario its output too. 0, or -1 with a
+ * message on stderr. */
+static int explain_notes(const struct ns_backend *x, const struct ns_scenario *sc,
+			 const struct ns_run_opts *o, bool with_output, struct ns_show_notes *n)
+{
+	struct ns_buf err = NS_BUF_INIT;
+
+	n->n = sc->nsteps;
+	n->why = xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*n->why));
+	n->model = with_output ? xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*n->model)) : NULL;
+	if (x->explain(sc, o, sc->nsteps, n->why, n->model, &err) < 0) {
+		fprintf(stderr, "nstest: error: %s\n", ns_buf_str(&err));
+		ns_buf_free(&err);
+		return -1;
 	}
-	m_play_free(p);
 	return 0;
 }
 
@@ -89,7 +96,7 @@ static void free_notes(struct ns_show_notes *x)
 }
 
 /* 0, 1 after printing the help, or -1 after a usage message. */
-static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
+static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct config_opts *cfg)
 {
 	static const struct option longopts[] = {
 		{ "devices", required_argument, NULL, 'd' },
@@ -130,9 +137,9 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 		} else if (c == 'e') {
 			explain = true;
 		} else if (c == 'q') {
-			opt_quirk(optarg);
+			opt_quirk(cfg, optarg);
 		} else if (c == 'Q') {
-			if (opt_quirks(optarg) < 0)
+			if (opt_quirks(cfg, optarg) < 0)
 				return -1;
 		} else {
 			usage_error(c == ':' ? "show: option '%s' needs a value" : "show: unknown option '%s'",
@@ -145,7 +152,7 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro)
 		return -1;
 	}
 	ro->backend = choose_backend(backend);
-	if (ro->backend && apply_quirks(ro->backend) < 0)
+	if (ro->backend && apply_config(cfg, ro->backend, o) < 0)
 		return -1;
 	return ro->backend ? 0 : -1;
 }
@@ -185,7 +192,7 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 	st->status = r->v->status;
 }
 
-int cmd_show(int argc, char **argv)
+static int show_main(int argc, char **argv, struct config_opts *cfg)
 {
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_runner_opts ro = { NULL, { 0 }, 1, false };
@@ -194,10 +201,11 @@ int cmd_show(int argc, char **argv)
 	struct ns_scenario *sc = NULL;
 	struct ns_diag d = { NULL, 0 };
 	struct ns_show_notes notes = { NULL, NULL, 0 };
+	const struct ns_backend *x;
 	const char *release;
 	char *about;
 
-	switch (parse_args(argc, argv, &ro)) {
+	switch (parse_args(argc, argv, &ro, cfg)) {
 	case 1:
 		return EXIT_PASS;
 	case 0:
@@ -225,31 +233,38 @@ int cmd_show(int argc, char **argv)
 		ns_scenario_free(sc);
 		return EXIT_USAGE;
 	}
-	release = ro.backend->release();
+	release = ro.backend->release(&ro.run);
 	/* a backend that is no kernel (the model) follows the documents */
 	about = xasprintf("%s%s, %s stand-ins, %s backend%s", release ? "Linux " : "documented rules",
 			  release ? release : "",
 			  ns_require_mode(sc, &ro.run, ro.backend) == NS_DEVICES_LOOP ? "loop" : "tmpfs",
 			  ro.backend->name, ro.run.userns ? ", rootless" : "");
 	st.about = about;
-	if (explain || !strcmp(ro.backend->name, "model")) {
-		struct ns_buf err = NS_BUF_INIT;
-		/* the model as the environment configures it (--quirk) */
-		if (ns_model_configure(getenv("NSTEST_MODEL_QUIRKS"), getenv("NSTEST_MODEL_BREAK"), &err) < 0) {
-			fprintf(stderr, "nstest: error: %s\n", ns_buf_str(&err));
-			ns_buf_free(&err);
+	x = explainer(ro.backend);
+	if (explain && !x) {
+		fprintf(stderr, "nstest: error: --explain: no backend of this nstest can say why\n");
+		free(about);
+		ns_scenario_free(sc);
+		return EXIT_USAGE;
+	}
+	if (x) {
+		/* configured as the command line says (--quirk) */
+		st.notes = &notes;
+		if (explain_notes(x, sc, &ro.run, x != ro.backend, &notes) < 0) {
+			free_notes(&notes);
 			free(about);
 			ns_scenario_free(sc);
 			return EXIT_USAGE;
 		}
-		model_notes(sc, explain && strcmp(ro.backend->name, "model"), &notes);
-		st.notes = &notes;
 	}
 	if (html_path) {
 		struct ns_buf err = NS_BUF_INIT;
 		/* the pictures first: a second run of the scenario, reading every
-		 * terminal's table after every step */
-		st.pictures = scenario_pictures(sc, &ro, st.notes ? notes.why : NULL, &err);
+		 * terminal's table after every step; they mark the causes only
+		 * when the backend drawn traced them, and numbers mounts the same
+		 * in every run */
+		bool own = x == ro.backend && ro.backend->repeatable;
+		st.pictures = scenario_pictures(sc, &ro, own ? notes.why : NULL, &err);
 		if (err.len)
 			fprintf(stderr, "nstest: %s: %s\n", st.pictures ? "warning: some graphs are missing" : "error", ns_buf_str(&err));
 		ns_buf_free(&err);
@@ -270,4 +285,13 @@ int cmd_show(int argc, char **argv)
 	free(about);
 	ns_scenario_free(sc);
 	return st.status == NS_FAIL || st.status == NS_XPASS ? EXIT_FAILED : EXIT_PASS;
+}
+
+int cmd_show(int argc, char **argv)
+{
+	struct config_opts cfg = { NS_BUF_INIT };
+	int status = show_main(argc, argv, &cfg);
+
+	config_opts_free(&cfg);
+	return status;
 }

@@ -39,13 +39,25 @@ struct ns_run_opts;
 struct ns_scenario;
 const struct ns_backend *choose_backend(const char *name);
 int opt_devices(const char *v, struct ns_run_opts *o);
-/* --quirk NAME (repeatable) and --quirks=kernel: what the model imitates.
- * opt_quirk collects; apply_quirks hands them to the model through
- * NSTEST_MODEL_QUIRKS, after checking that be is the model (0 or -1). */
-void opt_quirk(const char *name);
+/* The backend's configuration (struct ns_backend_config): --quirk NAME
+ * (repeatable) and --quirks=kernel, what a backend with quirks imitates;
+ * the test hooks NSTEST_MODEL_QUIRKS (quirks, when the command line names
+ * none) and NSTEST_MODEL_BREAK (a rule to break), nstest(1), ENVIRONMENT.
+ * Only config_from_env reads them. config_opts owns the strings that the
+ * run options point to: free it after the run. */
+struct ns_backend_config;
+struct config_opts {
+	struct ns_buf quirks;          /* comma-separated, from the command line */
+};
+void opt_quirk(struct config_opts *c, const char *name);
 /* --quirks=V: only "kernel" (0), else a usage message (-1). */
-int opt_quirks(const char *v);
-int apply_quirks(const struct ns_backend *be);
+int opt_quirks(struct config_opts *c, const char *v);
+/* The environment's part of a configuration. */
+void config_from_env(struct ns_backend_config *cfg);
+/* o->config for be: 0, or -1 after a usage message (quirks named on the
+ * command line, and be has none). */
+int apply_config(struct config_opts *c, const struct ns_backend *be, struct ns_run_opts *o);
+void config_opts_free(struct config_opts *c);
 int opt_timeout(const char *v, struct ns_run_opts *o);
 int opt_uint(const char *v, unsigned long max, unsigned *out);
 /* pictures.c: the graph after each step of sc that changed a mount table,

@@ -4,10 +4,10 @@
  * loop image), each asked of the backend. */
 #include "harness.h"
 
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "backends/backends.h"
 #include "run/backend.h"
 #include "run/require.h"
 
@@ -25,38 +25,59 @@ const struct ns_backend *choose_backend(const char *name)
 	return NULL;
 }
 
-static struct ns_buf quirks = NS_BUF_INIT;
-
-void opt_quirk(const char *name)
+void opt_quirk(struct config_opts *c, const char *name)
 {
-	ns_buf_addf(&quirks, "%s%s", quirks.len ? "," : "", name);
+	ns_buf_addf(&c->quirks, "%s%s", c->quirks.len ? "," : "", name);
 }
 
-int opt_quirks(const char *v)
+int opt_quirks(struct config_opts *c, const char *v)
 {
 	if (strcmp(v, "kernel")) {
 		usage_error("--quirks takes 'kernel' (every quirk known for the running kernel), not '%s'; name one with --quirk NAME", v);
 		return -1;
 	}
-	opt_quirk("kernel");
+	opt_quirk(c, "kernel");
 	return 0;
 }
 
-int apply_quirks(const struct ns_backend *be)
+/* "--backend A" (or "--backend A or --backend B") for every backend with
+ * quirks. */
+static void quirk_backends(struct ns_buf *out)
 {
-	int r = 0;
+	const struct ns_backend *be;
 
-	if (!quirks.len)
+	for (size_t i = 0; (be = ns_backend_at(i)); i++)
+		if (be->has_quirks)
+			ns_buf_addf(out, "%s--backend %s", out->len ? " or " : "", be->name);
+}
+
+void config_from_env(struct ns_backend_config *cfg)
+{
+	cfg->quirks = getenv("NSTEST_MODEL_QUIRKS");
+	cfg->broken = getenv("NSTEST_MODEL_BREAK");
+}
+
+int apply_config(struct config_opts *c, const struct ns_backend *be, struct ns_run_opts *o)
+{
+	config_from_env(&o->config);
+	if (!c->quirks.len)
 		return 0;
-	if (strcmp(be->name, "model")) {
-		usage_error("--quirk and --quirks make the model imitate a kernel: they need --backend model");
-		r = -1;
-	} else if (setenv("NSTEST_MODEL_QUIRKS", ns_buf_str(&quirks), 1) < 0) {
-		usage_error("cannot set NSTEST_MODEL_QUIRKS: %s", strerror(errno));
-		r = -1;
+	if (!be->has_quirks) {
+		struct ns_buf which = NS_BUF_INIT;
+
+		quirk_backends(&which);
+		usage_error("--quirk and --quirks make a model imitate a kernel: they need %s",
+			    which.len ? ns_buf_str(&which) : "a backend with quirks, and this nstest has none");
+		ns_buf_free(&which);
+		return -1;
 	}
-	ns_buf_free(&quirks);
-	return r;
+	o->config.quirks = ns_buf_str(&c->quirks);
+	return 0;
+}
+
+void config_opts_free(struct config_opts *c)
+{
+	ns_buf_free(&c->quirks);
 }
 
 int opt_devices(const char *v, struct ns_run_opts *o)
@@ -98,7 +119,7 @@ int opt_timeout(const char *v, struct ns_run_opts *o)
  * namespace of their own (rootless mode) where the kernel allows it. */
 static int choose_userns(const struct ns_backend *be, struct ns_run_opts *o)
 {
-	char *problem = o->userns ? NULL : be->privilege_problem();
+	char *problem = o->userns || !be->needs_privileges ? NULL : be->privilege_problem();
 
 	if (!o->userns && !problem)
 		return 0;
@@ -139,7 +160,7 @@ int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 		return -1;
 	po = *o;
 	if (o->devices == NS_DEVICES_LOOP && !be->loop_devices()) {
-		if (!strcmp(be->name, "kernel"))
+		if (be->loop_standins)
 			fprintf(stderr, "nstest: error: --devices=loop: /dev/loop-control is not usable (try: modprobe loop)\n");
 		else
 			fprintf(stderr, "nstest: error: --devices=loop: the %s backend has no loop devices\n", be->name);
@@ -152,7 +173,7 @@ int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 	/* the backend's own set-up, once, before any worker is forked */
 	if (be->prepare && be->prepare(&po, &err) < 0) {
 		fprintf(stderr, "nstest: error: %s%s\n",
-			po.devices == NS_DEVICES_LOOP && !strcmp(be->name, "kernel") ? "loop stand-ins: " : "",
+			po.devices == NS_DEVICES_LOOP && be->loop_standins ? "loop stand-ins: " : "",
 			ns_buf_str(&err));
 		r = -1;
 	}

@@ -81,7 +81,7 @@ int ns_fuzz_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases,
 		 * processes, no wire, no verdicts the fuzzer does not read */
 		for (size_t i = 0; i < n; i++) {
 			struct ns_run run;
-			s->be->play_here(sc[i], &run);
+			s->be->play_here(sc[i], &s->run, &run);
 			ns_fuzz_outcome_take(&out[i], &run, sc[i]->nsteps, cases[i].n);
 			ns_run_free(&run);
 		}

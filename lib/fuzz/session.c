@@ -108,7 +108,7 @@ static void origin(const struct session *s, uint64_t index, size_t ops, struct n
 	o->options = s->o->options_text;
 	o->first = s->a->label;
 	o->second = s->b->label;
-	o->release = s->a->be && s->a->be->release ? s->a->be->release() : NULL;
+	o->release = s->a->be ? s->a->be->release(&s->a->run) : NULL;
 	o->quirks = s->o->quirks;
 	o->original_ops = ops;
 }

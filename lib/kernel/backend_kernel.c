@@ -275,9 +275,21 @@ static int kernel_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 	return ns_devices_prepare(o->devices, err);
 }
 
+static const char *kernel_release(const struct ns_run_opts *o)
+{
+	(void)o; /* the running kernel's, whatever the configuration */
+	return ns_host_release();
+}
+
 const struct ns_backend ns_backend_kernel = {
 	.name = "kernel",
-	.release = ns_host_release,
+	.is_kernel = true,
+	.needs_privileges = true,
+	.loop_standins = true,
+	.has_quirks = false,
+	.repeatable = false,
+	.fuzz_role = NS_FUZZ_REFERENCE,
+	.release = kernel_release,
 	.privilege_problem = ns_host_privilege_problem,
 	.userns_allowed = ns_host_userns_allowed,
 	.loop_devices = ns_host_loop_devices,

@@ -2,30 +2,67 @@
  * model of the propagation rules (model.h) instead of the kernel. It needs
  * no privileges, no user namespaces and no mounts, so it runs anywhere.
  *
- * It follows the documents. NSTEST_MODEL_QUIRKS ("NAME,..." or "kernel")
- * makes it imitate known kernel deviations (quirks.c); with "kernel" it
+ * It follows the documents. Its configuration (struct ns_backend_config,
+ * an argument of every call) may name quirks ("NAME,..." or "kernel") that
+ * make it imitate known kernel deviations (quirks.c); with "kernel" it
  * also judges scenarios against the running kernel's release, so that an
  * xfail: line for that kernel applies as it would on the kernel itself.
- * NSTEST_MODEL_BREAK names a rule to break, for the tests that prove the
- * fuzzer catches a wrong model. */
+ * It may name a rule to break, for the tests that prove the fuzzer
+ * catches a wrong model. */
 #include "run/backend.h"
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "model/play.h"
 #include "run/wire.h"
 
-static struct {
-	unsigned quirks;
-	bool imitate_kernel;
+/* What the configuration says, parsed. */
+struct settings {
+	unsigned quirks;            /* 1 << enum m_quirk */
 	enum m_break broken;
-} cfg;
+};
 
-static const char *model_release(void)
+/* The running kernel's release, for the quirks "kernel": read once, an
+ * answer that cannot change while the process lives. */
+static const char *running_release(void)
+{
+	static struct utsname u;
+	static bool read;
+
+	if (!read)
+		read = uname(&u) == 0;
+	return read ? u.release : NULL;
+}
+
+/* Is "kernel" one of the quirks of spec? */
+static bool imitates_kernel(const char *spec)
+{
+	for (const char *p = spec ? spec : ""; *p; ) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 6 && !strncmp(p, "kernel", 6))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+static int parse_settings(const struct ns_backend_config *c, struct settings *s,
+			  struct ns_buf *err)
+{
+	const char *release = imitates_kernel(c->quirks) ? running_release() : NULL;
+
+	if (m_quirks_parse(c->quirks, release, &s->quirks, err) < 0)
+		return -1;
+	return m_break_parse(c->broken, &s->broken, err);
+}
+
+static const char *model_release(const struct ns_run_opts *o)
 {
 	/* kernel ranges apply only when the model imitates this kernel */
-	return cfg.imitate_kernel ? ns_backend_kernel.release() : NULL;
+	return imitates_kernel(o->config.quirks) ? running_release() : NULL;
 }
 
 static char *model_privilege_problem(void)
@@ -49,58 +86,34 @@ static bool model_has_feature(unsigned bit)
 	return !(bit & (NS_FEAT_STATMOUNT | NS_FEAT_LISTMOUNT));
 }
 
-int ns_model_configure(const char *quirks, const char *broken, struct ns_buf *err)
-{
-	const char *release = NULL;
-
-	cfg.imitate_kernel = false;
-	if (quirks && strstr(quirks, "kernel")) {
-		release = ns_backend_kernel.release();
-		cfg.imitate_kernel = true;
-	}
-	if (m_quirks_parse(quirks, release, &cfg.quirks, err) < 0)
-		return -1;
-	cfg.broken = M_BREAK_NONE;
-	if (broken && *broken) {
-		if (strcmp(broken, "slaves-receive-nothing")) {
-			ns_buf_addf(err, "NSTEST_MODEL_BREAK: unknown rule '%s' (known: slaves-receive-nothing)", broken);
-			return -1;
-		}
-		cfg.broken = M_BREAK_SLAVES_RECEIVE_NOTHING;
-	}
-	return 0;
-}
-
-struct m_play *m_play_configured(const struct ns_scenario *sc, bool trace)
-{
-	return m_play_new(sc, cfg.quirks, cfg.broken, trace);
-}
-
 static int model_prepare(const struct ns_run_opts *o, struct ns_buf *err)
 {
+	struct settings s;
+
 	if (o->devices == NS_DEVICES_LOOP) {
 		ns_buf_adds(err, "the model backend has no loop devices: its stand-ins are superblocks of its own (drop --devices=loop)");
 		return -1;
 	}
-	if (ns_model_configure(getenv("NSTEST_MODEL_QUIRKS"), getenv("NSTEST_MODEL_BREAK"), err) < 0)
-		return -1;
-	return 0;
+	return parse_settings(&o->config, &s, err);
 }
 
 static int model_worker_init(const struct ns_run_opts *o, void **worker, struct ns_buf *err)
 {
-	(void)o, (void)err;
-	*worker = NULL;
-	return 0;
+	/* the worker's for as long as it lives: it ends with the process */
+	struct settings *s = xcalloc(1, sizeof(*s));
+
+	*worker = s;
+	return parse_settings(&o->config, s, err);
 }
 
 static int model_play(void *worker, const struct ns_scenario *sc,
 		      const struct ns_run_opts *o, int fd, int *status)
 {
-	struct m_play *p = m_play_configured(sc, false);
+	const struct settings *s = worker;
+	struct m_play *p = m_play_new(sc, s->quirks, s->broken, false);
 	int r = 0;
 
-	(void)worker, (void)o;
+	(void)o;
 	*status = 0;
 	for (uint32_t i = 0; i < sc->nsteps && r == 0; i++) {
 		struct ns_step_out out;
@@ -112,13 +125,24 @@ static int model_play(void *worker, const struct ns_scenario *sc,
 	return r < 0 ? -1 : 0;
 }
 
-static void model_play_here(const struct ns_scenario *sc, struct ns_run *run)
+static void model_play_here(const struct ns_scenario *sc, const struct ns_run_opts *o,
+			    struct ns_run *run)
 {
-	struct m_play *p = m_play_configured(sc, false);
+	struct ns_buf err = NS_BUF_INIT;
+	struct settings s;
+	struct m_play *p;
 
 	memset(run, 0, sizeof(*run));
 	run->n = sc->nsteps;
 	run->obs = xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*run->obs));
+	if (parse_settings(&o->config, &s, &err) < 0) {
+		/* prepare(o) would have refused it */
+		run->aborted = ns_buf_detach(&err);
+		run->setup_failed = true;
+		return;
+	}
+	ns_buf_free(&err);
+	p = m_play_new(sc, s.quirks, s.broken, false);
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		m_play_step(p, i, &run->obs[i].out);
 		run->obs[i].ran = true;
@@ -126,8 +150,40 @@ static void model_play_here(const struct ns_scenario *sc, struct ns_run *run)
 	m_play_free(p);
 }
 
+static int model_explain(const struct ns_scenario *sc, const struct ns_run_opts *o, size_t n,
+			 char **why, char **out, struct ns_buf *err)
+{
+	struct settings s;
+	struct m_play *p;
+
+	if (parse_settings(&o->config, &s, err) < 0)
+		return -1;
+	p = m_play_new(sc, s.quirks, s.broken, true);
+	for (size_t i = 0; i < n && i < sc->nsteps; i++) {
+		struct ns_step_out step;
+		struct ns_buf causes = NS_BUF_INIT;
+
+		m_play_step(p, i, &step);
+		m_play_causes(p, &causes);
+		why[i] = causes.len ? ns_buf_detach(&causes) : NULL;
+		ns_buf_free(&causes);
+		if (out)
+			out[i] = step.output;
+		else
+			free(step.output);
+	}
+	m_play_free(p);
+	return 0;
+}
+
 const struct ns_backend ns_backend_model = {
 	.name = "model",
+	.is_kernel = false,
+	.needs_privileges = false,
+	.loop_standins = false,
+	.has_quirks = true,
+	.repeatable = true,
+	.fuzz_role = NS_FUZZ_MODEL,
 	.release = model_release,
 	.privilege_problem = model_privilege_problem,
 	.userns_allowed = yes,
@@ -138,4 +194,5 @@ const struct ns_backend ns_backend_model = {
 	.worker_init = model_worker_init,
 	.play = model_play,
 	.play_here = model_play_here,
+	.explain = model_explain,
 };

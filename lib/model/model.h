@@ -145,7 +145,8 @@ struct m_quirk_def {
 extern const struct m_quirk_def m_quirks[M_QUIRK__COUNT];
 
 /* A rule broken on purpose, for the tests that prove the fuzzer finds a
- * wrong model (NSTEST_MODEL_BREAK). */
+ * wrong model (struct ns_backend_config's broken; the harness takes it
+ * from NSTEST_MODEL_BREAK). */
 enum m_break {
 	M_BREAK_NONE = 0,
 	M_BREAK_SLAVES_RECEIVE_NOTHING,
@@ -298,5 +299,8 @@ bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out);
 /* Parse "NAME[,NAME...]" or "kernel" (with release: every quirk whose
  * range holds there). Returns 0 with *mask, or -1 with a message. */
 int m_quirks_parse(const char *spec, const char *release, unsigned *mask, struct ns_buf *err);
+/* Parse the name of a rule to break (NULL or "": none). Returns 0 with
+ * *out, or -1 with a message naming the known ones. */
+int m_break_parse(const char *name, enum m_break *out, struct ns_buf *err);
 
 #endif

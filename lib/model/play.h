@@ -1,6 +1,6 @@
 /* play.h - playing a scenario on the model, step by step: the engine of
- * the model backend, and of `nstest show --backend=model`, which also
- * wants the causes the model records. */
+ * the model backend (backend_model.c), whose explain() also hands out the
+ * causes the model records (`nstest show`, `graph`). */
 #ifndef NS_MODEL_PLAY_H
 #define NS_MODEL_PLAY_H
 
@@ -20,8 +20,5 @@ void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out);
  * each (trace only): appended to out. */
 void m_play_causes(struct m_play *p, struct ns_buf *out);
 void m_play_free(struct m_play *p);
-/* m_play_new with the quirks and break the model backend was configured
- * with (ns_model_configure, run/backend.h). */
-struct m_play *m_play_configured(const struct ns_scenario *sc, bool trace);
 
 #endif

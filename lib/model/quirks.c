@@ -116,3 +116,25 @@ int m_quirks_parse(const char *spec, const char *release, unsigned *mask, struct
 	}
 	return 0;
 }
+
+static const char *const breaks[] = {
+	[M_BREAK_SLAVES_RECEIVE_NOTHING] = "slaves-receive-nothing",
+};
+
+int m_break_parse(const char *name, enum m_break *out, struct ns_buf *err)
+{
+	*out = M_BREAK_NONE;
+	if (!name || !*name)
+		return 0;
+	for (size_t i = 0; i < NS_ARRAY_SIZE(breaks); i++)
+		if (breaks[i] && !strcmp(breaks[i], name)) {
+			*out = (enum m_break)i;
+			return 0;
+		}
+	ns_buf_addf(err, "no rule to break called '%s' (known: ", name);
+	for (size_t i = 0, n = 0; i < NS_ARRAY_SIZE(breaks); i++)
+		if (breaks[i])
+			ns_buf_addf(err, "%s%s", n++ ? ", " : "", breaks[i]);
+	ns_buf_adds(err, ")");
+	return -1;
+}

@@ -42,7 +42,7 @@ static char *missing_feature(unsigned req, const struct ns_backend *be)
 {
 	for (unsigned bit = NS_FEAT_FIRST; bit && bit <= NS_FEAT_LAST; bit <<= 1)
 		if (req & bit && !be->has_feature(bit))
-			return !strcmp(be->name, "kernel") ? xasprintf("this kernel lacks %s", ns_requirement_name(bit))
+			return be->is_kernel ? xasprintf("this kernel lacks %s", ns_requirement_name(bit))
 					     : xasprintf("needs the kernel itself: the %s backend has no %s",
 							 be->name, ns_requirement_name(bit));
 	return NULL;
@@ -86,10 +86,11 @@ const struct ns_xfail *ns_xfail_for(const struct ns_scenario *sc, const char *re
 
 /* `kernel: >= X.Y.Z` against the backend's release; a backend with no
  * release (one that is not a kernel) meets every such line. */
-static char *kernel_too_old(const struct ns_scenario *sc, const struct ns_backend *be)
+static char *kernel_too_old(const struct ns_scenario *sc, const struct ns_run_opts *o,
+			    const struct ns_backend *be)
 {
 	const int *min = sc->kernel_min;
-	const char *release = be->release();
+	const char *release = be->release(o);
 	int have[3];
 
 	if (!(min[0] || min[1] || min[2]) || !release)
@@ -109,7 +110,7 @@ static char *privileges_missing(const struct ns_scenario *sc, const struct ns_ru
 	enum ns_devices_mode mode = ns_require_mode(sc, o, be);
 
 	if (sc->requires & NS_REQ_ROOT) {
-		char *problem = o->userns ? NULL : be->privilege_problem();
+		char *problem = o->userns || !be->needs_privileges ? NULL : be->privilege_problem();
 		if (o->userns || problem) {
 			free(problem);
 			return xstrdup("needs real root, not a user namespace");
@@ -119,6 +120,8 @@ static char *privileges_missing(const struct ns_scenario *sc, const struct ns_ru
 		return xstrdup("needs real root for loop devices (rootless mode has tmpfs stand-ins only)");
 	if (mode == NS_DEVICES_TMPFS && sc->remounts && !be->tmpfs_remounts())
 		return xstrdup("mounts one stand-in more than once: tmpfs stand-ins share a superblock only on Linux 6.15 or later, and loop devices are not available here");
+	if (mode == NS_DEVICES_LOOP && !be->loop_standins)
+		return xasprintf("needs loop devices: the %s backend has none", be->name);
 	if (mode == NS_DEVICES_LOOP && !be->loop_devices())
 		return xstrdup("needs loop devices: /dev/loop-control is not usable (modprobe loop)");
 	if (sc->requires & NS_REQ_USERNS && !be->userns_allowed())
@@ -129,7 +132,7 @@ static char *privileges_missing(const struct ns_scenario *sc, const struct ns_ru
 char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o,
 		       const struct ns_backend *be)
 {
-	char *why = kernel_too_old(sc, be);
+	char *why = kernel_too_old(sc, o, be);
 
 	if (!why)
 		why = privileges_missing(sc, o, be);

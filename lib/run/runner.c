@@ -257,7 +257,7 @@ static void finish_job(struct runner *R, size_t i, int status)
 	ns_buf_free(&j->data);
 	note_early_end(R->sc[i], R->o->run.timeout_s, j, status, whole, &j->run);
 	j->seconds = since(&j->start);
-	ns_judge(R->sc[i], &j->run, R->o->backend->release(), &j->v);
+	ns_judge(R->sc[i], &j->run, R->o->backend->release(&R->o->run), &j->v);
 	j->state = JOB_DONE;
 	R->running--;
 }
@@ -270,7 +270,7 @@ static void fail_to_start(struct runner *R, size_t i)
 	j->run.n = R->sc[i]->nsteps;
 	j->run.obs = xcalloc(j->run.n, sizeof(*j->run.obs));
 	j->run.aborted = xasprintf("cannot start a worker: %s", strerror(errno));
-	ns_judge(R->sc[i], &j->run, R->o->backend->release(), &j->v);
+	ns_judge(R->sc[i], &j->run, R->o->backend->release(&R->o->run), &j->v);
 	j->state = JOB_DONE;
 	R->running--;
 }

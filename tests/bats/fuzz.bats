@@ -59,11 +59,24 @@ have_model() {
 	assert_output --partial "--vs-kernel $BATS_TEST_TMPDIR/bzImage: cannot read the kernel image"
 }
 
-@test "fuzz: without the model, --vs model says so and exits 2" {
-	have_model && skip "the model backend exists"
-	run "$NSTEST" fuzz --count 5 --out "$BATS_TEST_TMPDIR/out"
+@test "fuzz: the sides come from the backend table, by name and by role" {
+	# by default the reference (the kernel) against the model
+	run "$NSTEST" fuzz --count 3 --out "$BATS_TEST_TMPDIR/out"
+	[[ $status == 0 || $status == 1 ]] || fail "status $status: $output"
+	assert_output --partial ", kernel vs model, seed 1"
+	# any backend that can be a side, named; the model alone plays here
+	run "$NSTEST" fuzz --first model --vs model --count 20 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "fuzz: 20 scenarios in"
+	assert_output --partial ", model vs model, seed 1"
+	# a name the table does not have lists the ones it has
+	run "$NSTEST" fuzz --first nothing --out "$BATS_TEST_TMPDIR/out"
 	assert_failure 2
-	assert_output --partial "nstest fuzz: --vs model: this nstest has no model backend"
+	assert_output --partial "nstest fuzz: --first nothing: no such backend (sides: kernel, model)"
+	# quirks need a side that has them
+	run "$NSTEST" fuzz --vs kernel --quirks=kernel --count 3 --out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	assert_output --partial "--quirk and --quirks need a side with quirks"
 }
 
 @test "fuzz: --help lists the options" {

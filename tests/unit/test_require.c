@@ -52,7 +52,7 @@ static struct {
 	unsigned features;
 } host;
 
-static const char *fake_release(void) { return host.release; }
+static const char *fake_release(const struct ns_run_opts *o) { (void)o; return host.release; }
 static char *fake_privilege(void) { return host.privileged ? NULL : xstrdup("no caps"); }
 static bool fake_userns(void) { return host.userns; }
 static bool fake_loop(void) { return host.loop; }
@@ -60,15 +60,27 @@ static bool fake_remounts(void) { return host.remounts; }
 static bool fake_feature(unsigned bit) { return host.features & bit; }
 
 static const struct ns_backend fake = {
-	.name = "fake", .release = fake_release, .privilege_problem = fake_privilege,
+	.name = "fake", .needs_privileges = true, .loop_standins = true,
+	.release = fake_release, .privilege_problem = fake_privilege,
 	.userns_allowed = fake_userns, .loop_devices = fake_loop,
 	.tmpfs_remounts = fake_remounts, .has_feature = fake_feature,
 };
 
-/* The same answers under the kernel backend's name: a missing feature is
- * then the kernel's, not the backend's. */
+/* The same answers from a backend that is a kernel (is_kernel), under a
+ * name that says nothing: a missing feature is then the kernel's, not the
+ * backend's. */
 static const struct ns_backend fake_kernel = {
-	.name = "kernel", .release = fake_release, .privilege_problem = fake_privilege,
+	.name = "fake-kernel", .is_kernel = true, .needs_privileges = true, .loop_standins = true,
+	.release = fake_release, .privilege_problem = fake_privilege,
+	.userns_allowed = fake_userns, .loop_devices = fake_loop,
+	.tmpfs_remounts = fake_remounts, .has_feature = fake_feature,
+};
+
+/* A backend that needs no privileges and has no loop stand-ins (as the
+ * model): it is not asked for either. */
+static const struct ns_backend fake_unprivileged = {
+	.name = "fake-model",
+	.release = fake_release, .privilege_problem = fake_privilege,
 	.userns_allowed = fake_userns, .loop_devices = fake_loop,
 	.tmpfs_remounts = fake_remounts, .has_feature = fake_feature,
 };
@@ -130,6 +142,16 @@ static void test_backend_answers(void)
 		    "feature missing in the kernel");
 	backend = &fake;
 	check_unmet("requires: open_tree\n    # ls\n", &o, NULL, "feature present");
+	/* the capability fields are asked, not the host: a backend without
+	 * privileges to need or loop stand-ins to have */
+	reset_host();
+	host.privileged = false;
+	backend = &fake_unprivileged;
+	check_unmet("requires: root\n    # ls\n", &o, NULL,
+		    "requires: root on a backend that needs no privileges");
+	check_unmet("requires: loop\n    # ls\n", &o, "needs loop devices: the fake-model backend has none",
+		    "requires: loop on a backend without loop stand-ins");
+	backend = &fake;
 	reset_host();
 	host.remounts = false;
 	host.loop = false;

@@ -7,6 +7,7 @@
 
 #include "kernel/exec.h"
 #include "model/shell.h"
+#include "backends/backends.h"
 #include "run/backend.h"
 #include "commands/command.h"
 #include "tap.h"
@@ -59,18 +60,115 @@ static void test_table(void)
 
 static void test_backends(void)
 {
-	const struct ns_backend *k = ns_backend_find("kernel");
+	/* a scenario every backend can be asked to explain: a mount, then
+	 * the table it shows */
+	static const char text[] = "    # mkdir /m\n    # mount /dev/sdb1 /m\n"
+				   "    # cat /proc/self/mountinfo\n";
+	const struct ns_run_opts plain = { NS_DEVICES_TMPFS, 0, false, { NULL, NULL } };
+	const struct ns_backend *be, *ref = NULL, *model = NULL;
+	struct ns_buf names = NS_BUF_INIT;
+	size_t n = 0;
 
-	ok(k == &ns_backend_kernel, "'kernel' finds the kernel backend");
-	ok(ns_backend_find("model") == &ns_backend_model, "'model' finds the model backend");
-	ok(ns_backend_find("no-such-backend") == NULL, "an unknown backend is NULL");
-	if (!k)
-		return;
-	ok(k->release && k->privilege_problem && k->userns_allowed && k->loop_devices &&
-	   k->tmpfs_remounts && k->has_feature, "the kernel backend answers every host question");
-	ok(k->worker_init && k->play, "... and plays scenarios");
-	ok(k->release() && strchr(k->release(), '.'), "its release is a kernel version: %s",
-	   k->release() ? k->release() : "(null)");
+	ns_backend_names(&names);
+	for (size_t i = 0; (be = ns_backend_at(i)); i++, n++) {
+		const char *name = be->name ? be->name : "(no name)";
+		const char *rel;
+
+		ok(be->name && *be->name && ns_backend_find(be->name) == be,
+		   "%s: found by its name, which no other backend has", name);
+		ok(strstr(ns_buf_str(&names), name) != NULL, "%s: in the list of names", name);
+		ok(be->release && be->privilege_problem && be->userns_allowed && be->loop_devices &&
+		   be->tmpfs_remounts && be->has_feature, "%s: answers every host question", name);
+		ok(be->worker_init && be->play, "%s: plays scenarios in a worker", name);
+		ok(be->fuzz_role == NS_FUZZ_NO_SIDE || be->fuzz_role == NS_FUZZ_REFERENCE ||
+		   be->fuzz_role == NS_FUZZ_MODEL, "%s: a fuzzer side nstest knows", name);
+		if (!be->release || !be->privilege_problem || !be->loop_devices)
+			continue;
+		if (be->fuzz_role == NS_FUZZ_REFERENCE && !ref)
+			ref = be;
+		if (be->fuzz_role == NS_FUZZ_MODEL && !model)
+			model = be;
+
+		/* the capability fields agree with the answers */
+		rel = be->release(&plain);
+		if (be->is_kernel)
+			ok(rel && strchr(rel, '.'), "%s: a kernel, its release is a version: %s",
+			   name, rel ? rel : "(null)");
+		else
+			ok(!rel, "%s: not a kernel, no release unless configured to imitate one", name);
+		if (!be->needs_privileges) {
+			char *problem = be->privilege_problem();
+			ok(!problem, "%s: needs no privileges, and never says one is missing", name);
+			free(problem);
+		}
+		if (!be->loop_standins)
+			ok(!be->loop_devices(), "%s: no loop stand-ins, and none can be made", name);
+		if (be->play_here)
+			ok(!be->needs_privileges && !be->loop_standins && !be->is_kernel,
+			   "%s: plays here, so it touches nothing of the machine", name);
+
+		/* a configuration is refused or taken where there are quirks */
+		if (be->has_quirks) {
+			struct ns_run_opts q = plain;
+			struct ns_buf err = NS_BUF_INIT;
+
+			ok(be->prepare && be->prepare(&plain, &err) == 0,
+			   "%s: has quirks, and prepares without any: %s", name, ns_buf_str(&err));
+			ns_buf_reset(&err);
+			q.config.quirks = "no-such-quirk";
+			ok(be->prepare && be->prepare(&q, &err) < 0 && strstr(ns_buf_str(&err), "no-such-quirk"),
+			   "%s: refuses a quirk it does not know: %s", name, ns_buf_str(&err));
+			ns_buf_reset(&err);
+			q.config.quirks = NULL;
+			q.config.broken = "no-such-rule";
+			ok(be->prepare && be->prepare(&q, &err) < 0 && strstr(ns_buf_str(&err), "no-such-rule"),
+			   "%s: refuses a rule to break it does not know: %s", name, ns_buf_str(&err));
+			q.config.broken = NULL;
+			q.config.quirks = "kernel";
+			rel = be->release(&q);
+			ok(be->is_kernel || (rel && strchr(rel, '.')),
+			   "%s: imitating the running kernel, it is judged by its release: %s",
+			   name, rel ? rel : "(null)");
+			ns_buf_free(&err);
+		}
+
+		/* what it explains, and whether two runs number mounts alike */
+		if (be->explain) {
+			struct ns_diag d = { NULL, 0 };
+			struct ns_scenario *sc = ns_scenario_parse("t.scn", text, strlen(text), &d);
+			char *why[3] = { NULL }, *out[3] = { NULL }, *why2[3] = { NULL }, *out2[3] = { NULL };
+			struct ns_buf err = NS_BUF_INIT;
+
+			ok(sc && be->explain(sc, &plain, 3, why, out, &err) == 0,
+			   "%s: explains a scenario: %s", name, ns_buf_str(&err));
+			ok(why[1] && strstr(why[1], "/dev/sdb1"), "%s: says why the mount is there: %s",
+			   name, why[1] ? why[1] : "(nothing)");
+			ok(out[2] && strstr(out[2], " /m "), "%s: with what each step printed", name);
+			if (be->repeatable)
+				ok(sc && be->explain(sc, &plain, 3, why2, out2, &err) == 0 && out[2] && out2[2] &&
+				   !strcmp(out[2], out2[2]) && why[1] && why2[1] && !strcmp(why[1], why2[1]),
+				   "%s: repeatable: a second run numbers the mounts alike", name);
+			for (size_t k = 0; k < 3; k++) {
+				free(why[k]);
+				free(out[k]);
+				free(why2[k]);
+				free(out2[k]);
+			}
+			ns_buf_free(&err);
+			ns_diag_free(&d);
+			ns_scenario_free(sc);
+		}
+	}
+	ok(n >= 2, "the table has the backends (%zu)", n);
+	ok(ns_backend_at(n) == NULL && ns_backend_find("no-such-backend") == NULL,
+	   "past the table, and an unknown name, is NULL");
+	ok(ref && ns_backend_fuzz_default(NS_FUZZ_REFERENCE) == ref,
+	   "a backend is the fuzzer's reference side: %s", ref ? ref->name : "none");
+	ok(model && ns_backend_fuzz_default(NS_FUZZ_MODEL) == model,
+	   "a backend is the fuzzer's model side: %s", model ? model->name : "none");
+	be = ns_backend_find("kernel");
+	ok(be && be->is_kernel, "'kernel', the default backend, is a kernel");
+	ns_buf_free(&names);
 }
 
 int main(void)
