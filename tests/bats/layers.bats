@@ -41,7 +41,7 @@ compile() {
 assert_base_lines() {
 	local l
 	while IFS= read -r l; do
-		[[ -n $l ]] && assert_line "$l"
+		[[ -z $l ]] || assert_line "$l"
 	done <<<"$(violations "$BASE_OUTPUT")"
 }
 
