@@ -11,11 +11,21 @@
  * left out), and the glyphs drawn again for the new order. Rows, depths
  * and parents are still compared; only the order among siblings is free.
  *
- * A tree line starts with its prefix: a group per level above it ("│ ",
- * "  ", or "| " in ASCII) and its own glyph ("├─" or "└─"; "|-" or "`-").
- * A line with no prefix (the root, the heading) is a top line; top lines
- * keep their order. A line that starts with blanks but has no glyph after
- * them is no tree line, and the block is left as it is. */
+ * A tree line's cell in the tree column (TARGET's) starts with its
+ * prefix: a group per level above it ("│ ", "  ", or "| " in ASCII) and
+ * its own glyph ("├─" or "└─"; "|-" or "`-"). A line with no prefix (the
+ * root, the heading) is a top line; top lines keep their order. A cell
+ * that starts with blanks but has no glyph after them is no tree line,
+ * and the block is left as it is.
+ *
+ * When the tree column is not the first (findmnt -o ID,PARENT,TARGET),
+ * the fields before it are the line's head, kept as they are. A column
+ * is padded to its widest cell, so the tree column starts at the same
+ * place (in characters, the glyphs being one each) on every line: the
+ * leftmost place where a row's tree cell has its first character other
+ * than a blank (the heading's, a top line's). Blank groups of a prefix
+ * are told from padding that way; a line too short to reach that place,
+ * or with no blank before it, has no head (a "..." line of a block). */
 #include "match/match_tree.h"
 
 #include <stdlib.h>
@@ -30,7 +40,8 @@
 
 struct node {
 	const char *line;
-	size_t depth, plen;   /* levels below a top line; prefix bytes */
+	size_t hlen;          /* bytes before the tree column */
+	size_t depth, plen;   /* levels below a top line; prefix bytes after hlen */
 	size_t parent;        /* index of the parent node; SIZE_MAX for a top line */
 	char *key;            /* what siblings are sorted by */
 	size_t *kids;
@@ -70,16 +81,18 @@ static bool read_prefix(const char *line, size_t *depth, size_t *plen, int *asci
 	}
 }
 
-/* The row without its prefix, with the fields that the renaming covers
- * left out: the same on both sides whenever the two rows can match. */
-static char *sort_key(const char *row, const struct ns_match_shape *sh)
+/* The row of node x without its prefix, with the fields that the
+ * renaming covers left out: the same on both sides whenever the two rows
+ * can match. */
+static char *sort_key(const struct node *x, const struct ns_match_shape *sh)
 {
 	struct ns_match_line l;
 	struct ns_buf b = NS_BUF_INIT;
+	char *row = xasprintf("%.*s%s", (int)x->hlen, x->line, x->line + x->hlen + x->plen);
 
 	memset(&l, 0, sizeof(l));
 	if (!ns_match_table_parse(&l, row, sh))
-		return xstrdup(row);
+		return row;
 	for (size_t i = 0; i < l.nseg; i++) {
 		if (l.seg[i].type == NS_SEG_TEXT)
 			ns_buf_add(&b, l.seg[i].s, l.seg[i].len);
@@ -87,6 +100,7 @@ static char *sort_key(const char *row, const struct ns_match_shape *sh)
 			ns_buf_addc(&b, '\x01'); /* a field's place, below every character */
 	}
 	free(l.seg);
+	free(row);
 	return ns_buf_detach(&b);
 }
 
@@ -111,9 +125,10 @@ static void emit(const struct node *v, size_t i, struct ns_buf *prefix, int asci
 		bool last = k + 1 == n->nkids;
 
 		ns_buf_reset(&line);
+		ns_buf_add(&line, c->line, c->hlen);
 		ns_buf_add(&line, prefix->data, prefix->len);
 		ns_buf_adds(&line, ascii ? (last ? "`-" : "|-") : (last ? UTF_ELL : UTF_TEE));
-		ns_buf_adds(&line, c->line + c->plen);
+		ns_buf_adds(&line, c->line + c->hlen + c->plen);
 		ns_lines_push(out, ns_buf_str(&line));
 		ns_buf_adds(prefix, last ? "  " : ascii ? "| " : UTF_VERT);
 		emit(v, n->kids[k], prefix, ascii, out);
@@ -131,12 +146,91 @@ static void free_nodes(struct node *v, size_t n)
 	free(v);
 }
 
+/* ---- where the tree column starts ---- */
+
+static bool is_glyph(const char *s, size_t len)
+{
+	return (len == 1 && s[0] == '|') ||
+	       (len == 3 && memcmp(s, "\xe2\x94\x82", 3) == 0); /* │ */
+}
+
+/* Characters in s[0..len): bytes other than UTF-8 continuation bytes. */
+static size_t chars(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* The place (in characters) where line's tree cell has its first
+ * character other than a blank: the first of the glyph words ("│") just
+ * before the tree column's field, or that field; words as match_table.c
+ * cuts a tree's rows. False when the line has not one field per column. */
+static bool cell_at(const char *line, const struct ns_match_shape *sh, size_t *at)
+{
+	const char *glyphs = NULL;
+	size_t field = 0;
+	bool found = false;
+
+	for (const char *p = line; *p;) {
+		size_t len;
+
+		p += strspn(p, " ");
+		if (!*p)
+			break;
+		len = strcspn(p, " ");
+		if (is_glyph(p, len)) {
+			if (!glyphs)
+				glyphs = p;
+		} else {
+			if (field == sh->tree_col) {
+				*at = chars(line, (size_t)((glyphs ? glyphs : p) - line));
+				found = true;
+			}
+			field++;
+			glyphs = NULL;
+		}
+		p += len;
+	}
+	return found && field == sh->ncols;
+}
+
+/* Where the tree column starts on every line: the leftmost cell_at of
+ * the lines (0 when it is the first column). */
+static size_t tree_start(const char *const *lines, size_t n,
+			 const struct ns_match_shape *sh)
+{
+	size_t start = SIZE_MAX, at;
+
+	if (!sh->tree_col)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		if (cell_at(lines[i], sh, &at) && at < start)
+			start = at;
+	return start == SIZE_MAX ? 0 : start;
+}
+
+/* The bytes of line before character col, when they end with a blank
+ * (the head of the line); else 0. */
+static size_t head_len(const char *line, size_t col)
+{
+	size_t i = 0, n = 0;
+
+	for (; line[i] && n < col; i++)
+		n += ((unsigned char)line[i] & 0xc0) != 0x80;
+	while (((unsigned char)line[i] & 0xc0) == 0x80)
+		i++; /* the rest of a character that starts before col */
+	return n == col && i && line[i - 1] == ' ' ? i : 0;
+}
+
 /* The nodes of the lines, each under the nearest line above it with one
  * level less; false if the lines are no tree. */
 static bool build(struct node *v, const char *const *lines, size_t n,
 		  const struct ns_match_shape *sh, int *ascii, bool *nested)
 {
-	size_t last_top = SIZE_MAX;
+	size_t last_top = SIZE_MAX, col = tree_start(lines, n, sh);
 
 	*nested = false;
 	for (size_t i = 0; i < n; i++) {
@@ -144,7 +238,8 @@ static bool build(struct node *v, const char *const *lines, size_t n,
 		size_t p;
 
 		x->line = lines[i];
-		if (!read_prefix(lines[i], &x->depth, &x->plen, ascii))
+		x->hlen = head_len(lines[i], col);
+		if (!read_prefix(lines[i] + x->hlen, &x->depth, &x->plen, ascii))
 			return false;
 		x->parent = SIZE_MAX;
 		if (!x->depth) {
@@ -158,7 +253,7 @@ static bool build(struct node *v, const char *const *lines, size_t n,
 		if (v[p].depth + 1 != x->depth)
 			return false;
 		x->parent = p;
-		x->key = sort_key(lines[i] + x->plen, sh);
+		x->key = sort_key(x, sh);
 		ns_grow((void **)&v[p].kids, &v[p].kcap, v[p].nkids + 1, sizeof(size_t));
 		v[p].kids[v[p].nkids++] = i;
 		*nested = true;
@@ -174,7 +269,7 @@ bool ns_match_tree_canon(const char *const *lines, size_t n,
 	int ascii = -1;
 	bool nested;
 
-	if (!sh || !sh->tree || sh->form != NS_MATCH_TABLE || !n)
+	if (!sh || !sh->tree || sh->form != NS_MATCH_TABLE || sh->tree_col >= sh->ncols || !n)
 		return false;
 	v = xcalloc(n, sizeof(*v));
 	if (!build(v, lines, n, sh, &ascii, &nested) || !nested) {
