@@ -261,21 +261,48 @@ static bool build(struct node *v, const char *const *lines, size_t n,
 	return true;
 }
 
-bool ns_match_tree_canon(const char *const *lines, size_t n,
-			 const struct ns_match_shape *sh, struct ns_lines *out)
+/* The nodes of a tree with a nested line, or NULL. */
+static struct node *tree_of(const char *const *lines, size_t n,
+			    const struct ns_match_shape *sh, int *ascii)
 {
 	struct node *v;
-	struct ns_buf prefix = NS_BUF_INIT;
-	int ascii = -1;
 	bool nested;
 
 	if (!sh || !sh->tree || sh->form != NS_MATCH_TABLE || sh->tree_col >= sh->ncols || !n)
-		return false;
+		return NULL;
 	v = xcalloc(n, sizeof(*v));
-	if (!build(v, lines, n, sh, &ascii, &nested) || !nested) {
+	if (!build(v, lines, n, sh, ascii, &nested) || !nested) {
 		free_nodes(v, n);
-		return false;
+		return NULL;
 	}
+	return v;
+}
+
+bool ns_match_tree_prefixes(const char *const *lines, size_t n,
+			    const struct ns_match_shape *sh, size_t *head, size_t *plen)
+{
+	int ascii = -1;
+	struct node *v = tree_of(lines, n, sh, &ascii);
+
+	if (!v)
+		return false;
+	for (size_t i = 0; i < n; i++) {
+		head[i] = v[i].hlen;
+		plen[i] = v[i].plen;
+	}
+	free_nodes(v, n);
+	return true;
+}
+
+bool ns_match_tree_canon(const char *const *lines, size_t n,
+			 const struct ns_match_shape *sh, struct ns_lines *out)
+{
+	struct ns_buf prefix = NS_BUF_INIT;
+	int ascii = -1;
+	struct node *v = tree_of(lines, n, sh, &ascii);
+
+	if (!v)
+		return false;
 	for (size_t i = 0; i < n; i++)
 		if (v[i].nkids > 1)
 			qsort_r(v[i].kids, v[i].nkids, sizeof(size_t), by_key, v);

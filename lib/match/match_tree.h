@@ -18,4 +18,12 @@
 bool ns_match_tree_canon(const char *const *lines, size_t n,
 			 const struct ns_match_shape *sh, struct ns_lines *out);
 
+/* Where the tree prefix of each of lines[0..n) is, in the tree column
+ * (sh->tree_col): bytes [head[i], head[i] + plen[i]) of lines[i], plen[i]
+ * 0 for a top line. False, and nothing set, when ns_match_tree_canon
+ * would find no tree to sort. For the canonical form, which keeps a
+ * prefix whole where the blanks before it are loose. */
+bool ns_match_tree_prefixes(const char *const *lines, size_t n,
+			    const struct ns_match_shape *sh, size_t *head, size_t *plen);
+
 #endif
