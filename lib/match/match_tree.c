@@ -81,25 +81,34 @@ static bool read_prefix(const char *line, size_t *depth, size_t *plen, int *asci
 	}
 }
 
-/* The row of node x without its prefix, with the fields that the
- * renaming covers left out: the same on both sides whenever the two rows
- * can match. */
-static char *sort_key(const struct node *x, const struct ns_match_shape *sh)
+/* Append row with the fields that the renaming covers left out: the same
+ * on both sides whenever two rows can match. */
+static void add_key(struct ns_buf *b, const char *row, const struct ns_match_shape *sh)
 {
 	struct ns_match_line l;
+
+	memset(&l, 0, sizeof(l));
+	if (!ns_match_table_parse(&l, row, sh)) {
+		ns_buf_adds(b, row);
+		return;
+	}
+	for (size_t i = 0; i < l.nseg; i++) {
+		if (l.seg[i].type == NS_SEG_TEXT)
+			ns_buf_add(b, l.seg[i].s, l.seg[i].len);
+		else
+			ns_buf_addc(b, '\x01'); /* a field's place, below every character */
+	}
+	free(l.seg);
+}
+
+/* What node x is sorted by: its row without its prefix, as add_key
+ * writes it. */
+static char *sort_key(const struct node *x, const struct ns_match_shape *sh)
+{
 	struct ns_buf b = NS_BUF_INIT;
 	char *row = xasprintf("%.*s%s", (int)x->hlen, x->line, x->line + x->hlen + x->plen);
 
-	memset(&l, 0, sizeof(l));
-	if (!ns_match_table_parse(&l, row, sh))
-		return row;
-	for (size_t i = 0; i < l.nseg; i++) {
-		if (l.seg[i].type == NS_SEG_TEXT)
-			ns_buf_add(&b, l.seg[i].s, l.seg[i].len);
-		else
-			ns_buf_addc(&b, '\x01'); /* a field's place, below every character */
-	}
-	free(l.seg);
+	add_key(&b, row, sh);
 	free(row);
 	return ns_buf_detach(&b);
 }
@@ -294,13 +303,163 @@ bool ns_match_tree_prefixes(const char *const *lines, size_t n,
 	return true;
 }
 
+/* ---- a JSON tree ----
+ *
+ * findmnt -J nests a mount's submounts in its "children": [ ... ], in the
+ * order of their mount IDs, as libsmartcols writes them: each element an
+ * object whose "{" (or "},{" after the one before) and "}" stand on lines
+ * of their own at one indentation, its members deeper, and the "]" at the
+ * indentation of "children". The elements of every "children" are sorted
+ * by their text, subtree included, with the renamed values left out;
+ * the top level ("filesystems") keeps its order, as top lines do. */
+
+struct json {
+	const char *const *lines;
+	size_t n, i;          /* the next line */
+	const struct ns_match_shape *sh;
+};
+
+struct element {
+	struct ns_lines body; /* its members, their "children" sorted */
+	char *key;
+};
+
+static size_t indent(const char *s)
+{
+	return strspn(s, " ");
+}
+
+static bool json_array(struct json *j, size_t ind, struct ns_lines *out);
+
+/* The lines from j->i on that are deeper than ind, each "children" sorted. */
+static bool json_body(struct json *j, size_t ind, struct ns_lines *out)
+{
+	while (j->i < j->n && indent(j->lines[j->i]) > ind) {
+		const char *l = j->lines[j->i++];
+		size_t li = indent(l);
+
+		ns_lines_push(out, l);
+		if (!strcmp(l + li, "\"children\": [") && !json_array(j, li, out))
+			return false;
+	}
+	return true;
+}
+
+static int by_element(const void *pa, const void *pb)
+{
+	const struct element *a = pa, *b = pb;
+
+	return strcmp(a->key, b->key);
+}
+
+static void free_elements(struct element *v, size_t n)
+{
+	for (size_t k = 0; k < n; k++) {
+		ns_lines_free(&v[k].body);
+		free(v[k].key);
+	}
+	free(v);
+}
+
+/* After a "children": [ at indentation ind: its elements, sorted, and "]". */
+static bool json_array(struct json *j, size_t ind, struct ns_lines *out)
+{
+	const char *open, *sep = NULL, *close;
+	struct element *v = NULL;
+	size_t n = 0, cap = 0, e;
+
+	if (j->i >= j->n)
+		return false;
+	open = j->lines[j->i];
+	e = indent(open);
+	if (e <= ind || strcmp(open + e, "{"))
+		return false;
+	for (j->i++;; j->i++) {
+		const char *l;
+		struct ns_buf key = NS_BUF_INIT;
+
+		ns_grow((void **)&v, &cap, n + 1, sizeof(*v));
+		v[n].body = (struct ns_lines)NS_LINES_INIT;
+		v[n].key = NULL;
+		if (!json_body(j, e, &v[n].body) || j->i >= j->n || indent(j->lines[j->i]) != e) {
+			free_elements(v, n + 1);
+			return false;
+		}
+		for (size_t k = 0; k < v[n].body.n; k++) {
+			add_key(&key, v[n].body.v[k], j->sh);
+			ns_buf_addc(&key, '\n');
+		}
+		v[n++].key = ns_buf_detach(&key);
+		l = j->lines[j->i];
+		if (!strcmp(l + e, "},{")) {
+			sep = l;
+			continue;
+		}
+		if (strcmp(l + e, "}")) {
+			free_elements(v, n);
+			return false;
+		}
+		close = l;
+		j->i++;
+		break;
+	}
+	if (j->i >= j->n || indent(j->lines[j->i]) != ind || strcmp(j->lines[j->i] + ind, "]")) {
+		free_elements(v, n);
+		return false;
+	}
+	/* stable: equal elements keep their order (qsort is not) */
+	for (size_t k = 0; k < n; k++) {
+		char *key = xasprintf("%s%020zu", v[k].key, k);
+
+		free(v[k].key);
+		v[k].key = key;
+	}
+	qsort(v, n, sizeof(*v), by_element);
+	for (size_t k = 0; k < n; k++) {
+		ns_lines_push(out, k ? sep : open);
+		for (size_t m = 0; m < v[k].body.n; m++)
+			ns_lines_push(out, v[k].body.v[m]);
+	}
+	ns_lines_push(out, close);
+	ns_lines_push(out, j->lines[j->i++]);
+	free_elements(v, n);
+	return true;
+}
+
+/* A JSON tree: false, and out untouched, when no "children" is read. */
+static bool json_tree(const char *const *lines, size_t n, const struct ns_match_shape *sh,
+		      struct ns_lines *out)
+{
+	struct json j = { lines, n, 0, sh };
+	struct ns_lines tmp = NS_LINES_INIT;
+	bool nested = false, ok = true;
+
+	while (ok && j.i < n) {
+		const char *l = lines[j.i++];
+
+		ns_lines_push(&tmp, l);
+		if (strcmp(l + indent(l), "\"children\": ["))
+			continue;
+		ok = json_array(&j, indent(l), &tmp);
+		nested = true;
+	}
+	nested = nested && ok;
+	for (size_t k = 0; nested && k < tmp.n; k++)
+		ns_lines_push(out, tmp.v[k]);
+	ns_lines_free(&tmp);
+	return nested;
+}
+
 bool ns_match_tree_canon(const char *const *lines, size_t n,
 			 const struct ns_match_shape *sh, struct ns_lines *out)
 {
 	struct ns_buf prefix = NS_BUF_INIT;
 	int ascii = -1;
-	struct node *v = tree_of(lines, n, sh, &ascii);
+	struct node *v;
 
+	if (sh && sh->tree && sh->form == NS_MATCH_JSON)
+		return json_tree(lines, n, sh, out);
+	v = tree_of(lines, n, sh, &ascii);
 	if (!v)
 		return false;
 	for (size_t i = 0; i < n; i++)

@@ -13,8 +13,9 @@
 
 /* Append lines[0..n) to out with the children of every line sorted by
  * their text (the fields of renamed columns left out) and the tree glyphs
- * drawn for that order. False, and out untouched, when sh is no findmnt
- * tree or the lines are no tree with a nested line. */
+ * drawn for that order; for a JSON tree (findmnt -J), the elements of
+ * every "children" sorted. False, and out untouched, when sh is no
+ * findmnt tree or the lines are no tree with a nested line. */
 bool ns_match_tree_canon(const char *const *lines, size_t n,
 			 const struct ns_match_shape *sh, struct ns_lines *out);
 

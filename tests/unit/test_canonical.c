@@ -404,6 +404,84 @@ static void test_judge_tree(void)
 	   "judge: a PARENT that names the wrong mount fails");
 }
 
+/* ---- a JSON tree ------------------------------------------------------------- */
+
+/* One element of "children" at depth 1 (findmnt -J -o TARGET,ID): its
+ * target and ID, and TARGET/x, ID 30, under it when sub. */
+static void element(struct ns_buf *b, const char *target, unsigned id, bool sub)
+{
+	ns_buf_addf(b, "               \"target\": \"%s\",\n", target);
+	ns_buf_addf(b, "               \"id\": %u%s\n", id, sub ? "," : "");
+	if (!sub)
+		return;
+	ns_buf_adds(b, "               \"children\": [\n                  {\n");
+	ns_buf_addf(b, "                     \"target\": \"%s/x\",\n", target);
+	ns_buf_adds(b, "                     \"id\": 30\n                  }\n               ]\n");
+}
+
+/* / with two submounts, in this order, each with its ID and sub. */
+static char *json_tree(const char *t1, unsigned id1, bool sub1, const char *t2, unsigned id2,
+		       bool sub2)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	ns_buf_adds(&b, "{\n   \"filesystems\": [\n      {\n         \"target\": \"/\",\n"
+			"         \"id\": 20,\n         \"children\": [\n            {\n");
+	element(&b, t1, id1, sub1);
+	ns_buf_adds(&b, "            },{\n");
+	element(&b, t2, id2, sub2);
+	ns_buf_adds(&b, "            }\n         ]\n      }\n   ]\n}\n");
+	return ns_buf_detach(&b);
+}
+
+static void test_json_tree(void)
+{
+	struct ns_match_shape sh = shape(NS_MATCH_JSON, 0, target_first);
+	char *x = json_tree("/a", 21, true, "/b", 22, false);
+	char *z = json_tree("/b", 21, false, "/a", 22, true);
+	char *y = json_tree("/a", 21, false, "/b", 22, true);
+	char *cx, *cz;
+	struct ns_lines out = NS_LINES_INIT, lines = NS_LINES_INIT;
+
+	sh.ncols = 2;
+	cx = canon1(x, &sh);
+	cz = canon1(z, &sh);
+	ok(strstr(cx, "\"target\": \"/a\",\n               \"id\": M2,\n"
+		      "               \"children\""),
+	   "JSON tree: named, /a with its child");
+	is_str(cz, cx, "JSON tree: the same tree, its siblings in the order of other IDs: the same text");
+	ok(!same(x, y, &sh), "JSON tree: the submount under the other sibling: another text");
+	ns_lines_split(&lines, z, strlen(z));
+	ok(ns_match_tree_canon((const char *const *)lines.v, lines.n, &sh, &out) &&
+	   out.n == lines.n, "JSON tree: sorted, every line kept");
+	ns_lines_free(&out);
+	ns_lines_free(&lines);
+	ns_lines_split(&lines, "{\n   \"children\": [\n      {\n         \"id\": 1\n      }\n",
+		       strlen("{\n   \"children\": [\n      {\n         \"id\": 1\n      }\n"));
+	ok(!ns_match_tree_canon((const char *const *)lines.v, lines.n, &sh, &out) && !out.n,
+	   "JSON tree: an array that does not close: left alone");
+	ns_lines_free(&lines);
+	ok(judge("    # findmnt -J -o TARGET,ID\n"
+		 "    {\n       \"filesystems\": [\n          {\n             \"target\": \"/\",\n"
+		 "             \"id\": 1,\n             \"children\": [\n"
+		 "                {\n                   \"target\": \"/a\",\n"
+		 "                   \"id\": 2\n"
+		 "                },{\n                   \"target\": \"/b\",\n"
+		 "                   \"id\": 3\n                }\n             ]\n"
+		 "          }\n       ]\n    }\n",
+		 "{\n   \"filesystems\": [\n      {\n         \"target\": \"/\",\n"
+		 "         \"id\": 20,\n         \"children\": [\n"
+		 "            {\n               \"target\": \"/b\",\n               \"id\": 21\n"
+		 "            },{\n               \"target\": \"/a\",\n               \"id\": 22\n"
+		 "            }\n         ]\n      }\n   ]\n}\n"),
+	   "judge: a JSON tree whose siblings came in the other order passes");
+	free(x);
+	free(y);
+	free(z);
+	free(cx);
+	free(cz);
+}
+
 int main(void)
 {
 	test_mountinfo();
@@ -413,5 +491,6 @@ int main(void)
 	test_sorted();
 	test_run();
 	test_judge_tree();
+	test_json_tree();
 	return tap_done();
 }
