@@ -5,13 +5,17 @@
  * one after another by one matcher (so the renaming carries across
  * steps, as in a scenario). Bit i of the flag byte marks step i's block
  * unordered. Every line of every block also goes through ns_mi_parse,
- * and every actual line through ns_matcher_rename. The comparison budget
- * is kept small so that a slow input shows as a give-up, not a timeout. */
+ * and every actual line through ns_matcher_rename; every actual block
+ * through the canonical form (match/canonical.h), read as mountinfo, as
+ * a findmnt tree with its TARGET column last (the sibling sort of
+ * match_tree.c) and as a JSON tree. The comparison budget is kept small
+ * so that a slow input shows as a give-up, not a timeout. */
 #include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "match/canonical.h"
 #include "match/match.h"
 #include "mounts/mountinfo_line.h"
 #include "base/util.h"
@@ -72,6 +76,24 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
 	m = ns_matcher_new();
 	ns_matcher_set_budget(m, 20000);
+	for (size_t form = 0; form < 3; form++) {
+		static const struct ns_match_shape tree = {
+			.form = NS_MATCH_TABLE, .tree = true, .tree_col = 3, .ncols = 4,
+			.cols = { NS_MATCH_COL_ID, NS_MATCH_COL_PARENT, NS_MATCH_COL_DEV },
+		};
+		static const struct ns_match_shape json = {
+			.form = NS_MATCH_JSON, .tree = true, .ncols = 2,
+			.cols = { NS_MATCH_COL_TEXT, NS_MATCH_COL_ID },
+		};
+		const struct ns_match_shape *sh = form == 1 ? &tree : form == 2 ? &json : NULL;
+		struct ns_canon *c = ns_canon_new(form == 0);
+		struct ns_buf canon = NS_BUF_INIT;
+
+		for (size_t s = 1; s < nblocks; s += 2)
+			ns_canon_step(c, blocks[s], sh, sh, NULL, &canon);
+		ns_buf_free(&canon);
+		ns_canon_free(c);
+	}
 	for (size_t s = 0; s + 1 < nblocks; s += 2) {
 		struct ns_buf diff = NS_BUF_INIT, renamed = NS_BUF_INIT;
 		char *actual = xstrdup(blocks[s + 1]);

@@ -316,7 +316,10 @@ static bool findmnt_shape(const void *args, struct ns_match_shape *out)
 	out->tree = !a->list && !a->raw &&
 		    (a->select == NS_FINDMNT_ALL || a->submounts);
 	out->ncols = a->ncols;
+	out->tree_col = a->ncols;
 	for (size_t c = 0; c < a->ncols && c < NS_MATCH_MAX_COLS; c++) {
+		if (a->cols[c] == NS_FINDMNT_TARGET && out->tree_col == a->ncols)
+			out->tree_col = c; /* the renderer draws the tree there */
 		switch (a->cols[c]) {
 		case NS_FINDMNT_ID:
 			out->cols[c] = NS_MATCH_COL_ID;

@@ -40,6 +40,8 @@ enum ns_match_form {
 struct ns_match_shape {
 	enum ns_match_form form;
 	bool tree;            /* TABLE: a word of tree glyphs ("│") is no field */
+	size_t tree_col;      /* tree: the column the tree is drawn in (findmnt's
+			       * TARGET), 0 by default; ncols or more: none */
 	size_t ncols;
 	enum ns_match_col cols[NS_MATCH_MAX_COLS];
 	const char *lit[NS_MATCH_MAX_COLS];   /* FIELDS: literal text, or NULL */

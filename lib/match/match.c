@@ -44,8 +44,13 @@ static struct ns_key expected_name(void *ren, enum ns_renaming_kind kind,
 	return e ? *e : k;
 }
 
+_Static_assert(NS_RENAMING_ID == 0 && NS_RENAMING_DEV == 1 && NS_RENAMING_GROUP == 2,
+	       "ns_mi_format_names takes the letters of IDs, devices and groups in that order");
+
+/* letters: NULL for names written as numbers, else each kind's letter
+ * (ns_match_line_name_as) */
 static void map_mountinfo(const char *line, ns_match_namer name, void *ctx,
-			  struct ns_buf *out)
+			  const char *letters, struct ns_buf *out)
 {
 	struct ns_mi_line l;
 	struct ns_key k;
@@ -63,13 +68,16 @@ static void map_mountinfo(const char *line, ns_match_namer name, void *ctx,
 		if (l.tags[i].numbered)
 			l.tags[i].group = name(ctx, NS_RENAMING_GROUP,
 					       (struct ns_key){ l.tags[i].group, 0 }).x;
-	ns_mi_format(&l, out);
+	if (letters)
+		ns_mi_format_names(&l, letters, out);
+	else
+		ns_mi_format(&l, out);
 	ns_mi_free(&l);
 }
 
 /* A row's numbers named PARENT first, then in their order. */
 static void map_row(const struct ns_match_line *l, ns_match_namer name,
-		    void *ctx, struct ns_buf *out)
+		    void *ctx, const char *letters, struct ns_buf *out)
 {
 	struct ns_key *names = xcalloc(l->nseg + 1, sizeof(*names));
 
@@ -77,7 +85,7 @@ static void map_row(const struct ns_match_line *l, ns_match_namer name,
 		for (size_t i = 0; i < l->nseg; i++)
 			if (l->seg[i].type == NS_SEG_NUM && l->seg[i].parent == !pass)
 				names[i] = name(ctx, l->seg[i].kind, l->seg[i].k);
-	ns_match_table_format(l, names, out);
+	ns_match_table_format(l, names, letters, out);
 	free(names);
 }
 
@@ -87,13 +95,13 @@ void ns_match_map_numbers(const struct ns_match_shape *shape, const char *line,
 	struct ns_match_line l;
 
 	if (!shape) {
-		map_mountinfo(line, name, ctx, out);
+		map_mountinfo(line, name, ctx, NULL, out);
 		return;
 	}
 	memset(&l, 0, sizeof(l));
 	ns_match_line_init(&l, line, false, shape);
 	if (l.tab)
-		map_row(&l, name, ctx, out);
+		map_row(&l, name, ctx, NULL, out);
 	else
 		ns_buf_adds(out, line);
 	ns_match_line_free(&l);
@@ -102,18 +110,24 @@ void ns_match_map_numbers(const struct ns_match_shape *shape, const char *line,
 void ns_matcher_rename(const struct ns_matcher *m, const char *line,
 		       struct ns_buf *out)
 {
-	map_mountinfo(line, expected_name, m->ren, out);
+	map_mountinfo(line, expected_name, m->ren, NULL, out);
+}
+
+void ns_match_line_name_as(const struct ns_match_line *l, ns_match_namer name,
+			   void *ctx, const char *letters, struct ns_buf *out)
+{
+	if (l->tab)
+		map_row(l, name, ctx, letters, out);
+	else if (l->mi)
+		map_mountinfo(l->text, name, ctx, letters, out);
+	else
+		ns_buf_adds(out, l->text);
 }
 
 void ns_match_line_name(const struct ns_match_line *l, ns_match_namer name,
 			void *ctx, struct ns_buf *out)
 {
-	if (l->tab)
-		map_row(l, name, ctx, out);
-	else if (l->mi)
-		map_mountinfo(l->text, name, ctx, out);
-	else
-		ns_buf_adds(out, l->text);
+	ns_match_line_name_as(l, name, ctx, NULL, out);
 }
 
 void ns_match_line_rename(const struct ns_renaming *r,
@@ -243,11 +257,31 @@ static void see_all(struct ns_match_step *st)
  * pairs it does not show out of its place (renaming.h). Without a "...",
  * every printed line was paired with an expected one, so a number absent
  * from the output is absent from the expected block too. */
-static void release_absent(struct ns_match_step *st, uint32_t bit)
+void ns_match_release_absent(struct ns_matcher *m, uint32_t bit)
 {
+	if (!bit || bit == NS_RENAMING_PINNED)
+		return;
 	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
-		if (st->m->view.complete & 1u << k)
-			ns_renaming_release_unseen(st->m->ren, k, bit, st->m->stamp);
+		if (m->view.complete & 1u << k)
+			ns_renaming_release_unseen(m->ren, k, bit, m->stamp);
+}
+
+uint32_t ns_match_sighting_begin(struct ns_matcher *m)
+{
+	uint32_t bit = 0;
+
+	if (m->has_view) {
+		bit = place_bit(m, m->view.key);
+		ns_renaming_set_sighting(m->ren, ++m->stamp, bit);
+	}
+	ns_renaming_keep(m->ren);
+	return bit;
+}
+
+void ns_match_sighting_end(struct ns_matcher *m)
+{
+	ns_renaming_set_sighting(m->ren, 0, 0);
+	m->has_view = false;
 }
 
 /* ---- a step ------------------------------------------------------------- */
@@ -269,11 +303,7 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 	bool ok;
 
 	step_init(&st, m, exp, nexp, actual ? actual : "", shape);
-	if (m->has_view) {
-		bit = place_bit(m, m->view.key);
-		ns_renaming_set_sighting(m->ren, ++m->stamp, bit);
-	}
-	ns_renaming_keep(m->ren);
+	bit = ns_match_sighting_begin(m);
 	m->spent = 0;
 	m->gave_up = false;
 	ok = unordered ? ns_match_unordered(&st) : ns_match_ordered(&st);
@@ -281,8 +311,8 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 		ns_renaming_keep(m->ren);
 		if (bit && st.nwild)
 			see_all(&st);
-		else if (bit && bit != NS_RENAMING_PINNED)
-			release_absent(&st, bit);
+		else
+			ns_match_release_absent(m, bit);
 	} else {
 		ns_renaming_undo_to(m->ren, 0);
 		if (diff)
@@ -290,8 +320,7 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 		if (bit)
 			see_all(&st);
 	}
-	ns_renaming_set_sighting(m->ren, 0, 0);
-	m->has_view = false;
+	ns_match_sighting_end(m);
 	step_free(&st);
 	return ok;
 }

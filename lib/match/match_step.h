@@ -72,6 +72,20 @@ struct ns_match_step {
 	const struct ns_match_shape *shape; /* NULL: mountinfo records */
 };
 
+/* ---- match.c: a step's sightings (renaming.h) ---- */
+
+/* Start a step on m: sightings in the view ns_matcher_set_view gave, if
+ * any, and the renaming's trail emptied. Returns the view's bit (0 for
+ * no view). */
+uint32_t ns_match_sighting_begin(struct ns_matcher *m);
+
+/* After a step that matched with no "...": with a view that shows every
+ * number of a kind, release that kind's pairs this step did not show. */
+void ns_match_release_absent(struct ns_matcher *m, uint32_t bit);
+
+/* End the step: no more sightings, and no view for the next one. */
+void ns_match_sighting_end(struct ns_matcher *m);
+
 /* ---- match_line.c ---- */
 
 void ns_match_line_init(struct ns_match_line *l, const char *text,
@@ -82,6 +96,14 @@ void ns_match_line_free(struct ns_match_line *l);
  * order ns_match_map_numbers visits them. */
 void ns_match_line_name(const struct ns_match_line *l, ns_match_namer name,
 			void *ctx, struct ns_buf *out);
+
+/* ns_match_line_name with each name written, when letters is not NULL,
+ * as letters[kind] and the name's x ("M3", "D1", "P2", "I4"), whatever
+ * form the line wrote the number in, and a row's blanks that the
+ * renaming makes loose as one blank (none at either end): the canonical
+ * form (canonical.h). */
+void ns_match_line_name_as(const struct ns_match_line *l, ns_match_namer name,
+			   void *ctx, const char *letters, struct ns_buf *out);
 
 /* Append l with its numbers renamed into the expected names where the
  * renaming knows them. */
@@ -120,9 +142,12 @@ bool ns_match_table_parse(struct ns_match_line *l, const char *text,
 bool ns_match_fields_parse(struct ns_match_line *l, const char *text,
 			   const struct ns_match_shape *shape);
 
-/* Append the segments, each number as name() gives it (NULL: as is). */
+/* Append the segments, each number as names[] gives it (NULL: as is),
+ * written in its own form, or as ns_match_line_name_as does with letters
+ * (NULL: numbers). */
 void ns_match_table_format(const struct ns_match_line *l,
-			   const struct ns_key *names, struct ns_buf *out);
+			   const struct ns_key *names, const char *letters,
+			   struct ns_buf *out);
 
 /* ---- match_search.c ---- */
 

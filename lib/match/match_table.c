@@ -305,14 +305,25 @@ bool ns_match_table_parse(struct ns_match_line *l, const char *text,
 }
 
 void ns_match_table_format(const struct ns_match_line *l,
-			   const struct ns_key *names, struct ns_buf *out)
+			   const struct ns_key *names, const char *letters,
+			   struct ns_buf *out)
 {
 	for (size_t i = 0; i < l->nseg; i++) {
 		const struct ns_match_seg *s = &l->seg[i];
 		struct ns_key k = names ? names[i] : s->k;
 
+		if (letters && s->type == NS_SEG_BLANKS) {
+			if (i && i + 1 < l->nseg) /* none at either end */
+				ns_buf_addc(out, ' ');
+			continue;
+		}
 		if (s->type != NS_SEG_NUM) {
 			ns_buf_add(out, s->s, s->len);
+			continue;
+		}
+		if (letters) {
+			ns_buf_addc(out, letters[s->kind]);
+			ns_buf_addu(out, k.x);
 			continue;
 		}
 		if (s->form == NS_NUM_DEV_DEC || s->form == NS_NUM_DEV_HEX) {

@@ -13,9 +13,18 @@
 
 /* Append lines[0..n) to out with the children of every line sorted by
  * their text (the fields of renamed columns left out) and the tree glyphs
- * drawn for that order. False, and out untouched, when sh is no findmnt
- * tree or the lines are no tree with a nested line. */
+ * drawn for that order; for a JSON tree (findmnt -J), the elements of
+ * every "children" sorted. False, and out untouched, when sh is no
+ * findmnt tree or the lines are no tree with a nested line. */
 bool ns_match_tree_canon(const char *const *lines, size_t n,
 			 const struct ns_match_shape *sh, struct ns_lines *out);
+
+/* Where the tree prefix of each of lines[0..n) is, in the tree column
+ * (sh->tree_col): bytes [head[i], head[i] + plen[i]) of lines[i], plen[i]
+ * 0 for a top line. False, and nothing set, when ns_match_tree_canon
+ * would find no tree to sort. For the canonical form, which keeps a
+ * prefix whole where the blanks before it are loose. */
+bool ns_match_tree_prefixes(const char *const *lines, size_t n,
+			    const struct ns_match_shape *sh, size_t *head, size_t *plen);
 
 #endif

@@ -162,10 +162,26 @@ void ns_mi_add_numbers(struct ns_buf *out, unsigned long id, unsigned long paren
 	ns_buf_addu(out, minor);
 }
 
-void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out)
+/* A number as a name: letter and number (ns_mi_format_names). */
+static void add_name(struct ns_buf *out, char letter, unsigned long n)
+{
+	ns_buf_addc(out, letter);
+	ns_buf_addu(out, n);
+}
+
+/* letters: NULL for the numbers as they are */
+static void format(const struct ns_mi_line *l, const char *letters, struct ns_buf *out)
 {
 	/* no printf: a failing step renames every line of its diff */
-	ns_mi_add_numbers(out, l->id, l->parent, l->major, l->minor);
+	if (letters) {
+		add_name(out, letters[0], l->id);
+		ns_buf_addc(out, ' ');
+		add_name(out, letters[0], l->parent);
+		ns_buf_addc(out, ' ');
+		add_name(out, letters[1], l->major);
+	} else {
+		ns_mi_add_numbers(out, l->id, l->parent, l->major, l->minor);
+	}
 	ns_buf_addc(out, ' ');
 	ns_buf_adds(out, l->root);
 	ns_buf_addc(out, ' ');
@@ -178,7 +194,21 @@ void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out)
 		if (!l->tags[i].numbered)
 			continue;
 		ns_buf_addc(out, ':');
-		ns_buf_addu(out, l->tags[i].group);
+		if (letters)
+			add_name(out, letters[2], l->tags[i].group);
+		else
+			ns_buf_addu(out, l->tags[i].group);
 	}
 	ns_buf_adds(out, l->rest);
+}
+
+void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out)
+{
+	format(l, NULL, out);
+}
+
+void ns_mi_format_names(const struct ns_mi_line *l, const char letters[3],
+			struct ns_buf *out)
+{
+	format(l, letters, out);
 }

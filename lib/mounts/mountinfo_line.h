@@ -35,6 +35,13 @@ void ns_mi_free(struct ns_mi_line *l);
  * caller has since changed in l (the matcher's and --update's renamings). */
 void ns_mi_format(const struct ns_mi_line *l, struct ns_buf *out);
 
+/* ns_mi_format with each number written as a name: a letter and the
+ * number, letters[0] for the ID and PARENT, letters[1] for the device
+ * (its MAJOR; the MINOR is left out), letters[2] for a peer group
+ * ("M2 M1 D1 / / rw shared:P1 - ..."). For nstest's canonical form. */
+void ns_mi_format_names(const struct ns_mi_line *l, const char letters[3],
+			struct ns_buf *out);
+
 /* The numbers a mountinfo line starts with, "ID PARENT MAJ:MIN", without
  * printf (hot in renders and diffs); no trailing blank. */
 void ns_mi_add_numbers(struct ns_buf *out, unsigned long id, unsigned long parent,

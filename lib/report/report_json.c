@@ -6,19 +6,28 @@
  *     {"path":..,"name":..,"status":"fail","reason":..,"seconds":0.125,
  *      "kernel":..,"devices":..,"steps":[{"line":3,"terminal":"sh1",
  *      "command":..,"ran":true,"ok":false,"error":null,"output":..,
- *      "diff":..}, ...]},
+ *      "canonical":..,"canonical_sorted":..,"diff":..}, ...]},
  *     ...
  *     ],
  *     "summary":{"passed":1,"failed":1,"skipped":0,"xfailed":0,"xpassed":0}}
  *
  * One scenario per line, each complete in itself (it repeats the kernel),
  * written as soon as it is judged. "shard" is "K/N" for a run with
- * --shard K/N (ci/merge-reports checks that all N came), else null. */
+ * --shard K/N (ci/merge-reports checks that all N came), else null.
+ *
+ * "canonical" is "output" with every number the judge renames written as
+ * a name numbered by first appearance in the scenario (run/canonical.h,
+ * match/canonical.h): "48     45   0:40  /" from findmnt -o
+ * ID,PARENT,MAJ:MIN,TARGET is "M2 M1 D1 /", a mountinfo line's
+ * "shared:7" is "shared:P1". "canonical_sorted" names each step's lines
+ * sorted. Both are null for a step that did not run. ci/kernel-matrix and
+ * ci/kernel-bisect compare them across kernels (ci/transcripts.py). */
 #include "report/reporter.h"
 
 #include <ctype.h>
 
 #include "report/report_text.h"
+#include "run/canonical.h"
 
 static void key(struct ns_buf *b, const char *name, bool first)
 {
@@ -64,7 +73,10 @@ static void step_error(struct ns_buf *b, const struct ns_step_out *o)
 	ns_buf_addc(b, '}');
 }
 
-static void step(struct ns_buf *b, const struct ns_result *r, size_t i)
+/* canon, sorted: the canonical forms of the scenario's steps (NULL for a
+ * scenario that did not run) */
+static void step(struct ns_buf *b, const struct ns_result *r, size_t i,
+		 char *const *canon, char *const *sorted)
 {
 	const struct ns_step *st = &r->sc->steps[i];
 	const struct ns_step_verdict *sv = r->run && i < r->v->n ? &r->v->steps[i] : NULL;
@@ -77,6 +89,8 @@ static void step(struct ns_buf *b, const struct ns_result *r, size_t i)
 		    o && sv->ok ? "true" : "false");
 	step_error(b, o);
 	key_str(b, "output", o ? o->output : NULL);
+	key_str(b, "canonical", o && canon ? canon[i] : NULL);
+	key_str(b, "canonical_sorted", o && sorted ? sorted[i] : NULL);
 	key_str(b, "diff", o ? sv->diff : NULL);
 	ns_buf_addc(b, '}');
 }
@@ -87,6 +101,8 @@ static void json_scenario(struct ns_report_ctx *c, size_t index,
 	struct ns_buf b = NS_BUF_INIT;
 	char status[8];
 	const char *name = ns_status_name(r->v->status);
+	char **canon = r->run ? ns_judge_canonical(r->sc, r->run, false) : NULL;
+	char **sorted = r->run ? ns_judge_canonical(r->sc, r->run, true) : NULL;
 	size_t k = 0;
 
 	(void)index;
@@ -104,8 +120,10 @@ static void json_scenario(struct ns_report_ctx *c, size_t index,
 	key_str(&b, "devices", r->devices);
 	ns_buf_adds(&b, ",\"steps\":[");
 	for (size_t i = 0; i < r->sc->nsteps; i++)
-		step(&b, r, i);
+		step(&b, r, i, canon, sorted);
 	ns_buf_adds(&b, "]}");
+	ns_judge_canonical_free(canon, r->sc->nsteps);
+	ns_judge_canonical_free(sorted, r->sc->nsteps);
 	fputs(ns_buf_str(&b), c->out);
 	fflush(c->out);
 	ns_buf_free(&b);
