@@ -53,6 +53,9 @@ CLI_SRC  := $(sort $(wildcard harness/*.c))
 CLI_OBJ  := $(CLI_SRC:.c=.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:.c=)
+# The unit tests' harness (tests/unit/tap.h): main(), linked into each.
+UNIT_HARNESS := tests/unit/tap.o
+UNIT_SELFTEST := tests/unit/harness_selftest
 
 # Rebuild everything when the flags change (DEVELOPER, SANITIZE, ...).
 FLAGS_FILE := .build-flags
@@ -78,8 +81,12 @@ lib/libnstest.a: $(LIB_OBJ)
 nstest: $(CLI_OBJ) lib/libnstest.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) lib/libnstest.a $(DEPS_LIBS)
 
-tests/unit/%: tests/unit/%.o lib/libnstest.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $< lib/libnstest.a $(DEPS_LIBS)
+tests/unit/test_%: tests/unit/test_%.o $(UNIT_HARNESS) lib/libnstest.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(UNIT_HARNESS) lib/libnstest.a $(DEPS_LIBS)
+
+# Tests that pass, fail, crash and hang, for tests/unit/harness-check.
+$(UNIT_SELFTEST): $(UNIT_SELFTEST).o $(UNIT_HARNESS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 # Install missing build and test dependencies (apt-get); says what it does.
 deps:
@@ -104,8 +111,10 @@ check-fuzz-smoke: nstest
 check-boundary:
 	tests/boundary-check
 
-check-unit: $(UNIT_BIN)
-	prove -f $(UNIT_BIN)
+# Every unit test, and the harness's own check (tests/unit/tap.h says how
+# to run one test).
+check-unit: $(UNIT_BIN) $(UNIT_SELFTEST)
+	prove -f $(UNIT_BIN) tests/unit/harness-check
 
 check-bats: nstest tests/faults/killer
 	bats --tap tests/bats
@@ -201,8 +210,9 @@ install: nstest
 	install -m 644 docs/nstest-scenario.5 $(DESTDIR)$(MANDIR)/man5/nstest-scenario.5
 
 clean:
-	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) \
+	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) $(UNIT_SELFTEST) \
 		tests/unit/*.o $(FLAGS_FILE) */*.d lib/*/*.d tests/unit/*.d \
 		tests/faults/killer $(FUZZ_REPLAY)
 
--include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d)
+-include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d) $(UNIT_HARNESS:.o=.d) \
+	$(UNIT_SELFTEST).d

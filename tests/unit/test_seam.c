@@ -8,7 +8,7 @@
 #include "scenario/command.h"
 #include "tap.h"
 
-static void test_table(void)
+TEST(table)
 {
 	unsigned seen[NS_CMD__COUNT] = { 0 };
 	const struct ns_cmd_def *d;
@@ -43,7 +43,7 @@ static void test_table(void)
 	ok(ns_kernel_exec[NS_CMD_FILTER] == NULL, "no backend executes a filter");
 }
 
-static void test_backends(void)
+TEST(backends)
 {
 	const struct ns_backend *k = ns_backend_find("kernel");
 
@@ -57,11 +57,4 @@ static void test_backends(void)
 	ok(k->worker_init && k->play, "... and plays scenarios");
 	ok(k->release() && strchr(k->release(), '.'), "its release is a kernel version: %s",
 	   k->release() ? k->release() : "(null)");
-}
-
-int main(void)
-{
-	test_table();
-	test_backends();
-	return tap_done();
 }
