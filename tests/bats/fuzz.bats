@@ -59,11 +59,20 @@ have_model() {
 	assert_output --partial "--vs-kernel $BATS_TEST_TMPDIR/bzImage: cannot read the kernel image"
 }
 
-@test "fuzz: without the model, --vs model says so and exits 2" {
-	have_model && skip "the model backend exists"
-	run "$NSTEST" fuzz --count 5 --out "$BATS_TEST_TMPDIR/out"
-	assert_failure 2
-	assert_output --partial "nstest fuzz: --vs model: this nstest has no model backend"
+@test "fuzz: a side there is no backend for (--vs, --first) exits 2 naming it and a real side, before any run" {
+	local args word
+	for args in "--vs nothing" "--vs Model" "--first nothing"; do
+		word=${args#* }
+		# shellcheck disable=SC2086
+		run "$NSTEST" fuzz $args --count 5 --out "$BATS_TEST_TMPDIR/out"
+		assert_failure 2
+		[[ ${#lines[@]} == 1 ]] || fail "more than one line for $args: $output"
+		refute_output --partial "scenarios in"
+		[[ ! -e $BATS_TEST_TMPDIR/out ]] || fail "$args: --out was created before the sides were known"
+		assert_output --regexp "^nstest fuzz: ${args%% *} .*'$word'"
+		# besides the wrong word, the message names a side that exists
+		[[ ${output//"'$word'"/} == *model* ]] || fail "$args: no real side named: $output"
+	done
 }
 
 @test "fuzz: --help lists the options" {
