@@ -5,7 +5,7 @@
 #   make SANITIZE=address,undefined
 #   make check           unit tests, bats CLI tests, every scenario, isolation,
 #                        the boundary
-#   make check-boundary  only lib/kernel/ calls mount, unshare, setns, ...
+#   make check-boundary  only lib/kernel/'s objects call mount, unshare, setns, ...
 #   make check-layers    every include and call points down the folders' order
 #   make check-vm        the scenarios in a VM on another kernel (qemu), and the
 #                        tests of ci/vm-run, ci/kernel-matrix, ci/bisect-step
@@ -54,6 +54,9 @@ CLI_SRC  := $(sort $(wildcard harness/*.c))
 CLI_OBJ  := $(CLI_SRC:.c=.o)
 UNIT_SRC := $(sort $(wildcard tests/unit/test_*.c))
 UNIT_BIN := $(UNIT_SRC:.c=)
+# The unit tests' harness (tests/unit/tap.h): main(), linked into each.
+UNIT_HARNESS := tests/unit/tap.o
+UNIT_SELFTEST := tests/unit/harness_selftest
 
 # Rebuild everything when the flags change (DEVELOPER, SANITIZE, ...).
 FLAGS_FILE := .build-flags
@@ -79,8 +82,12 @@ lib/libnstest.a: $(LIB_OBJ)
 nstest: $(CLI_OBJ) lib/libnstest.a
 	$(CC) $(ALL_LDFLAGS) -o $@ $(CLI_OBJ) lib/libnstest.a $(DEPS_LIBS)
 
-tests/unit/%: tests/unit/%.o lib/libnstest.a
-	$(CC) $(ALL_LDFLAGS) -o $@ $< lib/libnstest.a $(DEPS_LIBS)
+tests/unit/test_%: tests/unit/test_%.o $(UNIT_HARNESS) lib/libnstest.a
+	$(CC) $(ALL_LDFLAGS) -o $@ $< $(UNIT_HARNESS) lib/libnstest.a $(DEPS_LIBS)
+
+# Tests that pass, fail, crash and hang, for tests/unit/harness-check.
+$(UNIT_SELFTEST): $(UNIT_SELFTEST).o $(UNIT_HARNESS)
+	$(CC) $(ALL_LDFLAGS) -o $@ $^
 
 # Install missing build and test dependencies (apt-get); says what it does.
 deps:
@@ -99,10 +106,12 @@ check: deps
 check-fuzz-smoke: nstest
 	tests/fuzz-smoke ./nstest
 
-# The execution seam (issue 11): outside lib/kernel/, no C file in lib/,
+# The execution seam (issue 11): outside lib/kernel/, no object of lib/,
 # harness/ or fuzz/ calls mount(2), unshare(2), setns(2), pivot_root(2),
-# the new mount API or capset(2); the check lists every call that does.
-check-boundary:
+# the new mount API, capset(2) or syscall(2) (nm -u); the check lists every
+# call that does, so it needs the objects built.
+BOUNDARY_OBJ := $(patsubst %.c,%.o,$(wildcard fuzz/*.c))
+check-boundary: nstest $(BOUNDARY_OBJ)
 	tests/boundary-check
 
 # The folders' order (docs/architecture.md, "Layers"): no #include and no
@@ -111,8 +120,10 @@ check-boundary:
 check-layers: nstest
 	tests/layer-check
 
-check-unit: $(UNIT_BIN)
-	prove -f $(UNIT_BIN)
+# Every unit test, and the harness's own check (tests/unit/tap.h says how
+# to run one test).
+check-unit: $(UNIT_BIN) $(UNIT_SELFTEST)
+	prove -f $(UNIT_BIN) tests/unit/harness-check
 
 check-bats: nstest tests/faults/killer
 	bats --tap tests/bats
@@ -208,8 +219,9 @@ install: nstest
 	install -m 644 docs/nstest-scenario.5 $(DESTDIR)$(MANDIR)/man5/nstest-scenario.5
 
 clean:
-	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) \
+	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) $(UNIT_SELFTEST) \
 		tests/unit/*.o $(FLAGS_FILE) */*.d lib/*/*.d tests/unit/*.d \
-		tests/faults/killer $(FUZZ_REPLAY)
+		tests/faults/killer $(FUZZ_REPLAY) $(BOUNDARY_OBJ)
 
--include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d)
+-include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d) $(UNIT_HARNESS:.o=.d) \
+	$(UNIT_SELFTEST).d $(BOUNDARY_OBJ:.o=.d)

@@ -79,6 +79,22 @@ have_model() {
 	assert_output --partial "--quirk and --quirks need a side with quirks"
 }
 
+@test "fuzz: a side there is no backend for (--vs, --first) exits 2 naming it and a real side, before any run" {
+	local args word
+	for args in "--vs nothing" "--vs Model" "--first nothing"; do
+		word=${args#* }
+		# shellcheck disable=SC2086
+		run "$NSTEST" fuzz $args --count 5 --out "$BATS_TEST_TMPDIR/out"
+		assert_failure 2
+		[[ ${#lines[@]} == 1 ]] || fail "more than one line for $args: $output"
+		refute_output --partial "scenarios in"
+		[[ ! -e $BATS_TEST_TMPDIR/out ]] || fail "$args: --out was created before the sides were known"
+		assert_output --regexp "^nstest fuzz: ${args%% *} $word: no such backend"
+		# besides the wrong word, the message names the sides that exist
+		assert_output --partial "(sides: kernel, model"
+	done
+}
+
 @test "fuzz: --help lists the options" {
 	run "$NSTEST" fuzz --help
 	assert_success

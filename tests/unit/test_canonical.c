@@ -96,7 +96,7 @@ static bool same(const char *a, const char *b, const struct ns_match_shape *sh)
 	     "46 48 0:60 / /a rw,relatime shared:7 - tmpfs sdb1 rw\n" \
 	     "49 46 0:60 / /b rw,relatime shared:7 master:2 - tmpfs sdb1 rw\n"
 
-static void test_mountinfo(void)
+TEST(mountinfo)
 {
 	IS_CANON(canon1(MI_A, NULL),
 		 "M2 M1 D1 / / rw,relatime - tmpfs sda2 rw\n"
@@ -131,7 +131,7 @@ static void test_mountinfo(void)
 static const int list_cols[] = { C_ID, C_PA, C_DEV, C_T, -1 };
 static const int target_first[] = { C_T, C_ID, C_PA, C_DEV, -1 };
 
-static void test_findmnt(void)
+TEST(findmnt)
 {
 	struct ns_match_shape list = shape(NS_MATCH_TABLE, -1, list_cols);
 	struct ns_match_shape last = shape(NS_MATCH_TABLE, 3, list_cols);
@@ -182,7 +182,7 @@ static void test_findmnt(void)
 
 /* ---- one numbering for a scenario -------------------------------------------- */
 
-static void test_scenario(void)
+TEST(scenario)
 {
 	struct ns_match_shape list = shape(NS_MATCH_TABLE, -1, list_cols);
 	struct ns_match_shape stat = { .form = NS_MATCH_FIELDS, .ncols = 5,
@@ -232,7 +232,7 @@ static void test_scenario(void)
 
 /* ---- numbers given out again ------------------------------------------------ */
 
-static void test_reused(void)
+TEST(reused)
 {
 	struct ns_view all = { { 1, 2, 3 }, NS_VIEW_ALL }, part = { { 1, 2, 3 }, 0 };
 	const char *before = "20 19 0:40 / / rw - tmpfs r rw\n30 20 0:41 / /a rw - tmpfs a rw\n";
@@ -263,7 +263,7 @@ static void test_reused(void)
 
 /* ---- the sorted form -------------------------------------------------------- */
 
-static void test_sorted(void)
+TEST(sorted)
 {
 	const char *created = "20 19 0:40 / / rw - tmpfs r rw\n21 20 0:41 / /a rw - tmpfs a rw\n"
 			      "22 21 0:42 / /a/x rw - tmpfs x rw\n";
@@ -314,7 +314,7 @@ static char **run_canon(struct ns_scenario *sc, const char *const *outputs, bool
 	return v;
 }
 
-static void test_run(void)
+TEST(run)
 {
 	struct ns_scenario *sc = parse(SCN);
 	const char *one[] = { "", "48 45 0:40 / / rw - tmpfs sda2 rw\n",
@@ -375,7 +375,7 @@ static bool judge(const char *text, const char *actual)
 	     "    23     21   0:2  │ └─/a/x\n"                  \
 	     "    22     20   0:3  └─/b\n"
 
-static void test_judge_tree(void)
+TEST(judge_tree)
 {
 	struct ns_match_shape last = shape(NS_MATCH_TABLE, 3, list_cols);
 	struct ns_lines out = NS_LINES_INIT;
@@ -434,7 +434,7 @@ static char *json_tree(const char *t1, unsigned id1, bool sub1, const char *t2, 
 	return ns_buf_detach(&b);
 }
 
-static void test_json_tree(void)
+TEST(json_tree)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_JSON, 0, target_first);
 	char *x = json_tree("/a", 21, true, "/b", 22, false);
@@ -480,17 +480,4 @@ static void test_json_tree(void)
 	free(z);
 	free(cx);
 	free(cz);
-}
-
-int main(void)
-{
-	test_mountinfo();
-	test_findmnt();
-	test_scenario();
-	test_reused();
-	test_sorted();
-	test_run();
-	test_judge_tree();
-	test_json_tree();
-	return tap_done();
 }

@@ -64,7 +64,7 @@ static char *hunks(const char *const *a, size_t na, const char *const *b,
 	return ns_buf_detach(&out);
 }
 
-static void test_no_change(void)
+TEST(no_change)
 {
 	const char *a[] = { "x", "y" };
 	char *s = hunks(a, 2, a, 2, 3);
@@ -76,7 +76,7 @@ static void test_no_change(void)
 	free(s);
 }
 
-static void test_edges(void)
+TEST(edges)
 {
 	const char *xy[] = { "x", "y" };
 	char *s = hunks(NULL, 0, xy, 2, 3);
@@ -91,7 +91,7 @@ static void test_edges(void)
 	free(s);
 }
 
-static void test_context(void)
+TEST(context)
 {
 	const char *a[] = { "1", "2", "3", "4", "5", "6", "7", "8", "9", "10",
 			    "11", "12", "13", "14", "15", "16", "17", "18" };
@@ -121,7 +121,7 @@ static void test_context(void)
 	free(s);
 }
 
-static void test_deletions_first(void)
+TEST(deletions_first)
 {
 	const char *a[] = { "k", "a", "b", "k2" };
 	const char *b[] = { "k", "c", "d", "k2" };
@@ -132,7 +132,7 @@ static void test_deletions_first(void)
 	free(s);
 }
 
-static void test_shortest(void)
+TEST(shortest)
 {
 	const char *a[] = { "A", "B", "C", "A", "B", "B", "A" };
 	const char *b[] = { "C", "B", "A", "B", "A", "C" };
@@ -156,7 +156,7 @@ static size_t lcs(const char *const *a, size_t na, const char *const *b, size_t 
 	return t[na][nb];
 }
 
-static void test_random_minimal(void)
+TEST(random_minimal)
 {
 	static const char *const sym[] = { "a", "b", "c" };
 	unsigned seed = 12345;
@@ -184,7 +184,7 @@ static void test_random_minimal(void)
 	ok(bad == 0, "3000 random pairs: valid and shortest scripts (%d bad)", bad);
 }
 
-static void test_cost_cap(void)
+TEST(cost_cap)
 {
 	const char *a[] = { "k", "a", "b", "c", "d", "k2" };
 	const char *b[] = { "k", "b", "x", "d", "y", "k2" };
@@ -199,7 +199,7 @@ static void test_cost_cap(void)
 	ns_diff_free(&d);
 }
 
-static void test_caseless(void)
+TEST(caseless)
 {
 	const char *a[] = { "Hello", "World" };
 	const char *b[] = { "hello", "world", "!" };
@@ -215,7 +215,7 @@ static void test_caseless(void)
 	ns_diff_free(&d);
 }
 
-static void test_wildcards(void)
+TEST(wildcards)
 {
 	const char *a[] = { "A", "...", "B" };
 	const char *b1[] = { "A", "x", "y", "B" };
@@ -248,18 +248,4 @@ static void test_wildcards(void)
 	is_str(s, "@@ -1,3 +1,6 @@\n ...\n-X\n ...\n",
 	       "a missing line between two \"...\"");
 	free(s);
-}
-
-int main(void)
-{
-	test_no_change();
-	test_edges();
-	test_context();
-	test_deletions_first();
-	test_shortest();
-	test_random_minimal();
-	test_cost_cap();
-	test_caseless();
-	test_wildcards();
-	return tap_done();
 }

@@ -21,7 +21,7 @@ static const char article_mount[] =
 	"/dev/sdb6 on /home/cecilia/mntX type ext4 (rw,relatime)\n";
 
 /* The article's pipelines, stage by stage. */
-static void test_article(void)
+TEST(article)
 {
 	char *mnt = run(article_mountinfo, WORDS("grep", "/mnt"));
 	char *cut = mnt ? run(mnt, WORDS("sed", "s/ - .*//")) : NULL;
@@ -55,7 +55,7 @@ static void test_article(void)
 	ns_buf_free(&sixteen);
 }
 
-static void test_grep(void)
+TEST(grep)
 {
 	static const char in[] = "/mntS a\nx /mnt\nMNT\na+b\naab\na.c\nabc\n";
 
@@ -93,7 +93,7 @@ static void test_grep(void)
 
 /* -e, -w and -x, and how GNU grep 3.8 combines them with the others
  * (each case as the real grep printed it on Debian 12). */
-static void test_grep_options(void)
+TEST(grep_options)
 {
 	static const char in[] = "a\n-v\nb\nab\n";
 	static const char words[] = "foobar foo\nfoobar\nfoo_x\nx.foo.y\nFOO\n";
@@ -127,7 +127,7 @@ static void test_grep_options(void)
 	IS_RUN("aa\na\nb\n", "b\n", "grep", "-vx", "-e", "a", "-e", "aa");
 }
 
-static void test_sed(void)
+TEST(sed)
 {
 	IS_RUN("a-b-c\n", "a_b-c\n", "sed", "s/-/_/");
 	IS_RUN("a-b-c\n", "a_b_c\n", "sed", "s/-/_/g");
@@ -176,7 +176,7 @@ static void test_sed(void)
 	       "77 61 8:17 / /mntS rw shared:1\n", "sed", "s/ - .*//");
 }
 
-static void test_awk(void)
+TEST(awk)
 {
 	static const char in[] = "  a   b\tc  \n\nsingle\n";
 
@@ -197,7 +197,7 @@ static void test_awk(void)
 	       "awk", "{print $1, $2, $3}");
 }
 
-static void test_wc(void)
+TEST(wc)
 {
 	static const char in[] = "a b\nc  d e\n\n";
 
@@ -223,7 +223,7 @@ static void test_wc(void)
 
 /* Long options are refused; one whose short form nstest takes is named
  * with it, and a close one gets "did you mean". */
-static void test_long_options(void)
+TEST(long_options)
 {
 	IS_ERR("grep: long options are not supported: write -c for --count", 1,
 	       "grep", "--count", "x");
@@ -251,7 +251,7 @@ static void test_long_options(void)
 	IS_ERR("grep: one FILE operand is supported, not 'f' too", 4, "grep", "--", "x", "--count", "f");
 }
 
-static void test_errors(void)
+TEST(errors)
 {
 	IS_ERR("grep: unknown option -z", 1, "grep", "-z", "x");
 	IS_ERR("grep: unknown option -z", 1, "grep", "-vz", "x");
@@ -364,7 +364,7 @@ static int fake_exec(void *term, const struct ns_stage *st, struct ns_buf *out,
 
 /* The command-table entries: parse, then run as the stage after a
  * command through the shared pipeline, free. */
-static void test_command_table(void)
+TEST(command_table)
 {
 	static const char *const names[] = { "grep", "sed", "awk", "wc", "head", "tail",
 					     "sort", "cut" };
@@ -422,7 +422,7 @@ static void test_command_table(void)
 	free(e.msg);
 }
 
-static void test_against_real_tools(void)
+TEST(against_real_tools)
 {
 	static const char in[] =
 		"77 61 8:17 / /mntS rw,relatime shared:1 - ext4 /dev/sdb1 rw\n"
@@ -517,7 +517,7 @@ static void test_ls_gnu_edges(void)
 		"GNU: 28 names of one character: at most 27 columns, so 2 rows of 14");
 }
 
-static void test_ls_layout(void)
+TEST(ls_layout)
 {
 	static const char *const xy[] = { "x", "y" };
 	static const char *const five[] = { "a", "b", "c", "d", "e" };
@@ -552,20 +552,4 @@ static void test_ls_layout(void)
 	ls_case(ten, 30, false, ns_buf_str(&want), "thirty names in six columns of five");
 	ns_buf_free(&want);
 	test_ls_gnu_edges();
-}
-
-int main(void)
-{
-	test_article();
-	test_ls_layout();
-	test_grep();
-	test_grep_options();
-	test_sed();
-	test_awk();
-	test_wc();
-	test_errors();
-	test_long_options();
-	test_command_table();
-	test_against_real_tools();
-	return tap_done();
 }

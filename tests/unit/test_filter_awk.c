@@ -7,7 +7,7 @@
 
 static const char in[] = "a b c\nx /y z\n\nq r\n  lead  trail  \n";
 
-static void test_patterns(void)
+TEST(patterns)
 {
 	IS_RUN(in, "a b c\n", "awk", "/b/");
 	IS_RUN(in, "b\n", "awk", "/b/ {print $2}");
@@ -40,7 +40,7 @@ static void test_patterns(void)
 	IS_RUN("AB\nab\n", "ab\n", "awk", "/a/");
 }
 
-static void test_rules(void)
+TEST(rules)
 {
 	IS_RUN(in, "a\n/y\nlead\n", "awk", "/a/ {print $1} /x/ {print $2}");
 	IS_RUN(in, "a b c\nx /y z\n  lead  trail  \n", "awk", "/a/;/x/");
@@ -53,7 +53,7 @@ static void test_rules(void)
 	IS_RUN(in, "a\nx\n\nq\nlead\n", "awk", "{\n\tprint $1\n}");
 }
 
-static void test_items(void)
+TEST(items)
 {
 	IS_RUN(in, "3\n3\n0\n2\n2\n", "awk", "{print NF}");
 	IS_RUN(in, "a3\nx3\n0\nq2\nlead2\n", "awk", "{print $1 NF}");
@@ -63,7 +63,7 @@ static void test_items(void)
 	IS_RUN(in, "1 3\n2 3\n3 0\n4 2\n5 2\n", "awk", "{print NR, NF}");
 }
 
-static void test_errors(void)
+TEST(errors)
 {
 	IS_ERR("awk: unsupported pattern at 'length > 3'", 1, "awk", "length > 3");
 	IS_ERR("awk: unsupported pattern at 'BEGIN {print \"x\"}'", 1, "awk",
@@ -102,7 +102,7 @@ static void test_errors(void)
 }
 
 /* Lines pass as they were when every rule prints the whole line. */
-static void test_keeps_lines(void)
+TEST(keeps_lines)
 {
 	static const char *const yes[] = { "/x/", "{print}", "NR==1 {print $0}; $1 != \"a\"" };
 	static const char *const no[] = { "{print $1}", "/x/; {print NF}", "" };
@@ -119,7 +119,7 @@ static void test_keeps_lines(void)
 	}
 }
 
-static void test_against_real_tools(void)
+TEST(against_real_tools)
 {
 	static const char text[] =
 		"77 61 8:17 / /mntS rw,relatime shared:1 - ext4 /dev/sdb1 rw\n"
@@ -136,15 +136,4 @@ static void test_against_real_tools(void)
 
 	for (size_t i = 0; i < NS_ARRAY_SIZE(progs); i++)
 		differ(text, WORDS("awk", progs[i]));
-}
-
-int main(void)
-{
-	test_patterns();
-	test_rules();
-	test_items();
-	test_errors();
-	test_keeps_lines();
-	test_against_real_tools();
-	return tap_done();
 }

@@ -6,7 +6,7 @@
 
 static const char in[] = "a b c d e f\nnodelim\n b  c\n";
 
-static void test_fields(void)
+TEST(fields)
 {
 	IS_RUN(in, "a c d e\nnodelim\n  c\n", "cut", "-d", " ", "-f1,3-5");
 	IS_RUN(in, "a c d e\nnodelim\n  c\n", "cut", "-d ", "-f", "1,3-5");
@@ -33,7 +33,7 @@ static void test_fields(void)
 	IS_RUN("a b\n", "a b\n", "cut", "-d", "", "-f2");
 }
 
-static void test_bytes(void)
+TEST(bytes)
 {
 	IS_RUN(in, " b \node\nb  \n", "cut", "-c2-4");
 	IS_RUN(in, " b \node\nb  \n", "cut", "-b", "2-4");
@@ -43,7 +43,7 @@ static void test_bytes(void)
 	IS_RUN("\xc3\xa9t\xc3\xa9\n", "\xc3\n", "cut", "-c1");
 }
 
-static void test_errors(void)
+TEST(errors)
 {
 	IS_ERR("cut: you must specify a list of bytes, characters, or fields", 0,
 	       "cut", "-d", " ");
@@ -97,7 +97,7 @@ static void test_errors(void)
 	IS_ERR("cut: one FILE operand is supported, not 'g' too", 3, "cut", "-f1", "f", "g");
 }
 
-static void test_keeps_lines(void)
+TEST(keeps_lines)
 {
 	struct ns_parse_err e = { NULL, 0 };
 	struct ns_filter *f = compile(WORDS("cut", "-f1-"), &e);
@@ -106,7 +106,7 @@ static void test_keeps_lines(void)
 	ns_filter_free(f);
 }
 
-static void test_against_real_tools(void)
+TEST(against_real_tools)
 {
 	static const char text[] =
 		"77 61 8:17 / /mntS rw,relatime shared:1 - ext4 /dev/sdb1 rw\n"
@@ -124,14 +124,4 @@ static void test_against_real_tools(void)
 	}
 	for (size_t i = 0; i < NS_ARRAY_SIZE(forms); i++)
 		differ(text, WORDS("cut", forms[i][0], forms[i][1], forms[i][2], forms[i][3]));
-}
-
-int main(void)
-{
-	test_fields();
-	test_bytes();
-	test_errors();
-	test_keeps_lines();
-	test_against_real_tools();
-	return tap_done();
 }

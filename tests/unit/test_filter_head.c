@@ -7,7 +7,7 @@
 
 static const char five[] = "1\n2\n3\n4\n5\n";
 
-static void test_head(void)
+TEST(head)
 {
 	char twelve[64] = "";
 
@@ -37,7 +37,7 @@ static void test_head(void)
 	IS_RUN(NULL, "", "head", "-n", "1");
 }
 
-static void test_tail(void)
+TEST(tail)
 {
 	IS_RUN(five, "4\n5\n", "tail", "-n", "2");
 	IS_RUN(five, "4\n5\n", "tail", "-2");
@@ -62,7 +62,7 @@ static void test_tail(void)
 	IS_RUN("", "", "tail", "-n", "3");
 }
 
-static void test_errors(void)
+TEST(errors)
 {
 	IS_ERR("head: option requires an argument -- 'n'", 1, "head", "-n");
 	IS_ERR("tail: option requires an argument -- 'c'", 1, "tail", "-c");
@@ -101,7 +101,7 @@ static void test_errors(void)
 }
 
 /* Lines pass as they were with -n, not with -c. */
-static void test_keeps_lines(void)
+TEST(keeps_lines)
 {
 	static const char *const cases[][3] = {
 		{ "head", "-n", "1" }, { "tail", "-n", "+2" }, { "head", "-c", "1" },
@@ -119,7 +119,7 @@ static void test_keeps_lines(void)
 	}
 }
 
-static void test_against_real_tools(void)
+TEST(against_real_tools)
 {
 	static const char in[] = "77 61 8:17 / /mntS rw shared:1 - ext4 /dev/sdb1 rw\n"
 				 "a\n\nb c\nd\ne\nf\ng\nh\ni\nj\nk\nlast";
@@ -139,14 +139,4 @@ static void test_against_real_tools(void)
 		differ(in, WORDS("tail", forms[i][0], forms[i][1]));
 	}
 	differ(in, WORDS("tail", "+4"));
-}
-
-int main(void)
-{
-	test_head();
-	test_tail();
-	test_errors();
-	test_keeps_lines();
-	test_against_real_tools();
-	return tap_done();
 }

@@ -8,7 +8,7 @@
 
 static const char five[] = "1\n2\n3\n4\n5\n";
 
-static void test_scripts(void)
+TEST(scripts)
 {
 	IS_RUN(five, "a\nb\n3\n4\n5\n", "sed", "-e", "s/1/a/", "-e", "s/2/b/");
 	IS_RUN(five, "a\nb\n3\n4\n5\n", "sed", "s/1/a/;s/2/b/");
@@ -27,7 +27,7 @@ static void test_scripts(void)
 	IS_RUN("ab\n", "b\n", "sed", "-r", "-e", "s/a+//", "-e", "s/c?$//");
 }
 
-static void test_commands(void)
+TEST(commands)
 {
 	IS_RUN(five, "2\n", "sed", "-n", "2p");
 	IS_RUN(five, "5\n", "sed", "-n", "$p");
@@ -55,7 +55,7 @@ static void test_commands(void)
 	IS_RUN("a\n", "X\n", "sed", "s\\a\\X\\");
 }
 
-static void test_addresses(void)
+TEST(addresses)
 {
 	IS_RUN(five, "2\n3\n4\n", "sed", "-n", "2,4p");
 	IS_RUN(five, "3\n4\n5\n", "sed", "-n", "/3/,$p");
@@ -85,7 +85,7 @@ static void test_addresses(void)
 
 /* A last line without '\n' goes out without one, however often it is
  * printed; what comes after it starts with the missing '\n'. */
-static void test_last_line(void)
+TEST(last_line)
 {
 	IS_RUN("a\nb", "a\nb", "sed", "s/x/y/");
 	IS_RUN("a", "a\na", "sed", "p");
@@ -96,7 +96,7 @@ static void test_last_line(void)
 	IS_RUN(NULL, "", "sed", "-n", "p");
 }
 
-static void test_errors(void)
+TEST(errors)
 {
 	IS_ERR("sed: option requires an argument -- 'e'", 1, "sed", "-e");
 	IS_FILE(3, "sed", "-e", "p", "p");
@@ -154,7 +154,7 @@ static void test_errors(void)
 }
 
 /* Up to 64 scripts are kept; a 65th -e is refused, naming it. */
-static void test_script_limit(void)
+TEST(script_limit)
 {
 	char sed[] = "sed", opt[] = "-e", cmd[] = "p";
 	char *argv[1 + 2 * 65];
@@ -176,7 +176,7 @@ static void test_script_limit(void)
 	free(e.msg);
 }
 
-static void test_against_real_tools(void)
+TEST(against_real_tools)
 {
 	static const char in[] =
 		"77 61 8:17 / /mntS rw,relatime shared:1 - ext4 /dev/sdb1 rw\n"
@@ -199,16 +199,4 @@ static void test_against_real_tools(void)
 	for (size_t i = 0; i < NS_ARRAY_SIZE(scripts); i++)
 		differ(in, WORDS("sed", scripts[i][0], scripts[i][1], scripts[i][2],
 				 scripts[i][3]));
-}
-
-int main(void)
-{
-	test_scripts();
-	test_commands();
-	test_addresses();
-	test_last_line();
-	test_errors();
-	test_script_limit();
-	test_against_real_tools();
-	return tap_done();
 }

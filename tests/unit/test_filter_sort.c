@@ -7,7 +7,7 @@
 
 static const char s3[] = "b 2\na 10\nc 1\na 10\nB 3\n  d 4\n";
 
-static void test_order(void)
+TEST(order)
 {
 	IS_RUN(s3, "  d 4\nB 3\na 10\na 10\nb 2\nc 1\n", "sort");
 	IS_RUN(s3, "c 1\nb 2\na 10\na 10\nB 3\n  d 4\n", "sort", "-r");
@@ -25,7 +25,7 @@ static void test_order(void)
 	IS_RUN("  b\na\n c\n", "a\n  b\n c\n", "sort", "-b");
 }
 
-static void test_numeric(void)
+TEST(numeric)
 {
 	IS_RUN("-0\n0\n-.0\n+1\n.5\n0.50\n-\n\n 2\n1e3\nabc\n",
 	       "\n+1\n-\n-.0\n-0\n0\nabc\n.5\n0.50\n1e3\n 2\n", "sort", "-n");
@@ -38,7 +38,7 @@ static void test_numeric(void)
 	       "sort", "-n");
 }
 
-static void test_keys(void)
+TEST(keys)
 {
 	IS_RUN(s3, "c 1\na 10\na 10\nb 2\nB 3\n  d 4\n", "sort", "-k2");
 	IS_RUN(s3, "c 1\na 10\na 10\nb 2\nB 3\n  d 4\n", "sort", "-k", "2");
@@ -61,7 +61,7 @@ static void test_keys(void)
 	IS_RUN("a\x01" "b\na\x01" "a\n", "a\x01" "a\na\x01" "b\n", "sort", "-t", "\x01", "-k2");
 }
 
-static void test_errors(void)
+TEST(errors)
 {
 	IS_ERR("sort: field number is zero: invalid field specification '0'", 1,
 	       "sort", "-k0");
@@ -96,7 +96,7 @@ static void test_errors(void)
 	IS_ERR("sort: one FILE operand is supported, not 'g' too", 3, "sort", "-r", "f", "g");
 }
 
-static void test_keeps_lines(void)
+TEST(keeps_lines)
 {
 	struct ns_parse_err e = { NULL, 0 };
 	struct ns_filter *f = compile(WORDS("sort", "-u"), &e);
@@ -109,7 +109,7 @@ static void test_keeps_lines(void)
 	ns_filter_free(f);
 }
 
-static void test_against_real_tools(void)
+TEST(against_real_tools)
 {
 	static const char in[] =
 		"83 61 8:15 / /mntP rw,relatime - ext4 /dev/sdb2 rw\n"
@@ -135,15 +135,4 @@ static void test_against_real_tools(void)
 		for (size_t i = 0; i < NS_ARRAY_SIZE(forms); i++)
 			differ_in(locales[l], in, WORDS("sort", forms[i][0], forms[i][1],
 							forms[i][2], forms[i][3]));
-}
-
-int main(void)
-{
-	test_order();
-	test_numeric();
-	test_keys();
-	test_errors();
-	test_keeps_lines();
-	test_against_real_tools();
-	return tap_done();
 }

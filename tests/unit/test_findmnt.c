@@ -140,7 +140,7 @@ out:
 	free(e.msg);
 }
 
-int main(void)
+TEST(recorded_cases)
 {
 	char *mi = slurp("mountinfo");
 	struct ns_snapshot *snap = NULL;
@@ -148,7 +148,7 @@ int main(void)
 
 	ok(mi && ns_snapshot_parse(mi, strlen(mi), &snap) == 0, "the recorded mountinfo parses");
 	if (!snap)
-		return tap_done();
+		return;
 	for (int i = 0; i < 100; i++) {
 		char *an = xasprintf("%02d.args", i), *on = xasprintf("%02d.out", i);
 		char *args = slurp(an), *want = slurp(on);
@@ -165,5 +165,4 @@ int main(void)
 	ok(ncases >= 40, "all %d recorded cases ran", ncases);
 	ns_snapshot_free(snap);
 	free(mi);
-	return tap_done();
 }

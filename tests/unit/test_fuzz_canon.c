@@ -34,7 +34,7 @@ static const char base[] =
 	"71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n"
 	"72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n";
 
-static void test_numbering_and_order(void)
+TEST(numbering_and_order)
 {
 	/* every number different, lines in another order */
 	ok(same(base,
@@ -46,7 +46,7 @@ static void test_numbering_and_order(void)
 }
 
 /* Each rule alone. */
-static void test_each_rule(void)
+TEST(each_rule)
 {
 	ok(same(base,
 		"61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
@@ -99,7 +99,7 @@ static void test_each_rule(void)
 	   "stacked mounts are ordered by their ancestry");
 }
 
-static void test_differences(void)
+TEST(differences)
 {
 	ok(!same(base,
 		 "61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
@@ -145,7 +145,7 @@ static void test_differences(void)
 }
 
 /* One renaming of peer groups for the tables of a scenario. */
-static void test_groups_across_tables(void)
+TEST(groups_across_tables)
 {
 	const char *t1 = "1 0 0:1 / / rw shared:5 - tmpfs /dev/sda1 rw\n";
 	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT, h = NS_FUZZ_GROUPS_INIT;
@@ -165,7 +165,7 @@ static void test_groups_across_tables(void)
 	ns_fuzz_groups_free(&h);
 }
 
-static void test_other_lines(void)
+TEST(other_lines)
 {
 	char *c = canon("cat: ENOENT (No such file or directory)\n");
 
@@ -174,14 +174,4 @@ static void test_other_lines(void)
 	c = canon("");
 	is_str(c, "", "an empty table");
 	free(c);
-}
-
-int main(void)
-{
-	test_numbering_and_order();
-	test_each_rule();
-	test_differences();
-	test_groups_across_tables();
-	test_other_lines();
-	return tap_done();
 }

@@ -19,7 +19,7 @@ static char *text_of(uint64_t seed, uint64_t index, const struct ns_fuzz_gen_opt
 	return ns_buf_detach(&b);
 }
 
-static void test_determinism(void)
+TEST(determinism)
 {
 	struct ns_fuzz_gen_opts o = { 10, 3, NS_FEAT_OPEN_TREE | NS_FEAT_MOVE_MOUNT | NS_FEAT_MOUNT_SETATTR };
 	char *a = text_of(42, 7, &o), *b = text_of(42, 7, &o), *c = text_of(43, 7, &o),
@@ -31,7 +31,7 @@ static void test_determinism(void)
 	free(a), free(b), free(c), free(d);
 }
 
-static void test_every_case_parses(void)
+TEST(every_case_parses)
 {
 	struct ns_fuzz_gen_opts o = { 10, 3, NS_FEAT_OPEN_TREE | NS_FEAT_MOVE_MOUNT | NS_FEAT_MOUNT_SETATTR };
 	size_t bad = 0, wrong_len = 0, too_many_terms = 0;
@@ -66,7 +66,7 @@ static void test_every_case_parses(void)
 	ok(seen_newapi && seen_exit && seen_userns, "the new mount API, exit and unshare -U all occur");
 }
 
-static void test_no_features(void)
+TEST(no_features)
 {
 	struct ns_fuzz_gen_opts o = { 30, 2, 0 };
 	bool newapi = false;
@@ -79,7 +79,7 @@ static void test_no_features(void)
 	ok(!newapi, "no new mount API where a side lacks it");
 }
 
-static void test_rewrites(void)
+TEST(rewrites)
 {
 	struct ns_fuzz_case c = { NULL, 0, 0 }, r;
 	struct ns_buf b = NS_BUF_INIT;
@@ -121,13 +121,4 @@ static void test_rewrites(void)
 	ok(r.n == 1 && !strcmp(r.ops[0].cmd, "cat /proc/self/mountinfo"), "a chunk dropped");
 	ns_fuzz_case_free(&r);
 	ns_fuzz_case_free(&c);
-}
-
-int main(void)
-{
-	test_determinism();
-	test_every_case_parses();
-	test_no_features();
-	test_rewrites();
-	return tap_done();
 }

@@ -59,7 +59,7 @@ static void planted(struct ns_fuzz_case *c)
 	ns_fuzz_case_free(&g);
 }
 
-static void test_to_the_minimum(void)
+TEST(to_the_minimum)
 {
 	struct ns_fuzz_case c;
 	struct fake f = { 0, 0 };
@@ -82,7 +82,7 @@ static void test_to_the_minimum(void)
 	ns_fuzz_case_free(&c);
 }
 
-static void test_oracle_fails(void)
+TEST(oracle_fails)
 {
 	struct ns_fuzz_case c, before;
 	struct fake f = { 0, 2 };
@@ -95,7 +95,7 @@ static void test_oracle_fails(void)
 	ns_fuzz_case_free(&before);
 }
 
-static void test_stop(void)
+TEST(stop)
 {
 	struct ns_fuzz_case c;
 	struct fake f = { 0, 0 };
@@ -107,12 +107,4 @@ static void test_stop(void)
 	ok(ns_fuzz_shrink(&c, oracle, &f, &stop, NULL) == 0 && f.calls == 0 && c.n == n,
 	   "a stop request before the first round leaves the case as it is");
 	ns_fuzz_case_free(&c);
-}
-
-int main(void)
-{
-	test_to_the_minimum();
-	test_oracle_fails();
-	test_stop();
-	return tap_done();
 }

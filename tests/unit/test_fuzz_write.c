@@ -35,7 +35,7 @@ static void outcome(struct ns_fuzz_outcome *o, int err, const char *table)
 	ns_run_free(&run);
 }
 
-static void test_finding_file(void)
+TEST(finding_file)
 {
 	struct ns_fuzz_case c = { NULL, 0, 0 };
 	struct ns_fuzz_outcome a, b;
@@ -91,7 +91,7 @@ static void test_finding_file(void)
 	ns_fuzz_case_free(&c);
 }
 
-static void test_setup_failures(void)
+TEST(setup_failures)
 {
 	struct ns_fuzz_case c = { NULL, 0, 0 };
 	struct ns_run failed = { NULL, 2, NULL, false, true };
@@ -119,7 +119,7 @@ static void test_setup_failures(void)
 	ns_fuzz_case_free(&c);
 }
 
-static void test_dump(void)
+TEST(dump)
 {
 	struct ns_run run = { NULL, 2, NULL, false, false }, back[2];
 	struct ns_buf b = NS_BUF_INIT, err = NS_BUF_INIT;
@@ -150,12 +150,4 @@ static void test_dump(void)
 	ns_run_free(&run);
 	ns_buf_free(&b);
 	ns_buf_free(&err);
-}
-
-int main(void)
-{
-	test_finding_file();
-	test_setup_failures();
-	test_dump();
-	return tap_done();
 }

@@ -81,7 +81,7 @@ static void twenty_six(struct ns_buf *cols, struct ns_buf *lines)
 	ns_lines_free(&l);
 }
 
-static void test_forms(void)
+TEST(forms)
 {
 	struct ns_buf cols = NS_BUF_INIT, lines = NS_BUF_INIT;
 	char *text;
@@ -106,7 +106,7 @@ static void test_forms(void)
 }
 
 /* Everything but the same names in the same order fails. */
-static void test_exact(void)
+TEST(exact)
 {
 	const char *out = "alpha  beta  gamma\n";
 
@@ -123,7 +123,7 @@ static void test_exact(void)
 }
 
 /* The rule is for an unpiped ls in columns, a plain block, a success. */
-static void test_where(void)
+TEST(where)
 {
 	/* a directory named "...": its block read as names would pass */
 	ok(judge1("    # ls /d\n    ...\n    a\n", "...  a\n") == 0,
@@ -140,7 +140,7 @@ static void test_where(void)
 
 /* A failed block one name a line is diffed against the names one a
  * line; a block in columns against the columns. */
-static void test_diff(void)
+TEST(diff)
 {
 	const char *outs[] = { "alpha  beta  gamma\n", NULL };
 	char *d = NULL;
@@ -176,7 +176,7 @@ static char *update(const char *text, const char *const *outs)
 	return res;
 }
 
-static void test_update(void)
+TEST(update)
 {
 	const char *outs[] = { "a  b  c\n", "a  b\n", NULL };
 	char *r;
@@ -200,7 +200,7 @@ static void test_update(void)
 }
 
 /* ls_layout.h's split: names back from columns, or false. */
-static void test_split(void)
+TEST(split)
 {
 	struct ns_lines l = NS_LINES_INIT;
 	struct ns_buf cols = NS_BUF_INIT, lines = NS_BUF_INIT;
@@ -224,7 +224,7 @@ static void test_split(void)
 
 /* ls_layout.h's untab: a tab goes to the next stop of 8 columns, as a
  * terminal shows GNU ls's padding (coreutils ls.c, indent()). */
-static void test_untab(void)
+TEST(untab)
 {
 	static const struct {
 		const char *in, *want;
@@ -243,16 +243,4 @@ static void test_untab(void)
 		is_str(ns_buf_str(&b), cases[i].want, "untab: tab stops every 8 columns");
 		ns_buf_free(&b);
 	}
-}
-
-int main(void)
-{
-	test_forms();
-	test_exact();
-	test_where();
-	test_diff();
-	test_update();
-	test_split();
-	test_untab();
-	return tap_done();
 }

@@ -58,7 +58,7 @@ static const struct ns_view NOWHERE = { { 0, 0, 0 }, NS_VIEW_ALL };
 
 /* ---- ns_mi_parse --------------------------------------------------------- */
 
-static void test_parse_article_line(void)
+TEST(parse_article_line)
 {
 	struct ns_mi_line l;
 
@@ -76,7 +76,7 @@ static void test_parse_article_line(void)
 	ns_mi_free(&l);
 }
 
-static void test_parse_full_line(void)
+TEST(parse_full_line)
 {
 	struct ns_mi_line l;
 
@@ -99,7 +99,7 @@ static void test_parse_full_line(void)
 	ns_mi_free(&l);
 }
 
-static void test_parse_odd_tags(void)
+TEST(parse_odd_tags)
 {
 	static const char *const lit[] = { "shared:", "shared:x", "shared:01",
 					   "shared:1:2", "slave:3", "Shared:1" };
@@ -115,7 +115,7 @@ static void test_parse_odd_tags(void)
 	}
 }
 
-static void test_parse_rejects(void)
+TEST(parse_rejects)
 {
 	static const char *const bad[] = {
 		"", "77", "77 61 8:17 / /mntS", "x 61 8:17 / /mntS rw",
@@ -138,7 +138,7 @@ static void test_parse_rejects(void)
 /* Mutate the article's lines at random: the parser must not crash, and
  * whatever it accepts must come back byte for byte from rename on an empty
  * matcher (so rename never loses or reformats anything). */
-static void test_parse_fuzz(void)
+TEST(parse_fuzz)
 {
 	static const char *const seeds[] = {
 		"77 61 8:17 / /mntS rw,relatime shared:1",
@@ -183,7 +183,7 @@ static void test_parse_fuzz(void)
 
 /* ---- the article's MS_SHARED demo ---------------------------------------- */
 
-static void test_article_shared_demo(void)
+TEST(article_shared_demo)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *s;
@@ -229,7 +229,7 @@ static void test_article_shared_demo(void)
 	ns_matcher_free(m);
 }
 
-static void test_rest(void)
+TEST(rest)
 {
 	ok(run1(L("77 61 8:17 / /mntS rw,relatime shared:1 - tmpfs src rw"), false,
 		"5 4 0:41 / /mntS rw,relatime shared:9 - tmpfs src rw\n"),
@@ -244,7 +244,7 @@ static void test_rest(void)
 
 /* ---- each renaming rule fails -------------------------------------------- */
 
-static void test_peer_group_must_be_equal(void)
+TEST(peer_group_must_be_equal)
 {
 	const char *const *exp = L("77 61 8:17 / /mntS rw,relatime shared:1",
 				   "78 61 8:18 / /mntT rw,relatime shared:1");
@@ -266,7 +266,7 @@ static void test_peer_group_must_be_equal(void)
 	   "groups: master:N must name the group shared:N named");
 }
 
-static void test_wrong_parent(void)
+TEST(wrong_parent)
 {
 	const char *const *exp = L("222 145 8:17 / /mntS rw shared:1",
 				   "225 145 8:15 / /mntP rw",
@@ -282,7 +282,7 @@ static void test_wrong_parent(void)
 	   "parent: ID and PARENT share one renaming");
 }
 
-static void test_devices(void)
+TEST(devices)
 {
 	const char *const *exp = L("77 61 8:17 / /mntS rw,relatime shared:1",
 				   "83 61 8:15 / /mntP rw,relatime");
@@ -298,7 +298,7 @@ static void test_devices(void)
 	   "devices: MAJ:MIN is renamed as a pair, not per half");
 }
 
-static void test_literal_parts(void)
+TEST(literal_parts)
 {
 	ok(!run1(L("77 61 8:17 / /mntS rw,relatime shared:1"), false,
 		 "5 4 0:41 / /mntS ro,relatime shared:9\n"),
@@ -325,7 +325,7 @@ static void test_literal_parts(void)
 	   "literal: a record does not match a line that is not one");
 }
 
-static void test_line_counts(void)
+TEST(line_counts)
 {
 	const char *const *exp = L("77 61 8:17 / /mntS rw shared:1", "83 61 8:15 / /mntP rw");
 
@@ -341,7 +341,7 @@ static void test_line_counts(void)
 
 /* ---- bindings across steps ----------------------------------------------- */
 
-static void test_across_steps(void)
+TEST(across_steps)
 {
 	struct ns_matcher *m = ns_matcher_new();
 
@@ -363,7 +363,7 @@ static void test_across_steps(void)
 	ns_matcher_free(m);
 }
 
-static void test_failed_step_leaves_no_trace(void)
+TEST(failed_step_leaves_no_trace)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *d;
@@ -404,7 +404,7 @@ static void bind_then_unmount(struct ns_matcher *m, const struct ns_view *v)
 
 static const char *const *NEW_A = L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:2");
 
-static void test_reuse_after_complete_view(void)
+TEST(reuse_after_complete_view)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *s;
@@ -437,7 +437,7 @@ static void test_reuse_after_complete_view(void)
 }
 
 /* Each missing piece of evidence keeps today's strict renaming. */
-static void test_reuse_needs_evidence(void)
+TEST(reuse_needs_evidence)
 {
 	struct ns_matcher *m;
 
@@ -489,7 +489,7 @@ static void test_reuse_needs_evidence(void)
 }
 
 /* The old mount is still there: the transcript's new number is wrong. */
-static void test_reuse_old_mount_alive(void)
+TEST(reuse_old_mount_alive)
 {
 	struct ns_matcher *m = ns_matcher_new();
 
@@ -506,7 +506,7 @@ static void test_reuse_old_mount_alive(void)
 
 /* Terminals in another namespace, or chrooted, see another part of the
  * mounts: their views say nothing about what they cannot see. */
-static void test_reuse_other_place(void)
+TEST(reuse_other_place)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *d;
@@ -538,7 +538,7 @@ static void group_in_two_places(struct ns_matcher *m)
 	   "groups: the first place no longer has it");
 }
 
-static void test_reuse_group_in_two_places(void)
+TEST(reuse_group_in_two_places)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	const char *const *new_group = L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:2");
@@ -559,7 +559,7 @@ static void test_reuse_group_in_two_places(void)
 }
 
 /* A sighting under "..." (or in a failed step) still counts. */
-static void test_reuse_seen_below_dots(void)
+TEST(reuse_seen_below_dots)
 {
 	for (int failing = 0; failing < 2; failing++) {
 		struct ns_matcher *m = ns_matcher_new();
@@ -579,7 +579,7 @@ static void test_reuse_seen_below_dots(void)
 }
 
 /* A view complete for some kinds only releases those. */
-static void test_reuse_per_kind(void)
+TEST(reuse_per_kind)
 {
 	struct ns_matcher *m = ns_matcher_new();
 
@@ -593,7 +593,7 @@ static void test_reuse_per_kind(void)
 }
 
 /* The diff of a later step renames with the pairs valid then. */
-static void test_reuse_diff(void)
+TEST(reuse_diff)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *d;
@@ -610,7 +610,7 @@ static void test_reuse_diff(void)
 
 /* ---- "..." ---------------------------------------------------------------- */
 
-static void test_dots(void)
+TEST(dots)
 {
 	ok(run1(L("...", "B"), false, "x\ny\nB\n"), "dots: at the start");
 	ok(run1(L("...", "B"), false, "B\n"), "dots: at the start, zero lines");
@@ -633,7 +633,7 @@ static void test_dots(void)
 
 /* The first split binds 10<->500 for /a; /b then needs 10<->501, so the
  * search must undo that and try the next split. */
-static void test_dots_backtrack(void)
+TEST(dots_backtrack)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *s;
@@ -652,7 +652,7 @@ static void test_dots_backtrack(void)
 
 /* ---- unordered blocks ----------------------------------------------------- */
 
-static void test_unordered(void)
+TEST(unordered)
 {
 	const char *const *exp = L("77 61 8:17 / /mntS rw shared:1",
 				   "83 61 8:15 / /mntP rw",
@@ -682,7 +682,7 @@ static void test_unordered(void)
 }
 
 /* First fit pairs E1-A1 and E2-A2, and then /b's parent contradicts it. */
-static void test_unordered_backtrack(void)
+TEST(unordered_backtrack)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *s;
@@ -696,7 +696,7 @@ static void test_unordered_backtrack(void)
 	ns_matcher_free(m);
 }
 
-static void test_budget(void)
+TEST(budget)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	const char *const *exp = L("10 1 8:1 / /a rw", "11 1 8:1 / /a rw",
@@ -716,7 +716,7 @@ static void test_budget(void)
 
 /* ---- diffs ---------------------------------------------------------------- */
 
-static void test_diff_renamed(void)
+TEST(diff_renamed)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	const char *const *exp = L("77 61 8:17 / /mntS rw,relatime shared:1",
@@ -737,7 +737,7 @@ static void test_diff_renamed(void)
 	ns_matcher_free(m);
 }
 
-static void test_diff_device_reused(void)
+TEST(diff_device_reused)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *d;
@@ -762,7 +762,7 @@ static void test_diff_device_reused(void)
 /* Numbers nothing pairs are named in the file's numbering, above every
  * name in use, in the order they first show: the diff is the same
  * whatever numbers the kernel gave out (another run, another -j). */
-static void test_diff_fresh_names(void)
+TEST(diff_fresh_names)
 {
 	static const char *const act[2] = {
 		"300 200 0:50 / / rw\n301 300 0:51 / /a rw shared:9\n"
@@ -790,7 +790,7 @@ static void test_diff_fresh_names(void)
 	free(d[1]);
 }
 
-static void test_diff_peer_group(void)
+TEST(diff_peer_group)
 {
 	char *d;
 	struct ns_matcher *m = ns_matcher_new();
@@ -807,7 +807,7 @@ static void test_diff_peer_group(void)
 	ns_matcher_free(m);
 }
 
-static void test_diff_shapes(void)
+TEST(diff_shapes)
 {
 	struct ns_matcher *m = ns_matcher_new();
 	char *d;
@@ -855,7 +855,7 @@ static void free_exp(struct ns_expect *exp, size_t n)
 	free(exp);
 }
 
-static void test_scale(void)
+TEST(scale)
 {
 	const size_t n = 50000;
 	struct ns_expect *exp;
@@ -895,42 +895,4 @@ static void test_scale(void)
 	free(act);
 	free_exp(exp, n);
 	ns_matcher_free(m);
-}
-
-int main(void)
-{
-	test_parse_article_line();
-	test_parse_full_line();
-	test_parse_odd_tags();
-	test_parse_rejects();
-	test_parse_fuzz();
-	test_article_shared_demo();
-	test_rest();
-	test_peer_group_must_be_equal();
-	test_wrong_parent();
-	test_devices();
-	test_literal_parts();
-	test_line_counts();
-	test_across_steps();
-	test_failed_step_leaves_no_trace();
-	test_reuse_after_complete_view();
-	test_reuse_needs_evidence();
-	test_reuse_old_mount_alive();
-	test_reuse_other_place();
-	test_reuse_group_in_two_places();
-	test_reuse_seen_below_dots();
-	test_reuse_per_kind();
-	test_reuse_diff();
-	test_dots();
-	test_dots_backtrack();
-	test_unordered();
-	test_unordered_backtrack();
-	test_budget();
-	test_diff_renamed();
-	test_diff_device_reused();
-	test_diff_fresh_names();
-	test_diff_peer_group();
-	test_diff_shapes();
-	test_scale();
-	return tap_done();
 }

@@ -52,7 +52,7 @@ static const int tree_cols[] = { C_T, C_ID, C_PA, C_DEV, -1 };
 
 /* ---- a list ---------------------------------------------------------------- */
 
-static void test_list_renamed(void)
+TEST(list_renamed)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_TABLE, false, list_cols);
 	const char *const *exp = L("ID PARENT MAJ:MIN TARGET",
@@ -94,7 +94,7 @@ static void test_list_renamed(void)
 	   "list: the heading's words are literal");
 }
 
-static void test_blanks(void)
+TEST(blanks)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_TABLE, false,
 					 (const int[]){ C_T, C_ID, C_T, -1 });
@@ -112,7 +112,7 @@ static void test_blanks(void)
 	   "blanks: a number with a leading zero is literal");
 }
 
-static void test_tree_widths(void)
+TEST(tree_widths)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_TABLE, true, tree_cols);
 	const char *const *exp = L(
@@ -156,7 +156,7 @@ static const char mi_actual[] =
 	"65 45 0:39 / / rw - tmpfs r rw\n"
 	"66 65 0:40 / /a rw shared:7 - tmpfs a rw\n";
 
-static void test_across_shapes(void)
+TEST(across_shapes)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_TABLE, false, list_cols);
 	struct ns_matcher *m = ns_matcher_new();
@@ -188,7 +188,7 @@ static void test_across_shapes(void)
 
 /* ---- raw and JSON ---------------------------------------------------------- */
 
-static void test_raw(void)
+TEST(raw)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_RAW, false,
 					 (const int[]){ C_DEV, C_ID, C_T, C_PA, -1 });
@@ -204,7 +204,7 @@ static void test_raw(void)
 	   "raw: other fields are literal");
 }
 
-static void test_json(void)
+TEST(json)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_JSON, true, tree_cols);
 	const char *const *exp = L("{", "   \"filesystems\": [", "      {",
@@ -248,7 +248,7 @@ static void test_json(void)
 
 /* ---- the diff and the shape ------------------------------------------------ */
 
-static void test_diff(void)
+TEST(diff)
 {
 	struct ns_match_shape sh = shape(NS_MATCH_TABLE, false, list_cols);
 	struct ns_matcher *m = ns_matcher_new();
@@ -274,7 +274,7 @@ static struct ns_step *first_step(struct ns_scenario **sc, const char *text)
 	return *sc ? &(*sc)->steps[0] : NULL;
 }
 
-static void test_judge_shape(void)
+TEST(judge_shape)
 {
 	struct ns_match_shape s;
 	struct ns_scenario *sc;
@@ -309,17 +309,4 @@ static void test_judge_shape(void)
 	st = first_step(&sc, "    # cat /proc/self/mountinfo\n");
 	ok(st && !ns_judge_shape(st, &s), "shape: none for other commands");
 	ns_scenario_free(sc);
-}
-
-int main(void)
-{
-	test_list_renamed();
-	test_blanks();
-	test_tree_widths();
-	test_across_shapes();
-	test_raw();
-	test_json();
-	test_diff();
-	test_judge_shape();
-	return tap_done();
 }

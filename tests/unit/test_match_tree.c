@@ -49,7 +49,7 @@ static void is_canon(const char *const *lines, size_t n, const char *want, const
 	free(got);
 }
 
-static void test_canon(void)
+TEST(canon)
 {
 	struct ns_match_shape sh = tree_shape(), list = sh;
 	char *c;
@@ -115,7 +115,7 @@ static bool judge(const char *text, const char *actual, char **diff)
 	    "    │ └─/mntS/x 23   21\n"             \
 	    "    └─/mntB   22     20\n"
 
-static void test_judge(void)
+TEST(judge)
 {
 	char *diff = NULL;
 
@@ -148,11 +148,4 @@ static void test_judge(void)
 	ok(!judge("    # findmnt -l -o TARGET,ID\n    TARGET ID\n    /a     21\n    /b     22\n",
 		  "TARGET ID\n/b     22\n/a     21\n", NULL),
 	   "judge: a list (findmnt -l, mountinfo order) keeps its order");
-}
-
-int main(void)
-{
-	test_canon();
-	test_judge();
-	return tap_done();
 }

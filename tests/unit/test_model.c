@@ -18,7 +18,7 @@
 
 /* ---- 5a: the state diagram (make-shared, -slave, -private, -unbindable) --- */
 
-static void test_5a_make_shared_and_private(void)
+TEST(5a_make_shared_and_private)
 {
 	struct run *r = start("5a make-shared/make-private",
 		C("# mkdir /a")
@@ -42,7 +42,7 @@ static void test_5a_make_shared_and_private(void)
 	finish(r);
 }
 
-static void test_5a_make_slave(void)
+TEST(5a_make_slave)
 {
 	struct run *r = start("5a make-slave",
 		C("# mkdir /a /b /c")
@@ -89,7 +89,7 @@ static void test_5a_make_slave(void)
 	finish(r);
 }
 
-static void test_5a_make_unbindable(void)
+TEST(5a_make_unbindable)
 {
 	struct run *r = start("5a make-unbindable",
 		C("# mkdir /a /b /u /x")
@@ -128,7 +128,7 @@ static void test_5a_make_unbindable(void)
 }
 
 /* 2b, "a slave mount": events go from the master to the slave, not back. */
-static void test_2b_slave_receives_but_does_not_send(void)
+TEST(2b_slave_receives_but_does_not_send)
 {
 	struct run *r = start("2b slave",
 		C("# mkdir /a /b")
@@ -171,7 +171,7 @@ static void test_2b_slave_receives_but_does_not_send(void)
 	"32 20 8:33 / /e rw,relatime shared:11", \
 	"33 20 8:33 / /s rw,relatime master:11"
 
-static void test_5b_bind_shared_to_shared(void)
+TEST(5b_bind_shared_to_shared)
 {
 	struct run *r = start("5b case 1 (shared onto shared)",
 		SHARED_DEST
@@ -193,7 +193,7 @@ static void test_5b_bind_shared_to_shared(void)
 	finish(r);
 }
 
-static void test_5b_bind_private_to_shared(void)
+TEST(5b_bind_private_to_shared)
 {
 	struct run *r = start("5b case 2 (private onto shared)",
 		SHARED_DEST
@@ -213,7 +213,7 @@ static void test_5b_bind_private_to_shared(void)
 	finish(r);
 }
 
-static void test_5b_bind_slave_to_shared(void)
+TEST(5b_bind_slave_to_shared)
 {
 	struct run *r = start("5b case 3 (slave onto shared)",
 		SHARED_DEST
@@ -236,7 +236,7 @@ static void test_5b_bind_slave_to_shared(void)
 	finish(r);
 }
 
-static void test_5b_bind_unbindable_is_invalid(void)
+TEST(5b_bind_unbindable_is_invalid)
 {
 	struct run *r = start("5b cases 4 and 8 (unbindable source)",
 		SHARED_DEST
@@ -256,7 +256,7 @@ static void test_5b_bind_unbindable_is_invalid(void)
 	finish(r);
 }
 
-static void test_5b_bind_to_non_shared(void)
+TEST(5b_bind_to_non_shared)
 {
 	struct run *r = start("5b cases 5, 6, 7 (onto non-shared)",
 		C("# mkdir /z /sh /sl /pr /n /n/1 /n/2 /n/3 /v")
@@ -297,7 +297,7 @@ static void test_5b_bind_to_non_shared(void)
 
 /* ---- 5c: rbind ------------------------------------------------------------ */
 
-static void test_5c_rbind_prunes_unbindable(void)
+TEST(5c_rbind_prunes_unbindable)
 {
 	/* the document's tree: A with B and C under it, D E under B, F G
 	 * under C; C unbindable; rbound to Z only A, B, D, E arrive */
@@ -337,7 +337,7 @@ static void test_5c_rbind_prunes_unbindable(void)
 
 /* ---- 5d: move ------------------------------------------------------------- */
 
-static void test_5d_move_private_into_shared(void)
+TEST(5d_move_private_into_shared)
 {
 	struct run *r = start("5d case 2 (private into shared)",
 		SHARED_DEST
@@ -356,7 +356,7 @@ static void test_5d_move_private_into_shared(void)
 	finish(r);
 }
 
-static void test_5d_move_unbindable(void)
+TEST(5d_move_unbindable)
 {
 	struct run *r = start("5d cases 4 and 8 (unbindable)",
 		SHARED_DEST
@@ -374,7 +374,7 @@ static void test_5d_move_unbindable(void)
 	finish(r);
 }
 
-static void test_5d_move_under_shared_parent_and_loop(void)
+TEST(5d_move_under_shared_parent_and_loop)
 {
 	struct run *r = start("5d note and mount(2) ELOOP",
 		C("# mkdir /d /y /a")
@@ -402,7 +402,7 @@ static void test_5d_move_under_shared_parent_and_loop(void)
 
 /* ---- 5f: umount ----------------------------------------------------------- */
 
-static void test_5f_umount_propagates_to_peers_and_slaves(void)
+TEST(5f_umount_propagates_to_peers_and_slaves)
 {
 	struct run *r = start("5f umount propagation",
 		C("# mkdir /p /q /s")
@@ -446,7 +446,7 @@ static void test_5f_umount_propagates_to_peers_and_slaves(void)
 	finish(r);
 }
 
-static void test_5f_umount_most_recent_and_submounts(void)
+TEST(5f_umount_most_recent_and_submounts)
 {
 	struct run *r = start("5f most recent, submounts",
 		C("# mkdir /p /q")
@@ -487,7 +487,7 @@ static void test_5f_umount_most_recent_and_submounts(void)
 	finish(r);
 }
 
-static void test_5f_umount_busy_cwd_and_lazy(void)
+TEST(5f_umount_busy_cwd_and_lazy)
 {
 	struct run *r = start("umount(2) EBUSY and MNT_DETACH",
 		C("sh1# mkdir /a")
@@ -511,7 +511,7 @@ static void test_5f_umount_busy_cwd_and_lazy(void)
 
 /* ---- 5g: a copy of the namespace (unshare -m) ------------------------------ */
 
-static void test_5g_clone_keeps_types(void)
+TEST(5g_clone_keeps_types)
 {
 	struct run *r = start("5g clone namespace",
 		C("sh1# mkdir /sh /sl /pr /ub")
@@ -547,7 +547,7 @@ static void test_5g_clone_keeps_types(void)
 	finish(r);
 }
 
-static void test_5g_unshare_default_private(void)
+TEST(5g_unshare_default_private)
 {
 	struct run *r = start("unshare(1) default propagation",
 		C("sh1# mkdir /sh")
@@ -576,7 +576,7 @@ static void test_5g_unshare_default_private(void)
 
 /* ---- mount_namespaces(7), restrictions: a less privileged copy ------------- */
 
-static void test_userns_shared_become_slaves_and_locked(void)
+TEST(userns_shared_become_slaves_and_locked)
 {
 	struct run *r = start("mount_namespaces(7) [2] [3] [5]",
 		C("sh1# mkdir /sh /ro /x")
@@ -622,7 +622,7 @@ static void test_userns_shared_become_slaves_and_locked(void)
 	finish(r);
 }
 
-static void test_capsh_drop_sys_admin(void)
+TEST(capsh_drop_sys_admin)
 {
 	struct run *r = start("capsh --drop=cap_sys_admin",
 		C("# mkdir /a")
@@ -646,7 +646,7 @@ static void test_capsh_drop_sys_admin(void)
 
 /* ---- proc(5): mount IDs and propagate_from --------------------------------- */
 
-static void test_mount_ids_reused_lowest_first(void)
+TEST(mount_ids_reused_lowest_first)
 {
 	struct run *r = start("mount IDs",
 		C("# mkdir /a /b /c /d")
@@ -677,7 +677,7 @@ static void test_mount_ids_reused_lowest_first(void)
 	finish(r);
 }
 
-static void test_propagate_from_under_chroot(void)
+TEST(propagate_from_under_chroot)
 {
 	/* mount_namespaces(7), "The /proc/pid/mountinfo propagate_from
 	 * tag", on stand-ins: G1 at /m, G2 at /t (a slave of G1), and a
@@ -708,7 +708,7 @@ static void test_propagate_from_under_chroot(void)
 	finish(r);
 }
 
-static void test_propagate_from_master_in_another_namespace(void)
+TEST(propagate_from_master_in_another_namespace)
 {
 	struct run *r = start("propagate_from (another namespace)",
 		C("sh1# mkdir /a /b /c")
@@ -735,7 +735,7 @@ static void test_propagate_from_master_in_another_namespace(void)
 
 /* ---- files: the errors of mkdir(2), open(2), chdir(2), opendir(3) ------- */
 
-static void test_file_errors(void)
+TEST(file_errors)
 {
 	struct run *r = start("file errors",
 		C("# mkdir /a /r")
@@ -777,7 +777,7 @@ static void test_file_errors(void)
 
 /* ---- the new mount API ----------------------------------------------------- */
 
-static void test_open_tree_clone_and_move_mount(void)
+TEST(open_tree_clone_and_move_mount)
 {
 	struct run *r = start("open_tree(2) and move_mount(2)",
 		SHARED_DEST
@@ -814,7 +814,7 @@ static void test_open_tree_clone_and_move_mount(void)
 	finish(r);
 }
 
-static void test_move_mount_set_group(void)
+TEST(move_mount_set_group)
 {
 	/* move_mount(2), MOVE_MOUNT_SET_GROUP: both mount roots, one
 	 * filesystem, TO's root inside FROM's, TO private, FROM shared or
@@ -858,7 +858,7 @@ static void test_move_mount_set_group(void)
 	finish(r);
 }
 
-static void test_move_mount_set_group_other_superblock(void)
+TEST(move_mount_set_group_other_superblock)
 {
 	struct run *r = start("move_mount(2) MOVE_MOUNT_SET_GROUP, superblocks",
 		C("# mkdir /a /d")
@@ -876,7 +876,7 @@ static void test_move_mount_set_group_other_superblock(void)
 	finish(r);
 }
 
-static void test_mount_setattr_recursive(void)
+TEST(mount_setattr_recursive)
 {
 	struct run *r = start("mount_setattr(2) AT_RECURSIVE",
 		C("# mkdir /a /b")
@@ -910,7 +910,7 @@ static void test_mount_setattr_recursive(void)
 
 /* ---- quirks.c and the test-only broken rule --------------------------------- */
 
-static void test_quirks_parse(void)
+TEST(quirks_parse)
 {
 	unsigned shifts = 1u << M_QUIRK_UMOUNT_SHIFTS;
 	unsigned drops = 1u << M_QUIRK_COPY_DROPS_UNBINDABLE;
@@ -978,7 +978,7 @@ static void test_quirks_parse(void)
 	C("sh2# " MI) \
 	C("sh2# mount --bind /ub /x")
 
-static void test_quirk_copy_drops_unbindable(void)
+TEST(quirk_copy_drops_unbindable)
 {
 	struct run *r = start("5g unbindable copy", CLONE_UNBINDABLE);
 
@@ -1013,7 +1013,7 @@ static void test_quirk_copy_drops_unbindable(void)
 	C("# umount -l /q/t") \
 	C("# " MI)
 
-static void test_quirk_umount_shifts_stacks(void)
+TEST(quirk_umount_shifts_stacks)
 {
 	struct run *r = start("propagate_umount.txt non-shifting", SHIFT_STACK);
 
@@ -1040,7 +1040,7 @@ static void test_quirk_umount_shifts_stacks(void)
 	finish(r);
 }
 
-static void test_break_slaves_receive_nothing(void)
+TEST(break_slaves_receive_nothing)
 {
 	static const char *const both[] = {
 		"20 19 8:1 / / rw,relatime",
@@ -1084,41 +1084,4 @@ static void test_break_slaves_receive_nothing(void)
 	      "peers still work");
 	finish(r);
 #undef SLAVE_GETS
-}
-
-int main(void)
-{
-	test_5a_make_shared_and_private();
-	test_5a_make_slave();
-	test_5a_make_unbindable();
-	test_2b_slave_receives_but_does_not_send();
-	test_5b_bind_shared_to_shared();
-	test_5b_bind_private_to_shared();
-	test_5b_bind_slave_to_shared();
-	test_5b_bind_unbindable_is_invalid();
-	test_5b_bind_to_non_shared();
-	test_5c_rbind_prunes_unbindable();
-	test_5d_move_private_into_shared();
-	test_5d_move_unbindable();
-	test_5d_move_under_shared_parent_and_loop();
-	test_5f_umount_propagates_to_peers_and_slaves();
-	test_5f_umount_most_recent_and_submounts();
-	test_5f_umount_busy_cwd_and_lazy();
-	test_5g_clone_keeps_types();
-	test_5g_unshare_default_private();
-	test_userns_shared_become_slaves_and_locked();
-	test_capsh_drop_sys_admin();
-	test_mount_ids_reused_lowest_first();
-	test_propagate_from_under_chroot();
-	test_propagate_from_master_in_another_namespace();
-	test_file_errors();
-	test_open_tree_clone_and_move_mount();
-	test_move_mount_set_group();
-	test_move_mount_set_group_other_superblock();
-	test_mount_setattr_recursive();
-	test_quirks_parse();
-	test_quirk_copy_drops_unbindable();
-	test_quirk_umount_shifts_stacks();
-	test_break_slaves_receive_nothing();
-	return tap_done();
 }

@@ -47,7 +47,7 @@ static void shows(const char *fstype, const char *data, const char *want, const 
 	free(got);
 }
 
-static void test_tmpfs_size(void)
+TEST(tmpfs_size)
 {
 	shows("tmpfs", "size=1m", ",size=1024k", "1m is 1024k");
 	shows("tmpfs", "size=1", ",size=4k", "one byte is one 4096-byte page");
@@ -67,7 +67,7 @@ static void test_tmpfs_size(void)
 	shows("tmpfs", "size=-1", "ERR 22", "no sign");
 }
 
-static void test_tmpfs_mode_ids_order(void)
+TEST(tmpfs_mode_ids_order)
 {
 	shows("tmpfs", "mode=700", ",mode=700", "mode is octal, shown %03o");
 	shows("tmpfs", "mode=7", ",mode=007", "with three digits at least");
@@ -91,7 +91,7 @@ static void test_tmpfs_mode_ids_order(void)
 	shows("tmpfs", "", "", "no options, nothing shown");
 }
 
-static void test_tmpfs_ids_in_a_user_namespace(void)
+TEST(tmpfs_ids_in_a_user_namespace)
 {
 	static struct m_userns first = { NULL, true };
 	static struct m_userns mapped = { &first, true }, unmapped = { &first, false };
@@ -108,7 +108,7 @@ static void test_tmpfs_ids_in_a_user_namespace(void)
 	free(got);
 }
 
-static void test_ramfs(void)
+TEST(ramfs)
 {
 	shows("ramfs", "mode=700", ",mode=700", "ramfs shows mode %o");
 	shows("ramfs", "mode=1777", ",mode=1777", "four digits when it has them");
@@ -121,7 +121,7 @@ static void test_ramfs(void)
  * options. */
 #define SUPER(dir) "cat /proc/self/mountinfo | grep ' " dir " ' | sed 's/.* - //'"
 
-static void test_tmpfs_options_shown(void)
+TEST(tmpfs_options_shown)
 {
 	struct run *r = start("tmpfs options",
 		C("# mkdir /d /x")
@@ -149,7 +149,7 @@ static void test_tmpfs_options_shown(void)
 	finish(r);
 }
 
-static void test_typed_ro_superblock(void)
+TEST(typed_ro_superblock)
 {
 	struct run *r = start("mount -o ro of a tmpfs",
 		C("# mkdir /r")
@@ -165,7 +165,7 @@ static void test_typed_ro_superblock(void)
 	finish(r);
 }
 
-static void test_standin_ro_state(void)
+TEST(standin_ro_state)
 {
 	struct run *r = start("stand-in ro state",
 		C("# mkdir /a /b /c")
@@ -200,7 +200,7 @@ static void test_standin_ro_state(void)
 }
 
 /* A superblock lives while any mount of it does, wherever it is. */
-static void test_standin_alive_elsewhere(void)
+TEST(standin_alive_elsewhere)
 {
 	struct run *r = start("stand-in alive elsewhere",
 		C("sh1# mkdir /a /b")
@@ -235,17 +235,4 @@ static void test_standin_alive_elsewhere(void)
 	quiet(r, "umount");
 	fails(r, EBUSY, "mount", "the detached copy keeps it ro: EBUSY");
 	finish(r);
-}
-
-int main(void)
-{
-	test_tmpfs_size();
-	test_tmpfs_mode_ids_order();
-	test_tmpfs_ids_in_a_user_namespace();
-	test_ramfs();
-	test_tmpfs_options_shown();
-	test_typed_ro_superblock();
-	test_standin_ro_state();
-	test_standin_alive_elsewhere();
-	return tap_done();
 }

@@ -29,7 +29,7 @@ static void expect(const char *want, const char *what)
 	reset();
 }
 
-int main(void)
+TEST(each_field)
 {
 	reset();
 	expect("", "agreement prints nothing (escaped path, propagate_from shown)");
@@ -49,5 +49,4 @@ int main(void)
 	expect("mount 22: mount point: mountinfo /b\\040c, statmount /b\n", "wrong mount point");
 	views[2].id_old = 99;
 	expect("mount 22: in mountinfo but not in listmount\n", "a mount statmount does not know");
-	return tap_done();
 }

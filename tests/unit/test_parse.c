@@ -31,7 +31,7 @@ static void parse_error(const char *text, const char *want, const char *what)
 	free(err);
 }
 
-static void test_transcript(void)
+TEST(transcript)
 {
 	const char *text =
 		"title: demo\n"
@@ -81,7 +81,7 @@ static void test_transcript(void)
 
 /* The file commands of issue 13 (rmdir, mv, ln -s, pwd, echo > FILE,
  * stat -c, mountpoint, diff): each bad use is named at its word. */
-static void test_file_commands(void)
+TEST(file_commands)
 {
 	static const struct { const char *what, *line, *msg; } bad[] = {
 		{ "mv", "    # mv\n",
@@ -148,7 +148,7 @@ static void test_file_commands(void)
 		parse_error(bad[i].line, bad[i].msg, bad[i].what);
 }
 
-static void test_errors(void)
+TEST(errors)
 {
 	parse_error("    x\n", "t.scn:1:5: error: output line before any command", "output first");
 	parse_error("    # frobnicate /x\n", "t.scn:1:7: error: unknown command 'frobnicate'", "unknown command");
@@ -205,7 +205,7 @@ static void test_errors(void)
 	parse_error("    # mount sdb6 /x\n", "t.scn:1:13: error: mount: 'sdb6' is not a stand-in device (/dev/NAME); give -t TYPE to mount a filesystem by name", "source not a device");
 }
 
-static void test_nul(void)
+TEST(nul)
 {
 	static const char text[] = "    # ls\0x\n";
 	struct ns_diag d = { NULL, 0 };
@@ -217,7 +217,7 @@ static void test_nul(void)
 }
 
 /* Every error of a file, in line order, up to NS_DIAG_MAX. */
-static void test_several_errors(void)
+TEST(several_errors)
 {
 	struct ns_diag d = { NULL, 0 };
 	struct ns_buf text = NS_BUF_INIT, want = NS_BUF_INIT;
@@ -262,7 +262,7 @@ static void test_several_errors(void)
 
 /* Lines that look like commands or output but are not indented as
  * session lines are errors; prose that merely resembles them is not. */
-static void test_misreads(void)
+TEST(misreads)
 {
 	const char *prose =
 		"# A heading, not a command\n"
@@ -357,7 +357,7 @@ static const struct ns_stage *only_stage(const char *text, struct ns_scenario **
 	return &(*sc)->steps[(*sc)->nsteps - 1].pipeline.stages[0];
 }
 
-static void test_remount(void)
+TEST(remount)
 {
 	struct ns_scenario *sc;
 	const struct ns_stage *st = only_stage("    # mount -o remount,bind,ro,nosuid /x\n", &sc);
@@ -393,7 +393,7 @@ static void test_remount(void)
 	ns_scenario_free(sc);
 }
 
-static void test_wrappers(void)
+TEST(wrappers)
 {
 	struct ns_scenario *sc;
 	const struct ns_stage *st = only_stage("    # unshare -m --propagation slave findmnt -no TARGET /x\n", &sc);
@@ -454,7 +454,7 @@ static int ls_one(const char *text)
 }
 
 /* Into a pipe ls writes to no terminal: one name a line, as GNU ls. */
-static void test_ls_piped(void)
+TEST(ls_piped)
 {
 	ok(ls_one("    # ls /d | wc -l\n") == 1, "ls /d | wc -l: one name a line");
 	ok(ls_one("    # unshare -m ls /d | grep x\n") == 1, "unshare -m ls /d | grep x: the ls unshare runs too");
@@ -467,7 +467,7 @@ static void test_ls_piped(void)
 
 /* A filter with a FILE operand that starts a pipeline reads the file as
  * cat would give it: the parser puts `cat FILE` before it. */
-static void test_filter_file(void)
+TEST(filter_file)
 {
 	char *err = NULL;
 	struct ns_scenario *sc = parse("    # grep -c /mnt /proc/self/mountinfo | wc -l\n", &err);
@@ -493,7 +493,7 @@ static void test_filter_file(void)
 		    "'-' is standard input, not a FILE");
 }
 
-static void test_split(void)
+TEST(split)
 {
 	struct ns_split sp;
 	char *msg = NULL;
@@ -512,20 +512,4 @@ static void test_split(void)
 	ok(ns_shell_split("a#b", &sp, &msg, &at) == 0 && sp.stages[0].n == 1, "# inside a word is literal");
 	is_str(sp.stages[0].v[0], "a#b", "word with #");
 	ns_split_free(&sp);
-}
-
-int main(void)
-{
-	test_transcript();
-	test_errors();
-	test_file_commands();
-	test_nul();
-	test_several_errors();
-	test_misreads();
-	test_split();
-	test_remount();
-	test_wrappers();
-	test_ls_piped();
-	test_filter_file();
-	return tap_done();
 }

@@ -42,7 +42,7 @@ static void same_stage(const struct ns_stage *a, const struct ns_stage *b, const
 	ok(same, "%s: the stage the file's parse gives", what);
 }
 
-static void test_header(void)
+TEST(header)
 {
 	struct ns_scenario *sc = parse(text), *plan;
 
@@ -68,7 +68,7 @@ static void test_header(void)
 	ns_scenario_free(sc);
 }
 
-static void test_steps(void)
+TEST(steps)
 {
 	struct ns_scenario *sc = parse(text), *plan;
 	struct ns_diag d = { NULL, 0 };
@@ -122,11 +122,4 @@ static void test_steps(void)
 	   !strcmp(sc->steps[0].pipeline.stages[0].argv[1], "/dev/sdb"),
 	   "... their pipelines too");
 	ns_scenario_free(sc);
-}
-
-int main(void)
-{
-	test_header();
-	test_steps();
-	return tap_done();
 }

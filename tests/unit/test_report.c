@@ -25,7 +25,7 @@ static const char *xml(const char *s, bool attr)
 	return ns_buf_str(&b);
 }
 
-static void test_utf8(void)
+TEST(utf8)
 {
 	uint32_t cp = 0;
 
@@ -42,7 +42,7 @@ static void test_utf8(void)
 	ok(ns_utf8_char("\xFF", &cp) == 0, "0xFF never starts a character");
 }
 
-static void test_json(void)
+TEST(json)
 {
 	is_str(json(NULL), "null", "NULL is null");
 	is_str(json(""), "\"\"", "empty string");
@@ -54,7 +54,7 @@ static void test_json(void)
 	is_str(json("\xED\xA0\x80"), "\"\\ufffd\\ufffd\\ufffd\"", "a surrogate is three bad bytes");
 }
 
-static void test_xml(void)
+TEST(xml)
 {
 	is_str(xml("<a href=\"x\">'&'</a>", false),
 	       "&lt;a href=&quot;x&quot;&gt;&apos;&amp;&apos;&lt;/a&gt;", "markup escaped");
@@ -222,7 +222,7 @@ static void test_two_at_once(const char *name, const struct fixture *f)
 	free(alone);
 }
 
-static void test_reports(void)
+TEST(reports)
 {
 	struct fixture f;
 	char *s;
@@ -291,13 +291,4 @@ static void test_reports(void)
 	test_two_at_once("junit", &f);
 	test_two_at_once("tap", &f);
 	fixture_free(&f);
-}
-
-int main(void)
-{
-	test_utf8();
-	test_json();
-	test_xml();
-	test_reports();
-	return tap_done();
 }

@@ -8,7 +8,7 @@
 #include "scn.h"
 #include "tap.h"
 
-static void test_versions(void)
+TEST(versions)
 {
 	int v[3];
 
@@ -18,7 +18,7 @@ static void test_versions(void)
 	ok(ns_kernel_version("garbage", v) < 0, "not a version");
 }
 
-static void test_xfail(void)
+TEST(xfail)
 {
 	struct ns_scenario *sc = parse("xfail: >= 6.1, < 6.9: one (ref)\nxfail: = 5.4.10: two (ref)\n    # ls\n");
 
@@ -38,7 +38,7 @@ static void test_xfail(void)
 	ns_scenario_free(sc);
 }
 
-static void test_probes(void)
+TEST(probes)
 {
 	ok(!ns_move_mount_knows(0x40000000u), "an unknown move_mount flag is reported missing");
 	ok(ns_move_mount_knows(0), "no flag at all is known");
@@ -110,7 +110,7 @@ static void check_unmet(const char *text, const struct ns_run_opts *o, const cha
 	ns_scenario_free(sc);
 }
 
-static void test_backend_answers(void)
+TEST(backend_answers)
 {
 	struct ns_run_opts o = { .devices = NS_DEVICES_TMPFS };
 	struct ns_run_opts rootless = { .devices = NS_DEVICES_TMPFS, .userns = true };
@@ -165,7 +165,7 @@ static void test_backend_answers(void)
 
 /* Which stand-ins a scenario gets: loop ones when only a real device's
  * superblock can judge it, as long as the backend has them. */
-static void test_mode(void)
+TEST(mode)
 {
 	static const char *const twice_ro = "    # mount -o ro /dev/a /x\n    # mount -o ro /dev/a /y\n";
 	static const char *const mixed = "    # mount -o ro /dev/a /x\n    # mount /dev/a /y\n";
@@ -195,14 +195,4 @@ static void test_mode(void)
 	ok(sc && !sc->ro_mixed, "a read-only bind mounts no stand-in");
 	ns_scenario_free(sc);
 	reset_host();
-}
-
-int main(void)
-{
-	test_versions();
-	test_xfail();
-	test_probes();
-	test_backend_answers();
-	test_mode();
-	return tap_done();
 }

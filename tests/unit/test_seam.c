@@ -12,7 +12,7 @@
 #include "commands/command.h"
 #include "tap.h"
 
-static void test_table(void)
+TEST(table)
 {
 	unsigned seen[NS_CMD__COUNT] = { 0 };
 	const struct ns_cmd_def *d;
@@ -58,7 +58,7 @@ static void test_table(void)
 	   "no backend executes a filter");
 }
 
-static void test_backends(void)
+TEST(backends)
 {
 	/* a scenario every backend can be asked to explain: a mount, then
 	 * the table it shows */
@@ -169,11 +169,4 @@ static void test_backends(void)
 	be = ns_backend_find("kernel");
 	ok(be && be->is_kernel, "'kernel', the default backend, is a kernel");
 	ns_buf_free(&names);
-}
-
-int main(void)
-{
-	test_table();
-	test_backends();
-	return tap_done();
 }

@@ -74,7 +74,7 @@ static char *render_proc_mounts(const char *text)
 /* /proc/mounts from mountinfo, by show_vfsmnt()'s order: ro if the mount
  * or the superblock is, the superblock's flags (sync, dirsync, mand,
  * lazytime), the per-mount flags, the filesystem's options. */
-static void test_proc_mounts(void)
+TEST(proc_mounts)
 {
 	_cleanup_free_ char *got = render_proc_mounts(
 		"65 45 0:39 / /a rw,relatime - tmpfs t1 rw,sync,lazytime,size=1024k,mode=700\n"
@@ -145,7 +145,7 @@ static void check_entries_again(const struct ns_snapshot *s, const char *mi,
 	ns_buf_free(&b);
 }
 
-static void test_fixture(void)
+TEST(fixture)
 {
 	_cleanup_free_ char *mi_path = data_path("tricky.mountinfo");
 	_cleanup_free_ char *mount_path = data_path("tricky.mount");
@@ -171,7 +171,7 @@ static void test_fixture(void)
 
 /* Two mounts written by hand, as a model would: mount(8)'s merged options
  * and its source come from the same libmount parse as the kernel's. */
-static void test_entries_by_hand(void)
+TEST(entries_by_hand)
 {
 	struct ns_snapshot *t = NULL;
 	struct ns_buf b = NS_BUF_INIT;
@@ -202,7 +202,7 @@ static void test_entries_by_hand(void)
 
 /* Each kernel escape, optional-field shape and source oddity on its own,
  * so that a failure names the case. */
-static void test_single_lines(void)
+TEST(single_lines)
 {
 	static const char *const lines[] = {
 		"77 61 8:17 / /mntS rw,relatime shared:1 - ext4 /dev/sdb6 rw\n",
@@ -232,7 +232,7 @@ static void test_single_lines(void)
 
 /* libmount rewrites the source /dev/root to its guess of the root device;
  * mountinfo must show the kernel's text all the same. */
-static void test_dev_root(void)
+TEST(dev_root)
 {
 	static const char text[] =
 		"30 1 8:1 / /r rw - ext4 /dev/root rw\n"
@@ -255,7 +255,7 @@ static void expect_einval(const char *text, const char *what)
 	ok(rc == -EINVAL && s == NULL, "rejected (%d): %s", rc, what);
 }
 
-static void test_parse_errors(void)
+TEST(parse_errors)
 {
 	static const char good[] = "1 0 0:2 / / rw - tmpfs t rw\n";
 	struct ns_snapshot *s = NULL;
@@ -282,7 +282,7 @@ static void test_parse_errors(void)
 	is_str(nonl, good, "a last line without newline still counts");
 }
 
-static void test_read_errors(void)
+TEST(read_errors)
 {
 	struct ns_snapshot *s = NULL;
 	char dir[] = "/tmp/nstest-snap.XXXXXX";
@@ -365,6 +365,11 @@ static void check_live_table(const char *where)
 	ns_snapshot_free(s);
 	ns_buf_free(&b);
 	close(procfd);
+}
+
+TEST(live_table)
+{
+	check_live_table("host");
 }
 
 static int mkdirs(const char *base, const char *const *names, size_t n)
@@ -469,7 +474,7 @@ static void check_dev_root_rewritten(void)
 
 /* Everything below runs in a new mount namespace whose mounts are all
  * private first, so nothing made here can reach the host. */
-static void test_private_namespace(void)
+TEST(private_namespace)
 {
 	char base[] = "/tmp/nstest-snap.XXXXXX";
 
@@ -494,18 +499,4 @@ static void test_private_namespace(void)
 	check_dev_root_rewritten();
 	umount2(base, MNT_DETACH);
 	rmdir(base);
-}
-
-int main(void)
-{
-	test_fixture();
-	test_entries_by_hand();
-	test_single_lines();
-	test_dev_root();
-	test_proc_mounts();
-	test_parse_errors();
-	test_read_errors();
-	check_live_table("host");
-	test_private_namespace();
-	return tap_done();
 }

@@ -21,7 +21,7 @@ static void check(const char *diff, const char *want, const char *what)
 	free(got);
 }
 
-int main(void)
+TEST(hints)
 {
 	check("--- expected\n+++ actual\n@@ -1,2 +1,2 @@\n"
 	      "-1 0 7:0 / / rw,relatime - ext4 /dev/sda1 rw\n"
@@ -74,5 +74,4 @@ int main(void)
 	check("--- expected\n+++ actual\n-a b\n+a c\n", NULL, "no type at all");
 	check("", NULL, "an empty diff");
 	check(NULL, NULL, "no diff");
-	return tap_done();
 }

@@ -26,7 +26,7 @@ static void closest(const char *word, const char *const *choices, size_t n,
 		ok(got == NULL, "'%s' -> nothing (got '%s')", word, got ? got : "");
 }
 
-int main(void)
+TEST(closest_word)
 {
 	size_t nc = NS_ARRAY_SIZE(cmds), no = NS_ARRAY_SIZE(opts);
 
@@ -72,5 +72,4 @@ int main(void)
 	}
 	closest("", cmds, nc, NULL);
 	closest("x", NULL, 0, NULL);
-	return tap_done();
 }

@@ -69,7 +69,7 @@ static int judge(const char *text, int err)
 
 #define DMESG "           dmesg(1) may have more information after failed mount system call.\n"
 
-static void test_umount(void)
+TEST(umount)
 {
 	const char *busy = "    # umount /mntS\n    umount: /mntS: target is busy.\n";
 
@@ -116,7 +116,7 @@ static void test_umount(void)
 		 ENOTDIR) == 1, "plain umount ENOTDIR: still the generic message (-R's own is -R's)");
 }
 
-static void test_paths(void)
+TEST(paths)
 {
 	ok(judge("    # umount x\n    umount: /x: not mounted.\n", EINVAL) == 1,
 	   "a relative path, printed absolute");
@@ -130,7 +130,7 @@ static void test_paths(void)
 	   "// and /./, as libmount drops them");
 }
 
-static void test_mount(void)
+TEST(mount)
 {
 	const char *unbind = "    # mount --bind /ub /x\n"
 			     "    mount: /x: wrong fs type, bad option, bad superblock on /ub, missing codepage or helper program, or other error.\n";
@@ -175,7 +175,7 @@ static void test_mount(void)
 }
 
 /* util-linux 2.40 and 2.41+, with the new mount API (from the source) */
-static void test_newapi_forms(void)
+TEST(newapi_forms)
 {
 	ok(judge("    # mount --move /a /b\n    mount: /b: move_mount() failed: Too many levels of symbolic links.\n",
 		 ELOOP) == 1, "2.41: move_mount() failed: %%m");
@@ -224,7 +224,7 @@ static void test_newapi_forms(void)
 /* The file commands' tools: "CMD: MESSAGE", strerror last (coreutils
  * 9.1, util-linux 2.38.1: tests/data/sessions/24-file-command-errors),
  * and an interactive bash's own for cd and a redirection. */
-static void test_tools(void)
+TEST(tools)
 {
 	ok(judge("    # touch /ro/f\n    touch: cannot touch '/ro/f': Read-only file system\n", EROFS) == 1,
 	   "touch: cannot touch 'F': EROFS");
@@ -282,7 +282,7 @@ static void test_tools(void)
 	   "bash's words for touch: fail");
 }
 
-static void test_blocks(void)
+TEST(blocks)
 {
 	ok(judge_out("    # umount /x\n    before\n    umount: /x: not mounted.\n", EINVAL, "before\n") == 1,
 	   "output before the error line is matched as written");
@@ -314,7 +314,7 @@ static char *render(const char *cmdline, int err)
 	return r;
 }
 
-static void test_render(void)
+TEST(render)
 {
 	char *r;
 
@@ -374,7 +374,7 @@ static void test_render(void)
 }
 
 /* Every message the table can render is one the judge takes back. */
-static void test_table(void)
+TEST(table)
 {
 	size_t bad = 0, nosrc = 0;
 
@@ -422,7 +422,7 @@ static char *update(const char *text, int err)
 	return update2(text, EBUSY, err);
 }
 
-static void test_update(void)
+TEST(update)
 {
 	char *r;
 
@@ -451,7 +451,7 @@ static void test_update(void)
 	free(r);
 }
 
-static void test_directive(void)
+TEST(directive)
 {
 	struct ns_diag d = { NULL, 0 };
 	const char *bad = "errors: both\n\n    # mkdir /a\n";
@@ -461,19 +461,4 @@ static void test_directive(void)
 	is_str(d.msg, "t.scn:1:9: error: errors: expected nstest or util-linux, got 'both'", "with its message");
 	ns_diag_free(&d);
 	ns_scenario_free(sc);
-}
-
-int main(void)
-{
-	test_umount();
-	test_paths();
-	test_mount();
-	test_newapi_forms();
-	test_blocks();
-	test_render();
-	test_tools();
-	test_table();
-	test_update();
-	test_directive();
-	return tap_done();
 }

@@ -44,7 +44,7 @@ static char *update(const char *text, const char *const *out, size_t *blocks, ch
 
 /* ---- the file around the blocks ----------------------------------------- */
 
-static void test_original(void)
+TEST(original)
 {
 	static const char *const texts[] = {
 		"title: t\nroot: /dev/sda1\n\nProse.\n\n    # mkdir /a   # why\n\tsh2# ls /\n\ta\n",
@@ -70,7 +70,7 @@ static const char mi_a[] =
 	"49 47 0:40 / / rw,relatime - tmpfs /dev/sda1 rw\n"
 	"50 49 0:41 / /a rw,relatime shared:7 - tmpfs /dev/sdb1 rw\n";
 
-static void test_canonical_fresh(void)
+TEST(canonical_fresh)
 {
 	const char *out[] = { "", mi_a, NULL };
 	char *got = update("    # mkdir /a\n    # cat /proc/self/mountinfo\n", out, NULL, NULL);
@@ -84,7 +84,7 @@ static void test_canonical_fresh(void)
 	free(got);
 }
 
-static void test_same_everywhere(void)
+TEST(same_everywhere)
 {
 	/* The same mounts under other numbers give the same file. */
 	const char *out1[] = { mi_a, "50 49 0:41 / /a rw shared:7 master:3\n", NULL };
@@ -101,7 +101,7 @@ static void test_same_everywhere(void)
 	free(b);
 }
 
-static void test_findmnt_rows(void)
+TEST(findmnt_rows)
 {
 	/* A findmnt block gets the names the mountinfo block fixed, and
 	 * fresh ones after them; its heading and other fields stay. */
@@ -125,7 +125,7 @@ static void test_findmnt_rows(void)
 	free(got);
 }
 
-static void test_kept_names(void)
+TEST(kept_names)
 {
 	/* The first block matches with the article's numbers and stays; the
 	 * second is rewritten in those names, fresh names skipping them. */
@@ -154,7 +154,7 @@ static void test_kept_names(void)
 
 /* ---- which blocks ---------------------------------------------------------- */
 
-static void test_matching_blocks_untouched(void)
+TEST(matching_blocks_untouched)
 {
 	const char *text =
 		"Prose stays.\n"
@@ -175,7 +175,7 @@ static void test_matching_blocks_untouched(void)
 	free(got);
 }
 
-static void test_failing_blocks(void)
+TEST(failing_blocks)
 {
 	const char *text =
 		"    # ls /\n"
@@ -207,7 +207,7 @@ static void test_failing_blocks(void)
 	free(got);
 }
 
-static void test_unordered_emptied(void)
+TEST(unordered_emptied)
 {
 	const char *out[] = { "", NULL };
 	char *got = update("    # ls /\n    [unordered]\n    a\n", out, NULL, NULL);
@@ -216,7 +216,7 @@ static void test_unordered_emptied(void)
 	free(got);
 }
 
-static void test_not_run_kept(void)
+TEST(not_run_kept)
 {
 	const char *text = "    # ls /\n    x\n    # ls /\n    101 100 8:1 / / rw\n";
 	const char *out[] = { "49 47 0:40 / / rw\n", NULL };
@@ -229,7 +229,7 @@ static void test_not_run_kept(void)
 	free(got);
 }
 
-static void test_final_newline(void)
+TEST(final_newline)
 {
 	const char *out[] = { "a\n", NULL };
 	char *got = update("    # ls /\n    b", out, NULL, NULL);
@@ -240,7 +240,7 @@ static void test_final_newline(void)
 
 /* ---- idempotence and refusals ---------------------------------------------- */
 
-static void test_idempotent(void)
+TEST(idempotent)
 {
 	const char *text = "T\n\n    # cat /proc/self/mountinfo\n    9 9 9:9 x\n\tsh2# ls /\n";
 	const char *out[] = { mi_a, "a\n", NULL };
@@ -257,7 +257,7 @@ static void test_idempotent(void)
 	free(twice);
 }
 
-static void test_refusals(void)
+TEST(refusals)
 {
 	const char *blank[] = { "a\n\nb\n", NULL };
 	const char *prompt[] = { "# not a command\n", NULL };
@@ -272,21 +272,4 @@ static void test_refusals(void)
 	ok(!got && err && strstr(err, "command"), "refused: output that would read as a command (%s)",
 	   err ? err : "(null)");
 	free(err);
-}
-
-int main(void)
-{
-	test_original();
-	test_canonical_fresh();
-	test_same_everywhere();
-	test_kept_names();
-	test_findmnt_rows();
-	test_matching_blocks_untouched();
-	test_failing_blocks();
-	test_unordered_emptied();
-	test_not_run_kept();
-	test_final_newline();
-	test_idempotent();
-	test_refusals();
-	return tap_done();
 }
