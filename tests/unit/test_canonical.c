@@ -12,6 +12,7 @@
 #include "match/match_tree.h"
 #include "run/canonical.h"
 #include "run/verdict.h"
+#include "judge_text.h"
 #include "scn.h"
 #include "tap.h"
 
@@ -345,30 +346,6 @@ TEST(run)
 
 /* ---- the judge, on a tree whose TARGET is not the first column --------------- */
 
-/* Whether the scenario text passes when its last step printed actual. */
-static bool judge(const char *text, const char *actual)
-{
-	struct ns_scenario *sc = parse(text);
-	struct ns_run run = { 0 };
-	struct ns_verdict v;
-	bool pass;
-
-	if (!sc)
-		return false;
-	run.n = sc->nsteps;
-	run.obs = xcalloc(run.n, sizeof(*run.obs));
-	for (size_t i = 0; i < run.n; i++) {
-		run.obs[i].ran = true;
-		run.obs[i].out.output = xstrdup(i + 1 == run.n ? actual : "");
-	}
-	ns_judge(sc, &run, NULL, &v);
-	pass = v.status == NS_PASS;
-	ns_verdict_free(&v);
-	ns_run_free(&run);
-	ns_scenario_free(sc);
-	return pass;
-}
-
 #define LAST "    # findmnt -n -o ID,PARENT,MAJ:MIN,TARGET\n" \
 	     "    20     19   0:1  /\n"                         \
 	     "    21     20   0:2  ├─/a\n"                      \
@@ -390,17 +367,17 @@ TEST(judge_tree)
 	   !strcmp(out.v[4], "52     50   └─/b/x") && !strcmp(out.v[5], "..."),
 	   "tree sort: the fields before TARGET kept, the prefix redrawn, '...' a top line");
 	ns_lines_free(&out);
-	ok(judge(LAST, "48     45   0:40  /\n50     48   0:42  ├─/b\n51     48   0:41  └─/a\n"
-		       "52     51   0:41    └─/a/x\n"),
+	ok(judge_text(LAST, "48     45   0:40  /\n50     48   0:42  ├─/b\n51     48   0:41  └─/a\n"
+		       "52     51   0:41    └─/a/x\n", NULL),
 	   "judge: TARGET last, siblings in the other order: passes");
-	ok(judge(LAST, "48     45   0:40  /\n49     48   0:41  ├─/a\n52     49   0:41  │ └─/a/x\n"
-		       "50     48   0:42  └─/b\n"),
+	ok(judge_text(LAST, "48     45   0:40  /\n49     48   0:41  ├─/a\n52     49   0:41  │ └─/a/x\n"
+		       "50     48   0:42  └─/b\n", NULL),
 	   "judge: ... and in the order written");
-	ok(!judge(LAST, "48     45   0:40  /\n50     48   0:42  ├─/b\n52     50   0:41  │ └─/a/x\n"
-			"51     48   0:41  └─/a\n"),
+	ok(!judge_text(LAST, "48     45   0:40  /\n50     48   0:42  ├─/b\n52     50   0:41  │ └─/a/x\n"
+			"51     48   0:41  └─/a\n", NULL),
 	   "judge: a submount under the other sibling fails");
-	ok(!judge(LAST, "48     45   0:40  /\n50     48   0:42  ├─/b\n51     48   0:41  └─/a\n"
-			"52     48   0:41    └─/a/x\n"),
+	ok(!judge_text(LAST, "48     45   0:40  /\n50     48   0:42  ├─/b\n51     48   0:41  └─/a\n"
+			"52     48   0:41    └─/a/x\n", NULL),
 	   "judge: a PARENT that names the wrong mount fails");
 }
 
@@ -461,7 +438,7 @@ TEST(json_tree)
 	ok(!ns_match_tree_canon((const char *const *)lines.v, lines.n, &sh, &out) && !out.n,
 	   "JSON tree: an array that does not close: left alone");
 	ns_lines_free(&lines);
-	ok(judge("    # findmnt -J -o TARGET,ID\n"
+	ok(judge_text("    # findmnt -J -o TARGET,ID\n"
 		 "    {\n       \"filesystems\": [\n          {\n             \"target\": \"/\",\n"
 		 "             \"id\": 1,\n             \"children\": [\n"
 		 "                {\n                   \"target\": \"/a\",\n"
@@ -473,7 +450,7 @@ TEST(json_tree)
 		 "         \"id\": 20,\n         \"children\": [\n"
 		 "            {\n               \"target\": \"/b\",\n               \"id\": 21\n"
 		 "            },{\n               \"target\": \"/a\",\n               \"id\": 22\n"
-		 "            }\n         ]\n      }\n   ]\n}\n"),
+		 "            }\n         ]\n      }\n   ]\n}\n", NULL),
 	   "judge: a JSON tree whose siblings came in the other order passes");
 	free(x);
 	free(y);

@@ -8,6 +8,7 @@
 
 #include "match/match_tree.h"
 #include "run/verdict.h"
+#include "judge_text.h"
 #include "scn.h"
 #include "tap.h"
 
@@ -82,32 +83,6 @@ TEST(canon)
 	free(c);
 }
 
-/* Whether the scenario text passes when its only step printed actual. */
-static bool judge(const char *text, const char *actual, char **diff)
-{
-	struct ns_scenario *sc = parse(text);
-	struct ns_run run = { 0 };
-	struct ns_verdict v;
-	bool pass;
-
-	if (!sc)
-		return false;
-	run.n = sc->nsteps;
-	run.obs = xcalloc(run.n, sizeof(*run.obs));
-	for (size_t i = 0; i < run.n; i++) {
-		run.obs[i].ran = true;
-		run.obs[i].out.output = xstrdup(i + 1 == run.n ? actual : "");
-	}
-	ns_judge(sc, &run, NULL, &v);
-	pass = v.status == NS_PASS;
-	if (diff)
-		*diff = v.n && v.steps[v.n - 1].diff ? xstrdup(v.steps[v.n - 1].diff) : NULL;
-	ns_verdict_free(&v);
-	ns_run_free(&run);
-	ns_scenario_free(sc);
-	return pass;
-}
-
 #define IDS "    # findmnt -o TARGET,ID,PARENT\n" \
 	    "    TARGET    ID PARENT\n"             \
 	    "    /         20     19\n"             \
@@ -119,33 +94,33 @@ TEST(judge)
 {
 	char *diff = NULL;
 
-	ok(judge(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
+	ok(judge_text(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
 		      "└─/mntS   32     30\n  └─/mntS/x 33   32\n", NULL),
 	   "judge: siblings in the other order, as findmnt prints them when IDs come out so");
-	ok(judge(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntS   31     30\n"
+	ok(judge_text(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntS   31     30\n"
 		      "│ └─/mntS/x 33   31\n└─/mntB   32     30\n", NULL),
 	   "judge: the order as written still passes");
-	ok(!judge(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
+	ok(!judge_text(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
 		       "│ └─/mntS/x 33   31\n└─/mntS   32     30\n", &diff),
 	   "judge: a submount under the other sibling fails");
 	ok(diff && strstr(diff, "+├─/mntB") && strstr(diff, "-├─/mntS"),
 	   "... and its diff shows the tree as printed, not re-sorted");
 	free(diff);
-	ok(!judge(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
+	ok(!judge_text(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
 		       "└─/mntS   32     30\n  └─/mntS/x 33   31\n", NULL),
 	   "judge: a PARENT that names the wrong sibling fails");
-	ok(!judge(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
+	ok(!judge_text(IDS, "TARGET    ID PARENT\n/         30     29\n├─/mntB   31     30\n"
 		       "├─/mntS   32     30\n└─/mntS/x 33   30\n", NULL),
 	   "judge: a submount at the wrong depth fails");
-	ok(judge("    # findmnt -o TARGET,PROPAGATION\n    TARGET PROPAGATION\n"
+	ok(judge_text("    # findmnt -o TARGET,PROPAGATION\n    TARGET PROPAGATION\n"
 		 "    /      private\n    ├─/a   shared\n    └─/b   private\n",
 		 "TARGET PROPAGATION\n/      private\n├─/b   private\n└─/a   shared\n", NULL),
 	   "judge: a tree with no number column is compared the same way");
-	ok(!judge("    # findmnt -o TARGET,PROPAGATION\n    TARGET PROPAGATION\n"
+	ok(!judge_text("    # findmnt -o TARGET,PROPAGATION\n    TARGET PROPAGATION\n"
 		  "    /      private\n    ├─/a   shared\n    └─/b   private\n",
 		  "TARGET PROPAGATION\n/      private\n├─/b   shared\n└─/a   private\n", NULL),
 	   "judge: ... and a row's text must still be right");
-	ok(!judge("    # findmnt -l -o TARGET,ID\n    TARGET ID\n    /a     21\n    /b     22\n",
+	ok(!judge_text("    # findmnt -l -o TARGET,ID\n    TARGET ID\n    /a     21\n    /b     22\n",
 		  "TARGET ID\n/b     22\n/a     21\n", NULL),
 	   "judge: a list (findmnt -l, mountinfo order) keeps its order");
 }
