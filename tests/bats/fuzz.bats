@@ -1,16 +1,11 @@
 #!/usr/bin/env bats
 # tests/bats/fuzz.bats - `nstest fuzz`, the differential fuzzer: its
 # errors, the kernel against itself (which must find nothing), the
-# determinism of --seed, SIGINT, the host left alone, and, once the model
-# backend exists, a planted model bug found, shrunk and written as a
-# scenario that passes on the model and fails on the kernel.
+# determinism of --seed, SIGINT, the host left alone, the sides taken from
+# the backend table, and a planted model bug found, shrunk and written as
+# a scenario that passes on the model and fails on the kernel.
 
 load helpers
-
-# The model backend is on this branch when `run --backend model` knows it.
-have_model() {
-	! "$NSTEST" run --backend model /dev/null 2>&1 | grep -q "unknown backend"
-}
 
 # ---- errors: one line naming the problem, exit 2 --------------------------
 
@@ -152,7 +147,6 @@ have_model() {
 # ---- a planted model bug -------------------------------------------------
 
 @test "fuzz: a model whose slaves receive nothing is found, shrunk to at most 5 steps and written" {
-	have_model || skip "no model backend in this build (nstest run --backend model: unknown backend)"
 	local out=$BATS_TEST_TMPDIR/out n
 	NSTEST_MODEL_BREAK=slaves-receive-nothing run "$NSTEST" fuzz --count 300 -j 2 --out "$out"
 	assert_failure 1
@@ -171,7 +165,6 @@ have_model() {
 }
 
 @test "fuzz: the kernel against the model, 200 scenarios (findings are the model's to fix)" {
-	have_model || skip "no model backend in this build (nstest run --backend model: unknown backend)"
 	run "$NSTEST_ROOT/tests/isolation-check" "$NSTEST" fuzz --count 200 -j 2 --out "$BATS_TEST_TMPDIR/out"
 	[[ $status == 0 || $status == 1 ]] || fail "status $status: $output"
 	assert_output --partial "fuzz: 200 scenarios in"
