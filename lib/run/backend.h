@@ -7,7 +7,7 @@
  * backend can do is said by its fields (is_kernel, needs_privileges,
  * loop_standins, has_quirks, explain, repeatable, fuzz_role), which
  * callers ask instead of its name; which backends there are, only
- * backend.c's table knows. No backend includes or calls another. */
+ * backends/backends.c's table knows. No backend includes or calls another. */
 #ifndef NS_BACKEND_H
 #define NS_BACKEND_H
 
