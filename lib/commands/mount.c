@@ -168,22 +168,76 @@ static int unknown_option(struct ns_parse_err *e, size_t word, const char *w)
 {
 	const char *names[NS_ARRAY_SIZE(propagation) + NS_ARRAY_SIZE(other_options)];
 	const char *near;
+	char *name;
 	size_t n = 0;
 
 	for (size_t k = 0; k < NS_ARRAY_SIZE(propagation); k++)
 		names[n++] = propagation[k].opt;
 	for (size_t k = 0; k < NS_ARRAY_SIZE(other_options); k++)
 		names[n++] = other_options[k];
-	near = ns_closest(w, names, n);
+	/* --typo=tmpfs: the option's name is what may be misspelt */
+	name = xstrndup(w, strcspn(w, "="));
+	near = ns_closest(name, names, n);
+	free(name);
 	if (near)
 		return ns_parse_fail(e, word, "mount: unknown option %s (did you mean %s?)", w, near);
 	return ns_parse_fail(e, word, "mount: unknown option %s", w);
 }
 
+/* -t and -o take a value as getopt_long(3) reads mount(8)'s options: the
+ * next word (`-t tmpfs`, `--types tmpfs`) or the rest of this one
+ * (`-ttmpfs`, `--types=tmpfs`). True when w is one of them, with *r the
+ * result (0, or -1 with *e filled). */
+static bool value_option(const struct ns_stage *st, size_t *i, struct ns_mount_args *a,
+			 struct ns_parse_err *e, int *r)
+{
+	static const struct { const char *name; char letter; } longs[] = {
+		{ "--types", 't' }, { "--options", 'o' },
+	};
+	const char *w = st->argv[*i], *value = NULL;
+	char which = 0;
+
+	for (size_t k = 0; k < NS_ARRAY_SIZE(longs) && !which; k++) {
+		size_t n = strlen(longs[k].name);
+
+		if (!strncmp(w, longs[k].name, n) && (w[n] == '\0' || w[n] == '=')) {
+			which = longs[k].letter;
+			value = w[n] == '=' ? w + n + 1 : NULL;
+		}
+	}
+	if (!which && w[0] == '-' && (w[1] == 't' || w[1] == 'o')) {
+		which = w[1];
+		value = w[2] ? w + 2 : NULL;
+	}
+	if (!which)
+		return false;
+	*r = 0;
+	if (!value) {
+		if (*i + 1 >= st->argc) {
+			*r = ns_parse_fail(e, *i, "mount: option %s needs a value", w);
+			return true;
+		}
+		value = st->argv[++*i];
+	} else if (!*value) {
+		*r = ns_parse_fail(e, *i, "mount: option %s needs a value", w);
+		return true;
+	}
+	if (which == 't') {
+		a->type = value;
+		a->type_word = *i;
+	} else {
+		a->options = value;
+		a->options_word = *i;
+	}
+	return true;
+}
+
+/* One option word at argv[*i] (and its value, for -t and -o). */
 static int parse_option_word(struct ns_stage *st, size_t *i, struct ns_mount_args *a,
 			     struct ns_parse_err *e)
 {
 	const char *w = st->argv[*i];
+	int r;
 
 	for (size_t k = 0; k < NS_ARRAY_SIZE(propagation); k++) {
 		if (!strcmp(w, propagation[k].opt)) {
@@ -199,19 +253,8 @@ static int parse_option_word(struct ns_stage *st, size_t *i, struct ns_mount_arg
 	}
 	if (!strcmp(w, "--move") || !strcmp(w, "-M"))
 		return set_op(a, NS_MOUNT_MOVE, e, *i);
-	if (!strcmp(w, "-t") || !strcmp(w, "--types") || !strcmp(w, "-o") ||
-	    !strcmp(w, "--options")) {
-		if (*i + 1 >= st->argc)
-			return ns_parse_fail(e, *i, "mount: option %s needs a value", w);
-		if (w[1] == 't' || w[2] == 't') {
-			a->type = st->argv[++*i];
-			a->type_word = *i;
-		} else {
-			a->options = st->argv[++*i];
-			a->options_word = *i;
-		}
-		return 0;
-	}
+	if (value_option(st, i, a, e, &r))
+		return r;
 	return unknown_option(e, *i, w);
 }
 

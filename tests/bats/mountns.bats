@@ -31,6 +31,29 @@ passes_everywhere() {
 	passes_in "" --devices=loop --userns --backend=model "$1"
 }
 
+# mount(8) reads -t and -o with getopt_long(3): the value is the next
+# word or the rest of the option's own (`--types=tmpfs`, `-ttmpfs`).
+# The expected super options are shmem_show_options()'s: size and mode
+# when not the default, size in k.
+@test "mount: -t and -o in each spelling getopt_long reads" {
+	scn=$(write_scn spellings <<'SCN'
+    # mkdir /a /b /c /d
+    # mount --types=tmpfs --options=size=1m,mode=700 tmpfs /a
+    # mount -ttmpfs -omode=750 tmpfs /b
+    # mount --types tmpfs -o ro tmpfs /c
+    # mount -t tmpfs --options=nosuid tmpfs /d
+    # grep ' - tmpfs tmpfs ' /proc/self/mountinfo | sed 's/^[0-9]* [0-9]* [0-9:]* //'
+    / /a rw,relatime - tmpfs tmpfs rw,size=1024k,mode=700
+    / /b rw,relatime - tmpfs tmpfs rw,mode=750
+    / /c ro,relatime - tmpfs tmpfs ro
+    / /d rw,nosuid,relatime - tmpfs tmpfs rw
+SCN
+	)
+	passes_everywhere "$scn"
+	sed 's|^    / /b rw,relatime - tmpfs tmpfs rw,mode=750$|    / /b rw,relatime - tmpfs tmpfs rw|' "$scn" >"$SCN_DIR/wrong.scn"
+	fails_everywhere "$SCN_DIR/wrong.scn" "    +/ /b rw,relatime - tmpfs tmpfs rw,mode=750"
+}
+
 @test "remount: bind,ro makes one mount read-only; the other bind and the filesystem stay writable; bind,rw undoes it" {
 	scn=$(write_scn bindro <<'SCN'
     # mkdir /data /ro

@@ -196,6 +196,9 @@ TEST(errors)
 	parse_error("    # open_tree -x /a @t\n", "t.scn:1:17: error: open_tree: unknown option -x (-c, -R)", "open_tree option: no guess");
 	parse_error("    # move_mount --beneth /a /b\n", "t.scn:1:18: error: move_mount: unknown option --beneth (did you mean --beneath?)", "move_mount option");
 	parse_error("    # mount_setattr --recursiv -o ro /a\n", "t.scn:1:21: error: mount_setattr: unknown option --recursiv (did you mean --recursive?)", "mount_setattr option");
+	parse_error("    # mount /dev/sdb1 /x -o\n", "t.scn:1:26: error: mount: option -o needs a value", "mount -o without its value");
+	parse_error("    # mount --types= tmpfs /x\n", "t.scn:1:13: error: mount: option --types= needs a value", "mount --types= with an empty value");
+	parse_error("    # mount --type=tmpfs tmpfs /x\n", "t.scn:1:13: error: mount: unknown option --type=tmpfs (did you mean --types?)", "mount: a misspelt long option with its value");
 	parse_error("    # mount_setattr /a --propagation\n", "t.scn:1:24: error: mount_setattr: option --propagation needs a value", "mount_setattr option without its value");
 	parse_error("    # ls --all /\n", "t.scn:1:10: error: ls: long options are not supported: write -a for --all", "a long option named whole, with its short form");
 	parse_error("    # ls --colour /\n", "t.scn:1:10: error: ls: unknown option --colour", "a long option of the file commands: no guess");
