@@ -1,13 +1,19 @@
 """Debian's packaged kernels, as ci/kernels lists and caches them: their
 upstream versions in order, lines, and fetching one to a bzImage path.
-Shared by ci/kernel-matrix and ci/kernel-bisect."""
+Shared by ci/kernel-matrix and ci/kernel-bisect.
+
+NSTEST_KERNELS names a program to run in place of ci/kernels. It is for
+tests (tests/bats/kernel-bisect.bats), which must not reach the archive:
+there, ci/kernels itself with --offline, over a cache of stand-in
+kernels."""
 
 import os
 import re
 import subprocess
 import sys
 
-KERNELS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
+KERNELS = os.environ.get("NSTEST_KERNELS") or \
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "kernels")
 
 
 def _say(msg):

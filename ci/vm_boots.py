@@ -8,13 +8,18 @@ past the timeout, its init failed, nstest never ran). A status 125
 without a readable report is read the same way. nstest's own 125
 (`run --bisect`: this kernel cannot be judged, a scenario was skipped)
 comes with its report and without vm-run's line: that is nstest's
-answer, not a crash, and booting again would give it again."""
+answer, not a crash, and booting again would give it again.
+
+NSTEST_VM_RUN names a program to run in place of ci/vm-run. It is for
+tests (tests/bats/kernel-bisect.bats), which cannot boot kernels: a
+stand-in that takes vm-run's command line and answers as it does."""
 
 import os
 
 from transcripts import read_report
 
-VM_RUN = os.path.join(os.path.dirname(os.path.abspath(__file__)), "vm-run")
+VM_RUN = os.environ.get("NSTEST_VM_RUN") or \
+    os.path.join(os.path.dirname(os.path.abspath(__file__)), "vm-run")
 NO_VERDICT = "vm-run: no verdict: "
 
 

@@ -1,0 +1,130 @@
+#!/usr/bin/env bats
+# tests/bats/kernel-bisect.bats - ci/kernel-bisect (and ci/kernel-matrix,
+# which shares its retry) on kernels that crash while booting, without
+# booting any kernel: the real bisection over stand-ins.
+#
+# The seam: ci/kernels itself runs --offline over a cache of stand-in
+# kernels (NSTEST_KERNELS, NSTEST_KERNEL_CACHE), so the versions and the
+# fetches are the real ones; a stand-in for ci/vm-run (NSTEST_VM_RUN)
+# boots nothing. A stand-in kernel's image holds what its boots do, a
+# word a boot, the last word for every later boot: good, bad and cannot
+# print what nstest run --bisect --format json printed on this machine
+# for the scenario passing, failing and skipped (exit 0, 1 and 125, as
+# vm-run hands nstest's status over); panic and fatal print what vm-run
+# prints for a guest that panicked (the end of the console, then
+# "vm-run: no verdict: ...") and exit 125. Real tests of both tools on
+# real kernels are in tests/bats/vm/.
+
+bats_require_minimum_version 1.5.0
+load helpers
+
+setup() {
+	nstest_setup
+	FAKE=$BATS_TEST_TMPDIR/fake
+	mkdir -p "$FAKE/cache"
+	# What nstest says for the scenario when it passes, fails and cannot
+	# run, all at the same path; it is left passing, for kernel-bisect's
+	# nstest run --list.
+	SCN=$SCN_DIR/s.scn
+	write_scn s >/dev/null <<-'SCN'
+	    # mkdir /a
+	    # ls /
+	    b
+	SCN
+	"$NSTEST" run --bisect --format json "$SCN" >"$FAKE/bad.json" && fail "the failing scenario passed"
+	write_scn s >/dev/null <<-'SCN'
+	kernel: >= 99.0
+
+	    # mkdir /a
+	SCN
+	local s=0
+	"$NSTEST" run --bisect --format json "$SCN" >"$FAKE/cannot.json" || s=$?
+	((s == 125)) || fail "the skipped scenario is $s, not 125"
+	write_scn s >/dev/null <<-'SCN'
+	    # mkdir /a
+	    # ls /
+	    a
+	SCN
+	"$NSTEST" run --bisect --format json "$SCN" >"$FAKE/good.json" || fail "the passing scenario failed"
+
+	cat >"$FAKE/kernels" <<-EOF
+	#!/bin/bash
+	exec "$NSTEST_ROOT/ci/kernels" --offline "\$@"
+	EOF
+	cat >"$FAKE/vm-run" <<-'EOF'
+	#!/bin/bash
+	# A stand-in for ci/vm-run, which boots nothing (see the top of
+	# tests/bats/kernel-bisect.bats).
+	image=
+	while (($#)) && [[ $1 != -- ]]; do
+		case $1 in
+		--nstest) shift 2 ;;
+		-*) shift ;;
+		*) image=$1; shift ;;
+		esac
+	done
+	shift
+	[[ -r $image ]] || { echo "vm-run: no kernel image at $image" >&2; exit 2; }
+	[[ $1 == run && " $* " == *" --format json "* ]] ||
+		{ echo "vm-run stand-in: not a JSON run: $*" >&2; exit 2; }
+	rel=$(basename "$(dirname "$image")")
+	echo "$rel $*" >>"$FAKE_DIR/boots"
+	n=$(grep -c "^$rel " "$FAKE_DIR/boots")
+	read -ra plan <"$image"
+	what=${plan[n - 1]:-${plan[-1]}}
+	panicked() {
+		echo "vm-run: the end of the guest console:"
+		printf '    %s\n' "$@"
+		echo "vm-run: no verdict: the guest stopped without a verdict: ${*: -1}"
+	} >&2
+	case $what in
+	good) cat "$FAKE_DIR/good.json"; exit 0 ;;
+	bad) cat "$FAKE_DIR/bad.json"; exit 1 ;;
+	cannot) cat "$FAKE_DIR/cannot.json"; exit 125 ;;
+	panic)
+		panicked "Run /init as init process" \
+			"init[1]: segfault at 0 ip 0000000000401000 sp 00007ffc2a5e1f00 error 14" \
+			"Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+		exit 125 ;;
+	fatal)
+		panicked "RIP: 0010:__kmalloc_noprof+0x1b5/0x3f0" \
+			"Kernel panic - not syncing: Fatal exception in interrupt"
+		exit 125 ;;
+	esac
+	echo "vm-run stand-in: '$what'?" >&2
+	exit 2
+	EOF
+	chmod +x "$FAKE/kernels" "$FAKE/vm-run"
+	export NSTEST_KERNELS=$FAKE/kernels NSTEST_KERNEL_CACHE=$FAKE/cache
+	export NSTEST_VM_RUN=$FAKE/vm-run FAKE_DIR=$FAKE
+	# no ci/__pycache__ left in the tree
+	export PYTHONDONTWRITEBYTECODE=1
+	: >"$FAKE/boots"
+}
+
+# kernel VERSION WHAT...: a stand-in kernel in the cache, as ci/kernels
+# fetches one, whose boots do WHAT (see the top).
+kernel() {
+	local v=$1 rel=$1+deb13-cloud-amd64
+	shift
+	mkdir -p "$FAKE/cache/$rel"
+	echo "$*" >"$FAKE/cache/$rel/vmlinuz-$rel"
+	printf '%s\n' "version: $v" "debian-version: $v-1" "release: $rel" "suites: sid" \
+		"package: linux-image-$rel" "modules-package: linux-image-$rel" "loop: absent" \
+		>"$FAKE/cache/$rel/info"
+}
+
+# boots VERSION: how often it was booted
+boots() { grep -c "^$1+" "$FAKE/boots"; }
+
+@test "kernel-matrix: boots a kernel again after a panic, as kernel-bisect does, and a kernel that never boots has no verdict (125)" {
+	kernel 9.1.2 panic
+	kernel 9.1.3 fatal good
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-matrix" --no-host --no-junit -o "$BATS_TEST_TMPDIR/out" \
+		--debian 9.1.2,9.1.3 -s "$SCN"
+	assert_failure 125
+	[[ $(boots 9.1.3) == 2 && $(boots 9.1.2) == 2 ]] || fail "$(cat "$FAKE/boots")"
+	assert_line "booted again after a boot without a verdict: 9.1.3 (1x)"
+	assert_line --regexp "^$SCN +- +pass$"
+	[[ $stderr == *"9.1.2"*"Attempted to kill init"*"-- booting it again"* ]] || fail "stderr: $stderr"
+}
