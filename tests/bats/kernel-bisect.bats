@@ -117,6 +117,119 @@ kernel() {
 # boots VERSION: how often it was booted
 boots() { grep -c "^$1+" "$FAKE/boots"; }
 
+# Eleven kernels, 9.1.0 to 9.1.10 (made-up versions); the scenario breaks
+# in 9.1.4. The search tries 9.1.5, 9.1.4, 9.1.2, 9.1.1 and 9.1.3 in that
+# order: 9.1.2 and 9.1.5 never boot, on either side of the change, and
+# 9.1.3, the last good one, panics on its first boot only.
+eleven() {
+	kernel 9.1.0 good
+	kernel 9.1.1 good
+	kernel 9.1.2 panic
+	kernel 9.1.3 fatal good
+	kernel 9.1.4 bad
+	kernel 9.1.5 "${1:-fatal}"
+	local i
+	for i in 6 7 8 9 10; do kernel 9.1.$i bad; done
+}
+
+@test "kernel-bisect: a boot without a verdict is booted again; a kernel that never gives one is skipped, named with its panic, and the answer is right around it" {
+	eleven
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out" \
+		--vm-opt=--accel=tcg 9.1.0 9.1.10 -- "$SCN"
+	assert_success
+	assert_line "last good: 9.1.3"
+	assert_line "first bad: 9.1.4"
+	# 9.1.3 panicked once, then gave its verdict
+	[[ $(boots 9.1.3) == 2 ]] || fail "9.1.3 booted $(boots 9.1.3) times"
+	assert_line "booted again after a boot without a verdict: 9.1.3 (1x)"
+	[[ $stderr == *"9.1.3: no verdict (status 125): "*"Fatal exception in interrupt -- booting it again"* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr == *"kernel-bisect: 9.1.3: good"* ]] || fail "stderr: $stderr"
+	# 9.1.2 and 9.1.5 panicked on both boots: skipped, with the console's panic
+	[[ $(boots 9.1.2) == 2 && $(boots 9.1.5) == 2 ]] ||
+		fail "9.1.2 booted $(boots 9.1.2) times, 9.1.5 $(boots 9.1.5)"
+	assert_line "skipped (neither good nor bad, as git bisect skips on 125):"
+	assert_line "  9.1.2: crashed, no verdict in 2 boots: the guest stopped without a verdict: Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+	assert_line "  9.1.5: crashed, no verdict in 2 boots: the guest stopped without a verdict: Kernel panic - not syncing: Fatal exception in interrupt"
+	# the kernels judged, each once, and the diff of the two around the change
+	for v in 9.1.0 9.1.10 9.1.4 9.1.1; do
+		[[ $(boots "$v") == 1 ]] || fail "$v booted $(boots "$v") times"
+	done
+	assert_line "=== $SCN"
+	assert_line "    -result: pass"
+	assert_line "    +result: fail"
+	# every boot was the JSON run of nstest run --bisect, with the --vm-opt
+	refute grep -v -F " run --bisect --format json $SCN" "$FAKE/boots"
+	# the failed boots' files are kept beside the one that counted
+	[[ -s $BATS_TEST_TMPDIR/out/9.1.3.boot2.json && -s $BATS_TEST_TMPDIR/out/9.1.3.stderr ]] ||
+		fail "$(ls "$BATS_TEST_TMPDIR/out")"
+	grep -q "Fatal exception in interrupt" "$BATS_TEST_TMPDIR/out/9.1.3.stderr"
+}
+
+@test "kernel-bisect: what nstest cannot judge is skipped as nstest's, booted once, and not called a crash" {
+	eleven cannot
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out" 9.1.0 9.1.10 -- "$SCN"
+	assert_success
+	assert_line "first bad: 9.1.4"
+	[[ $(boots 9.1.5) == 1 ]] || fail "9.1.5 booted $(boots 9.1.5) times"
+	assert_line "  9.1.5: nstest cannot judge it: $SCN skipped (needs kernel >= 99.0.0, this is $(uname -r))"
+	assert_line --partial "  9.1.2: crashed, no verdict in 2 boots: "
+	refute_output --partial "9.1.5: crashed"
+	[[ $stderr != *"9.1.5: no verdict"* ]] || fail "stderr: $stderr"
+}
+
+@test "kernel-bisect: --retries 0 boots once, so the flaky kernel is skipped too and nothing is decided (125)" {
+	eleven
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out" --retries 0 \
+		9.1.0 9.1.10 -- "$SCN"
+	assert_failure 125
+	assert_line "cannot decide: the first bad kernel is one of 9.1.2, 9.1.3, 9.1.4; 9.1.2, 9.1.3 could not be judged"
+	assert_line "  9.1.3: crashed, no verdict in 1 boot: the guest stopped without a verdict: Kernel panic - not syncing: Fatal exception in interrupt"
+	[[ $(boots 9.1.3) == 1 && $(boots 9.1.2) == 1 ]] || fail "$(cat "$FAKE/boots")"
+	refute_output --partial "booted again"
+}
+
+@test "kernel-bisect: when the only candidate crashes, the answer is 125 and names it with its panic" {
+	kernel 9.1.0 good
+	kernel 9.1.1 panic
+	kernel 9.1.2 bad
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out" --retries 2 \
+		9.1.0 9.1.2 -- "$SCN"
+	assert_failure 125
+	assert_line "cannot decide: the first bad kernel is one of 9.1.1, 9.1.2; 9.1.1 could not be judged"
+	assert_line "  9.1.1: crashed, no verdict in 3 boots: the guest stopped without a verdict: Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+	[[ $(boots 9.1.1) == 3 ]] || fail "9.1.1 booted $(boots 9.1.1) times"
+	refute_line --partial "first bad:"
+}
+
+@test "kernel-bisect: an end that crashes on every boot is 125, and nothing else is booted" {
+	kernel 9.1.0 panic
+	kernel 9.1.1 good
+	kernel 9.1.2 bad
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out" 9.1.0 9.1.2 -- "$SCN"
+	assert_failure 125
+	assert_line "cannot decide: 9.1.0 (given as good) cannot be judged, so none of the 3 kernels from 9.1.0 to 9.1.2 was bisected"
+	assert_line "  9.1.0: crashed, no verdict in 2 boots: the guest stopped without a verdict: Kernel panic - not syncing: Attempted to kill init! exitcode=0x0000000b"
+	[[ $(boots 9.1.0) == 2 && $(boots 9.1.1) == 0 ]] || fail "$(cat "$FAKE/boots")"
+	# a wrong end is said even when the other one crashed
+	kernel 9.1.2 good
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out2" 9.1.0 9.1.2 -- "$SCN"
+	assert_failure 1
+	[[ $stderr == *"9.1.2, given as bad, is good on these scenarios: nothing to bisect"* ]] ||
+		fail "stderr: $stderr"
+}
+
+@test "kernel-bisect: --retries takes 0 or more" {
+	kernel 9.1.0 good
+	kernel 9.1.2 bad
+	run "$NSTEST_ROOT/ci/kernel-bisect" --retries -1 9.1.0 9.1.2 -- "$SCN"
+	assert_failure 2
+	assert_output --partial "--retries: 0 or more, not -1"
+	run "$NSTEST_ROOT/ci/kernel-bisect" --retries x 9.1.0 9.1.2 -- "$SCN"
+	assert_failure 2
+	[[ ! -s $FAKE/boots ]] || fail "booted: $(cat "$FAKE/boots")"
+}
+
 @test "kernel-matrix: boots a kernel again after a panic, as kernel-bisect does, and a kernel that never boots has no verdict (125)" {
 	kernel 9.1.2 panic
 	kernel 9.1.3 fatal good
