@@ -21,8 +21,9 @@ SCN
 	host=$(uname -r)
 	guest=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
 	run --separate-stderr "$CI_DIR/kernel-matrix" -o "$out" --vm-opt=--modules=none \
-		-s scenarios/article -s "$loop" "$KERNEL"
+		--markdown "$BATS_TEST_TMPDIR/k.md" -s scenarios/article -s "$loop" "$KERNEL"
 	assert_success
+	matrix=("${lines[@]}")
 
 	# the matrix: a header, then one row per scenario, in run order
 	assert_line --index 0 --regexp "^scenario +$host \(host\) +$guest$"
@@ -43,6 +44,20 @@ SCN
 	done
 	grep -q "<property name=\"kernel\" value=\"$guest\"/>" "$out/01-$guest.xml" ||
 		fail "the VM's JUnit does not name its kernel"
+
+	# --markdown wrote the same run as tables, and --from prints the same
+	# matrix again from the folder without booting anything
+	run cat "$BATS_TEST_TMPDIR/k.md"
+	assert_line --index 0 '<!-- kernel-matrix: begin -->'
+	assert_line --regexp "^\| $host \(host\) \| 5 \| 0 \| 0 \| 0 \| 0 \| 0 \| [0-9]+ s \|$"
+	assert_line --regexp "^\| $guest[^|]* \| 4 \| 0 \| 1 \| 0 \| 0 \| 0 \| [0-9]+ s \|$"
+	assert_line --partial '5 scenarios on 2 kernels. 4 of them have the same verdict'
+	assert_line --regexp '^\| `article/02-slave` \| pass \| pass \|$'
+	run --separate-stderr "$CI_DIR/kernel-matrix" --from "$out"
+	assert_success
+	for i in 0 1 5; do
+		assert_equal "${lines[$i]}" "${matrix[$i]}"
+	done
 }
 
 @test "kernel-matrix: a kernel without a verdict is a column of '-' and status 125" {
