@@ -2,7 +2,10 @@
 # tests/bats/shard.bats - run --shard K/N: the N shards of one command
 # line run every scenario exactly once, with any --format, --filter and
 # -j; bad values are usage errors; an empty shard is a report of nothing.
-# Everything here runs on the model backend (no mounts, no privileges).
+# The ci/kernel-matrix command the workflows and README give for sharding
+# a kernel's scenarios really hands --shard to nstest run, and its shards
+# split the scenarios. Everything here runs on the model backend or lists
+# (no mounts, no privileges).
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -212,4 +215,102 @@ SCN
 	run "$NSTEST" run --help
 	assert_success
 	assert_line --partial "--shard K/N"
+}
+
+# shard_commands FILE...: the documented ci/kernel-matrix command lines that
+# split scenarios (those with --shard: in the workflows' comments, and
+# README's code lines), each run as CI would run its shards 1/3, 2/3 and
+# 3/3: ci/kernel-matrix's own parse_args reads the line, and its host
+# column's command for nstest, with --list, says which scenarios each
+# shard gets. Prints "FILE: N shards: a b c scenarios of T" per command;
+# exit 1 naming a command whose --shard splits kernels, or whose shards
+# are empty, overlap or leave a scenario out. `--line TEXT` checks TEXT
+# alone.
+shard_commands() {
+	python3 - "$NSTEST_ROOT" "$NSTEST" "$@" <<'PY'
+import importlib.machinery, importlib.util, os, re, shlex, subprocess, sys, tempfile
+
+root, nstest, args = sys.argv[1], sys.argv[2], sys.argv[3:]
+sys.path.insert(0, os.path.join(root, "ci"))
+loader = importlib.machinery.SourceFileLoader("kernel_matrix", os.path.join(root, "ci", "kernel-matrix"))
+km = importlib.util.module_from_spec(importlib.util.spec_from_loader("kernel_matrix", loader))
+loader.exec_module(km)
+
+if args[:1] == ["--line"]:
+    commands = [("--line", args[1])]
+else:
+    commands = []
+    for f in args:
+        for line in open(f):
+            m = re.match(r"^(?:#\s+|    )(ci/kernel-matrix .*--shard.*)$", line.rstrip("\n"))
+            if m:
+                commands.append((f, m.group(1)))
+        if not any(c[0] == f for c in commands):
+            print(f"{f}: no documented ci/kernel-matrix command with --shard")
+            sys.exit(1)
+
+
+def shard_line(text, k):
+    """TEXT for shard K of 3: the workflows' variables (GitHub's matrix,
+    GitLab's $LINE and $SHARD) filled in, README's 2/3 made K/3."""
+    for a, b in (("${{ matrix.shard }}", str(k)), ("${{ matrix.line }}", "6.17"),
+                 ("${SHARD%/*}", str(k)), ("$SHARD", f"{k}/3"), ("$LINE", "6.17")):
+        text = text.replace(a, b)
+    return re.sub(r"(?<![\w/])2/3(?![\w/])", f"{k}/3", text)
+
+
+def listed(argv):
+    p = subprocess.run(argv + ["--list"], cwd=root, capture_output=True, text=True)
+    if p.returncode:
+        print(f"{' '.join(argv)} --list: status {p.returncode}: {p.stderr.strip()}")
+        sys.exit(1)
+    return p.stdout.split()
+
+
+bad = 0
+for where, text in commands:
+    got, sizes = [], []
+    for k in (1, 2, 3):
+        argv = shlex.split(shard_line(text, k))
+        a = km.parse_args(argv[1:])
+        if a.shard is not None or a.nstest_opts[-2:] != ["--shard", f"{k}/3"]:
+            print(f"{where}: {text}: --shard {k}/3 does not reach nstest run "
+                  f"(kernel shard {a.shard}, nstest options {a.nstest_opts})")
+            bad = 1
+            break
+        host = km.Kernel(None, tempfile.gettempdir(), 0)
+        cmd = host.command(nstest, "json", a.scenarios, a.nstest_opts, a.vm_opt)
+        mine = listed(cmd)
+        sizes.append(len(mine))
+        got += mine
+    else:
+        whole = listed(host.command(nstest, "json", a.scenarios, a.nstest_opts[:-2], a.vm_opt))
+        if 0 in sizes or sorted(got) != sorted(whole):
+            print(f"{where}: {text}: shards of {sizes} scenarios, {len(got)} in all, "
+                  f"{len(set(got))} different, of {len(whole)}")
+            bad = 1
+        else:
+            print(f"{where}: 3 shards: {' '.join(map(str, sizes))} scenarios of {len(whole)}")
+sys.exit(bad)
+PY
+}
+
+@test "shard: the documented CI command (workflows, README) splits each kernel's scenarios: every one once, no shard empty" {
+	GITHUB=$NSTEST_ROOT/ci/workflows/github-kernel-matrix.yml
+	CHILD=$NSTEST_ROOT/ci/workflows/gitlab-kernel-matrix-child.yml
+	README=$NSTEST_ROOT/README.md
+	total=$("$NSTEST" run --list "$NSTEST_ROOT/scenarios" | wc -l)
+	run shard_commands "$GITHUB" "$CHILD" "$README"
+	assert_success
+	assert_equal "${#lines[@]}" 3
+	for f in "$GITHUB" "$CHILD" "$README"; do
+		assert_line --regexp "^$f: 3 shards: [1-9][0-9]* [1-9][0-9]* [1-9][0-9]* scenarios of $total\$"
+	done
+
+	# what the workflows once said: --shard to ci/kernel-matrix itself
+	# splits kernels, and nstest runs every scenario in each job
+	wrong='ci/kernel-matrix --no-host --debian "${{ matrix.line }}" -s scenarios -o out --shard ${{ matrix.shard }}/3'
+	run shard_commands --line "$wrong"
+	assert_failure 1
+	assert_output "--line: $wrong: --shard 1/3 does not reach nstest run (kernel shard (1, 3), nstest options [])"
 }
