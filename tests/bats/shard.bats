@@ -1,7 +1,8 @@
 #!/usr/bin/env bats
 # tests/bats/shard.bats - run --shard K/N: the N shards of one command
 # line run every scenario exactly once, with any --format, --filter and
-# -j; bad values are usage errors; an empty shard is a report of nothing.
+# -j; bad values are usage errors; an empty shard is an error, and with
+# --allow-empty-shard a report of nothing.
 # The ci/kernel-matrix command the workflows and README give for sharding
 # a kernel's scenarios really hands --shard to nstest run, and its shards
 # split the scenarios. Everything here runs on the model backend or lists
@@ -133,17 +134,49 @@ ok 1 - scenarios/article/02-slave.scn
 	assert_equal "$(head -n 1 <<<"$stderr")" "nstest: error: run: option '--shard' needs a value"
 }
 
-@test "shard: an empty shard says so on stderr, reports zero scenarios in every format, exit 0" {
+@test "shard: an empty shard is an error, exit 2, that says what to do; nothing runs, no report" {
+	msg="nstest: error: shard 5/5 has no scenarios: 4 scenario file(s) for 5 shards; split into at most 4 shards, or pass --allow-empty-shard where an empty shard is expected"
+	for format in human tap junit json html; do
+		run --separate-stderr "$NSTEST" run --backend model --format "$format" --shard 5/5 scenarios/article
+		assert_failure 2
+		assert_equal "$stderr" "$msg"
+		assert_output ""
+	done
+	run --separate-stderr "$NSTEST" run --backend model --shard 5/5 --output "$BATS_TEST_TMPDIR/r.json" \
+		--format json scenarios/article
+	assert_failure 2
+	[[ ! -e $BATS_TEST_TMPDIR/r.json ]] || fail "a report was written"
+	run --separate-stderr "$NSTEST" run --backend model --list --shard 5/5 scenarios/article
+	assert_failure 2
+	assert_equal "$stderr" "$msg"
+	# after --filter: 2 scenarios left for 3 shards
+	run --separate-stderr "$NSTEST" run --backend model --filter '0[12]-*' --shard 3/3 scenarios/article
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: shard 3/3 has no scenarios: 2 scenario file(s) for 3 shards; split into at most 2 shards, or pass --allow-empty-shard where an empty shard is expected"
+	# the kernel backend (the default) stops there too, before any sandbox
+	run --separate-stderr "$NSTEST" run --shard 5/5 scenarios/article
+	assert_failure 2
+	assert_equal "$stderr" "$msg"
+	# for git bisect run, a command line that cannot judge: stop (128)
+	run --separate-stderr "$NSTEST" run --backend model --bisect --shard 5/5 scenarios/article
+	assert_failure 128
+	# the shards that do have scenarios are no error
+	run --separate-stderr "$NSTEST" run --backend model --shard 4/4 scenarios/article
+	assert_success
+	assert_equal "$stderr" ""
+}
+
+@test "shard: --allow-empty-shard: an empty shard says so on stderr, reports zero scenarios in every format, exit 0" {
 	msg="nstest: shard 5/5 has no scenarios: 4 scenario file(s) for 5 shards"
 	head="$("$NSTEST" --version): model backend, documented rules, tmpfs stand-ins, shard 5/5"
 
-	run --separate-stderr "$NSTEST" run --backend model --shard 5/5 scenarios/article
+	run --separate-stderr "$NSTEST" run --backend model --shard 5/5 --allow-empty-shard scenarios/article
 	assert_success
 	assert_equal "$stderr" "$msg"
 	assert_output "$head
 0 passed, 0 failed, 0 skipped"
 
-	run --separate-stderr "$NSTEST" run --backend model --format tap --shard 5/5 scenarios/article
+	run --separate-stderr "$NSTEST" run --backend model --format tap --shard 5/5 --allow-empty-shard scenarios/article
 	assert_success
 	assert_equal "$stderr" "$msg"
 	assert_output "TAP version 13
@@ -156,13 +189,13 @@ ok 1 - scenarios/article/02-slave.scn
 	assert_success
 	assert_line --partial "skipped: shard 5/5 has no scenarios"
 
-	run --separate-stderr "$NSTEST" run --backend model --format junit --shard 5/5 scenarios/article
+	run --separate-stderr "$NSTEST" run --backend model --format junit --shard 5/5 --allow-empty-shard scenarios/article
 	assert_success
 	printf '%s\n' "$output" >"$BATS_TEST_TMPDIR/r.xml"
 	run xmllint --xpath 'string(/testsuites/@tests)' "$BATS_TEST_TMPDIR/r.xml"
 	assert_output 0
 
-	"$NSTEST" run --backend model --format json --shard 5/5 scenarios/article \
+	"$NSTEST" run --backend model --format json --shard 5/5 --allow-empty-shard scenarios/article \
 		>"$BATS_TEST_TMPDIR/r.json" 2>/dev/null
 	run python3 -c '
 import json, sys
@@ -170,10 +203,18 @@ d = json.load(open(sys.argv[1]))
 print(d["shard"], d["scenarios"], d["summary"])' "$BATS_TEST_TMPDIR/r.json"
 	assert_output "5/5 [] {'passed': 0, 'failed': 0, 'skipped': 0, 'xfailed': 0, 'xpassed': 0}"
 
-	run --separate-stderr "$NSTEST" run --backend model --list --shard 5/5 scenarios/article
+	run --separate-stderr "$NSTEST" run --backend model --list --shard 5/5 --allow-empty-shard scenarios/article
 	assert_success
 	assert_output ""
 	assert_equal "$stderr" "$msg"
+	# before the paths or after them, before --shard or after it
+	run --separate-stderr "$NSTEST" run --backend model --allow-empty-shard --list scenarios/article --shard 5/5
+	assert_success
+	assert_equal "$stderr" "$msg"
+	# without --shard it changes nothing
+	run "$NSTEST" run --backend model --allow-empty-shard --list scenarios/article
+	assert_success
+	assert_output "$("$NSTEST" run --backend model --list scenarios/article)"
 }
 
 @test "shard: no scenario files at all is still an error, shard or not" {
@@ -211,10 +252,12 @@ SCN
 	assert_output 0
 }
 
-@test "shard: run --help describes --shard" {
+@test "shard: run --help describes --shard and --allow-empty-shard" {
 	run "$NSTEST" run --help
 	assert_success
 	assert_line --partial "--shard K/N"
+	assert_line --partial "with no scenario (K above the number of scenarios) is"
+	assert_line --regexp "^  --allow-empty-shard +an empty shard is no error: it reports zero scenarios$"
 }
 
 # shard_commands FILE...: the documented ci/kernel-matrix command lines that
@@ -313,4 +356,10 @@ PY
 	run shard_commands --line "$wrong"
 	assert_failure 1
 	assert_output "--line: $wrong: --shard 1/3 does not reach nstest run (kernel shard (1, 3), nstest options [])"
+
+	# fewer scenarios than shards: shards 2 and 3 are empty, an error
+	one='ci/kernel-matrix --no-host --debian 6.17 -s scenarios/article/01-shared-private.scn -o out -- --shard 2/3'
+	run shard_commands --line "$one"
+	assert_failure 1
+	assert_output --partial "--format json --shard 2/3 scenarios/article/01-shared-private.scn --list: status 2: nstest: error: shard 2/3 has no scenarios: 1 scenario file(s) for 3 shards;"
 }
