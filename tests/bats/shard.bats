@@ -363,3 +363,22 @@ PY
 	assert_failure 1
 	assert_output --partial "--format json --shard 2/3 scenarios/article/01-shared-private.scn --list: status 2: nstest: error: shard 2/3 has no scenarios: 1 scenario file(s) for 3 shards;"
 }
+
+@test "shard: ci/kernel-matrix --shard with no kernel is an error (2) that says what to do; --allow-empty-shard: 0; neither boots" {
+	# two kernel images that must never boot: the shard is decided first
+	touch "$BATS_TEST_TMPDIR/vmlinuz-a" "$BATS_TEST_TMPDIR/vmlinuz-b"
+	km=("$NSTEST_ROOT/ci/kernel-matrix" --no-host --no-junit -o "$BATS_TEST_TMPDIR/out"
+		-s "$NSTEST_ROOT/scenarios/article" "$BATS_TEST_TMPDIR/vmlinuz-a" "$BATS_TEST_TMPDIR/vmlinuz-b")
+	run --separate-stderr "${km[@]}" --shard 3/3
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "kernel-matrix: shard 3/3: no kernel falls to this shard (2 in all); split into at most 2 shards, or pass --allow-empty-shard where an empty shard is expected (to split each kernel's scenarios, give --shard to nstest run, after --)"
+
+	run --separate-stderr "${km[@]}" --shard 3/3 --allow-empty-shard
+	assert_success
+	assert_output ""
+	assert_equal "$stderr" "kernel-matrix: shard 3/3: no kernel falls to this shard (2 in all)"
+	# nothing ran: no report
+	run find "$BATS_TEST_TMPDIR/out" -type f
+	assert_output ""
+}
