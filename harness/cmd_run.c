@@ -40,7 +40,10 @@ static const char run_help[] =
 	"                         PATTERN; without * ? or [, those that contain it\n"
 	"  --shard K/N            only every N-th scenario, starting with the K-th (1 <= K\n"
 	"                         <= N), after --filter: N runs with K = 1..N run each\n"
-	"                         scenario once; the report names the shard\n"
+	"                         scenario once; the report names the shard. A shard\n"
+	"                         with no scenario (K above the number of scenarios) is\n"
+	"                         an error\n"
+	"  --allow-empty-shard    an empty shard is no error: it reports zero scenarios\n"
 	"  --list                 print the scenario files that would run, run nothing\n"
 	"  --format FORMAT        human (default), tap, junit, json or html (a page with\n"
 	"                         each failing scenario and its propagation graphs)\n"
@@ -65,6 +68,7 @@ struct run_cli {
 	unsigned jobs;
 	const char *filter;
 	unsigned shard_k, shard_n; /* --shard K/N; 0/0 without */
+	bool allow_empty_shard;    /* --allow-empty-shard */
 	const char *shard;         /* "K/N" for the reports (shard_text), or NULL */
 	char shard_text[24];       /* written as K/N, whatever zeros were typed */
 	const char *output;        /* --output FILE */
@@ -72,7 +76,8 @@ struct run_cli {
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
-       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD, OPT_HELP = 'h' };
+       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
+       OPT_ALLOW_EMPTY_SHARD, OPT_HELP = 'h' };
 
 static int unknown_format(const char *name)
 {
@@ -156,6 +161,9 @@ static int parse_option(int c, struct run_cli *cli)
 		return 0;
 	case OPT_SHARD:
 		return opt_shard(optarg, cli);
+	case OPT_ALLOW_EMPTY_SHARD:
+		cli->allow_empty_shard = true;
+		return 0;
 	case OPT_QUIRK:
 		opt_quirk(&cli->config, optarg);
 		return 0;
@@ -190,6 +198,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "quirk", required_argument, NULL, OPT_QUIRK },
 		{ "quirks", required_argument, NULL, OPT_QUIRKS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
+		{ "allow-empty-shard", no_argument, NULL, OPT_ALLOW_EMPTY_SHARD },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -265,9 +274,11 @@ static int apply_filter(struct ns_lines *files, const char *pattern)
  * of the list (0-based), which is sorted and filtered already: the N
  * shards of the same command line share the list out, each scenario to
  * exactly one. Round robin rather than slices, so that each shard gets
- * some of every folder. An empty shard is no error (more shards than
- * scenarios): it says so and reports zero scenarios. */
-static void apply_shard(struct ns_lines *files, const struct run_cli *cli)
+ * some of every folder. An empty shard (more shards than scenarios) is
+ * an error: a CI job that runs nothing and passes hides the split that
+ * is wrong. With --allow-empty-shard it says so and reports zero
+ * scenarios. 0, or -1 after saying why. */
+static int apply_shard(struct ns_lines *files, const struct run_cli *cli)
 {
 	size_t k = 0, all = files->n;
 
@@ -278,9 +289,17 @@ static void apply_shard(struct ns_lines *files, const struct run_cli *cli)
 			free(files->v[i]);
 	}
 	files->n = k;
-	if (!k)
+	if (k)
+		return 0;
+	if (cli->allow_empty_shard) {
 		fprintf(stderr, "nstest: shard %s has no scenarios: %zu scenario file(s) for %u shards\n",
 			cli->shard, all, cli->shard_n);
+		return 0;
+	}
+	fprintf(stderr, "nstest: error: shard %s has no scenarios: %zu scenario file(s) for %u shards; "
+		"split into at most %zu shards, or pass --allow-empty-shard where an empty shard is expected\n",
+		cli->shard, all, cli->shard_n, all);
+	return -1;
 }
 
 struct run_state {
@@ -442,8 +461,10 @@ static int run_main(int argc, char **argv, struct run_cli *cli, bool *input_erro
 		ns_lines_free(&files);
 		return EXIT_USAGE;
 	}
-	if (cli->shard)
-		apply_shard(&files, cli);
+	if (cli->shard && apply_shard(&files, cli) < 0) {
+		ns_lines_free(&files);
+		return EXIT_USAGE;
+	}
 	sc = parse_scenarios(&files);
 	if (!sc) {
 		ns_lines_free(&files);

@@ -14,7 +14,8 @@
  *     not ok 5 - FILE                      XPASS: a plain failure
  *     # 1 passed, 2 failed, ...
  *
- * An empty shard (--shard K/N with fewer than K scenarios) has the plan
+ * An empty shard (--shard K/N with fewer than K scenarios, which needs
+ * --allow-empty-shard) has the plan
  * "1..0 # SKIP shard K/N has no scenarios".
  *
  * An XPASS is not written as "ok N # TODO": TAP counts a passing TODO

@@ -240,4 +240,12 @@ eleven() {
 	assert_line "booted again after a boot without a verdict: 9.1.3 (1x)"
 	assert_line --regexp "^$SCN +- +pass$"
 	[[ $stderr == *"9.1.2"*"Attempted to kill init"*"-- booting it again"* ]] || fail "stderr: $stderr"
+	# the folder's *.json, as the workflows give them to merge-reports:
+	# the run's matrix.json is among them and is passed over
+	[[ -f $BATS_TEST_TMPDIR/out/matrix.json ]] || fail "no matrix.json: $(ls "$BATS_TEST_TMPDIR/out")"
+	run --separate-stderr "$NSTEST_ROOT/ci/merge-reports" "$BATS_TEST_TMPDIR"/out/*.json
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line --regexp "^$SCN +pass$"
+	assert_line "1 scenario on 1 kernel: 1 pass, 0 fail, 0 skip, 0 xfail, 0 xpass"
 }

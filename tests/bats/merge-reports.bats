@@ -1,9 +1,9 @@
 #!/usr/bin/env bats
 # tests/bats/merge-reports.bats - ci/merge-reports: the table of scenario
 # x kernel from JSON reports of many shards and kernels, the merged JUnit
-# file, and every rule: incomplete, mixed or repeated shards and repeated
-# scenarios warn; a fail or xpass is 1; a file that is no nstest report
-# is 2, named.
+# file, and every rule: incomplete, mixed, repeated or empty shards and
+# repeated scenarios warn; a fail or xpass is 1; a file that is no nstest
+# report is 2, named.
 #
 # The reports are real: `nstest run --backend model --format json|junit
 # --shard K/N` (the model mounts nothing and needs no root), on a copy of
@@ -306,4 +306,42 @@ bad() {
 	f=$(hand shard.xml '<testsuites><testsuite><properties><property name="shard" value="4/3"/></properties></testsuite></testsuites>')
 	bad "$f" "$f: property shard must be K/N with 1 <= K <= N, not '4/3'"
 	[[ ! -e $BATS_TEST_TMPDIR/o.xml ]] || fail "a merged file was written despite a bad input"
+}
+
+@test "merge-reports: a shard that ran no scenario (nstest run --allow-empty-shard) warns, in JSON and JUnit" {
+	# one scenario in two shards: 2/2 is empty, which nstest allows only when told
+	for k in 1 2; do
+		for f in json junit; do
+			"$NSTEST" run --backend model --format "$f" --shard "$k/2" --allow-empty-shard \
+				--filter '01-*' scn >"$BATS_TEST_TMPDIR/e$k.${f/junit/xml}" 2>/dev/null
+		done
+	done
+	run --separate-stderr "$MERGE" "$BATS_TEST_TMPDIR"/e1.json "$BATS_TEST_TMPDIR"/e2.json
+	assert_success
+	assert_equal "$stderr" "merge-reports: warning: model: shard 2/2 ran no scenario ($BATS_TEST_TMPDIR/e2.json): more shards than scenarios?"
+	assert_line "scn/01-shared-private.scn  pass"
+
+	run --separate-stderr "$MERGE" --junit "$BATS_TEST_TMPDIR/all.xml" "$BATS_TEST_TMPDIR"/e1.xml "$BATS_TEST_TMPDIR"/e2.xml
+	assert_success
+	assert_equal "$stderr" "merge-reports: warning: JUnit: model: shard 2/2 ran no scenario ($BATS_TEST_TMPDIR/e2.xml): more shards than scenarios?
+merge-reports: $BATS_TEST_TMPDIR/all.xml: 1 kernel, 1 tests, 0 failures, 0 errors, 0 skipped"
+
+	# shards that all ran something: no warning
+	run --separate-stderr "$MERGE" $R/model-1.json $R/model-2.json $R/model-3.json
+	assert_equal "$stderr" ""
+}
+
+@test "merge-reports: ci/kernel-matrix's matrix.json among the reports is passed over; alone it is exit 2" {
+	f=$(hand matrix.json '{"format": "nstest kernel-matrix run", "command": ["ci/kernel-matrix"], "kernels": []}')
+	run --separate-stderr "$MERGE" $R/k61-1.json "$f" $R/k61-2.json
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line "4 scenarios on 1 kernel: 4 pass, 0 fail, 0 skip, 0 xfail, 0 xpass"
+	run --separate-stderr "$MERGE" "$f"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "merge-reports: error: no report among the files, only ci/kernel-matrix's matrix.json"
+	# another format is no pass: it is read as a report, and is not one
+	f=$(hand other.json '{"format": "nstest kernel-matrix run 2", "kernels": []}')
+	bad "$f" "$f: not an nstest JSON report (no \"scenarios\" list)"
 }
