@@ -26,7 +26,14 @@ echo "\$*" >>"$BATS_FILE_TMPDIR/apt-get.log"
 echo "APT_CONFIG=\$APT_CONFIG \$*" >>"$BATS_FILE_TMPDIR/apt-get-all.log"
 exec /usr/bin/apt-get "\$@"
 EOF
-	chmod +x "$BATS_FILE_TMPDIR/bin/apt-get"
+	# apt-helper, logged alike: it downloads the packages
+	cat >"$BATS_FILE_TMPDIR/bin/apt-helper" <<EOF
+#!/bin/bash
+echo "\$*" >>"$BATS_FILE_TMPDIR/apt-get.log"
+echo "APT_CONFIG=\$APT_CONFIG apt-helper \$*" >>"$BATS_FILE_TMPDIR/apt-get-all.log"
+exec /usr/lib/apt/apt-helper "\$@"
+EOF
+	chmod +x "$BATS_FILE_TMPDIR/bin/apt-get" "$BATS_FILE_TMPDIR/bin/apt-helper"
 }
 
 setup() {
@@ -72,7 +79,7 @@ setup() {
 	assert_success
 	run grep -E '^kernel/drivers/block/loop\.ko(\.xz|\.zst)?:' "$dir/modules/modules.dep"
 	assert_success
-	run grep -c ' download ' "$APTLOG"
+	run grep -c '^download-file ' "$APTLOG"
 	assert_output 1
 
 	# the second time: the same path, no download, the image untouched
@@ -82,7 +89,7 @@ setup() {
 	assert_success
 	assert_output "$image"
 	[[ $stderr == *"is cached"* ]] || fail "stderr: $stderr"
-	run grep -c ' download ' "$APTLOG"
+	run grep -c '^download-file ' "$APTLOG"
 	assert_output 0
 	assert_equal "$(stat -c '%i %Y' "$image")" "$stamp"
 	# and list marks it
@@ -104,7 +111,7 @@ setup() {
 	assert_success
 	assert_line --index 0 --partial "Linux $rel, loop stand-ins"
 	assert_line "4 passed, 0 failed, 0 skipped"
-	run grep -c ' download ' "$APTLOG"
+	run grep -c '^download-file ' "$APTLOG"
 	assert_output 0
 	# a version the archive does not have is a usage error
 	run --separate-stderr "$CI_DIR/vm-run" --debian 5.99 -- run scenarios/article
@@ -135,7 +142,7 @@ setup() {
 	[[ $stderr == *"offline, and '6.17' is not cached (cached: 6.12."* ]] || fail "stderr: $stderr"
 	run --separate-stderr "$CI_DIR/kernels" list 6.17
 	assert_failure 125
-	run grep -c ' download ' "$APTLOG"
+	run grep -c '^download-file ' "$APTLOG"
 	assert_output 0
 
 	# --offline does not even try
@@ -164,10 +171,12 @@ setup() {
 	apt_state >"$BATS_FILE_TMPDIR/apt-after"
 	run diff "$BATS_FILE_TMPDIR/apt-before" "$BATS_FILE_TMPDIR/apt-after"
 	assert_success
-	# every apt-get ran with the private configuration, and only to
-	# update the lists or download
+	# every apt-get and apt-helper ran with the private configuration,
+	# and only to update the lists or download a package
 	[[ -s $BATS_FILE_TMPDIR/apt-get-all.log ]] || fail "apt-get never ran"
-	run grep -vE "^APT_CONFIG=$NSTEST_KERNEL_CACHE/apt/apt\.conf -q (update|download )" \
+	grep -q ' apt-helper download-file ' "$BATS_FILE_TMPDIR/apt-get-all.log" ||
+		fail "apt-helper never downloaded: $(cat "$BATS_FILE_TMPDIR/apt-get-all.log")"
+	run grep -vE "^APT_CONFIG=$NSTEST_KERNEL_CACHE/apt/apt\.conf (-q update|apt-helper download-file )" \
 		"$BATS_FILE_TMPDIR/apt-get-all.log"
 	assert_failure 1
 	assert_output ""
