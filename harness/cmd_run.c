@@ -492,7 +492,7 @@ int cmd_run(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		bisect |= !strcmp(argv[i], "--bisect");
 	memset(&cli, 0, sizeof(cli));
-	status = run_main(argc, argv, &cli, &input_error);
+	status = stdout_done(run_main(argc, argv, &cli, &input_error));
 	config_opts_free(&cli.config);
 	return bisect ? bisect_status(status, input_error) : status;
 }
