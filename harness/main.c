@@ -25,7 +25,7 @@ static const char usage_text[] =
 	"         write each divergence as a scenario file\n"
 	"\n"
 	"nstest COMMAND --help lists the options of each command.\n"
-	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage or parse error\n"
+	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage, parse or write error\n"
 	"(125: --bisect could not judge this kernel; 128: --bisect given a file that does not parse).\n"
 	"See nstest(1) and nstest-scenario(5).\n";
 
