@@ -30,15 +30,14 @@ static const char *prompt_of(const struct ns_step *st, char *buf, size_t n)
 	return buf;
 }
 
-/* Columns of the terminal, or 0 when unknown. The progress line is
- * drawn only on a terminal that is standard output (ctx.progress), and
- * nstest's stdout is a stream with no file descriptor of its own
- * (base/outfile.h): ask fd 1. */
-static size_t term_columns(void)
+/* Columns of the terminal f is, or 0 when unknown. nstest's stdout is a
+ * stream with no file descriptor of its own (base/outfile.h): for it,
+ * ask fd 1. */
+static size_t term_columns(FILE *f)
 {
 	struct winsize ws;
 
-	if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) < 0)
+	if (ioctl(f == stdout ? STDOUT_FILENO : fileno(f), TIOCGWINSZ, &ws) < 0)
 		return 0;
 	return ws.ws_col;
 }
@@ -58,7 +57,7 @@ static void progress_draw(struct ns_report_ctx *c)
 {
 	struct ns_human_state *p = &c->state.human;
 	char head[64];
-	size_t cols = term_columns(), used, chars = 0;
+	size_t cols = term_columns(c->out), used, chars = 0;
 	const char *s = p->path ? p->path : "";
 
 	progress_erase(c);
