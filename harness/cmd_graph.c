@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "base/outfile.h"
 #include "report/picture.h"
 #include "run/backend.h"
 #include "run/observe.h"
@@ -185,17 +186,19 @@ static char *traced_causes(const struct ns_runner_opts *ro, const struct ns_scen
 	return last;
 }
 
+/* -o FILE: whole or not at all (outfile.h); standard output is checked
+ * as the program ends (stdout_done). */
 static int write_out(const char *path, const struct ns_buf *b)
 {
-	FILE *f = path ? fopen(path, "w") : stdout;
+	int r;
 
-	if (!f) {
-		fprintf(stderr, "nstest: error: -o %s: %s\n", path, strerror(errno));
-		return -1;
+	if (!path) {
+		fwrite(ns_buf_str(b), 1, b->len, stdout);
+		return 0;
 	}
-	fwrite(ns_buf_str(b), 1, b->len, f);
-	if ((path ? fclose(f) : fflush(f)) != 0) {
-		fprintf(stderr, "nstest: error: writing %s: %s\n", path ? path : "the picture", strerror(errno));
+	r = ns_write_file_atomic(path, b->data, b->len);
+	if (r < 0) {
+		fprintf(stderr, "nstest: error: -o %s: %s\n", path, strerror(-r));
 		return -1;
 	}
 	return 0;

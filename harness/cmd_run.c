@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "base/outfile.h"
 #include "run/backend.h"
 #include "report/reporter.h"
 #include "run/require.h"
@@ -308,6 +309,7 @@ struct run_state {
 	struct ns_tally tally;
 	struct ns_scenario *const *sc;
 	bool progress;          /* --output: progress on the terminal (stderr) */
+	struct ns_outfile output; /* --output */
 	unsigned bad, unjudged; /* --bisect: see bisect_status() */
 };
 
@@ -363,13 +365,14 @@ static void init_report(struct run_state *st, const struct run_cli *cli, size_t 
  * stays on the terminal, through stderr. */
 static int open_output(struct run_state *st, const char *path)
 {
-	FILE *f = fopen(path, "w");
+	/* written beside it and renamed over it once complete (outfile.h) */
+	int r = ns_outfile_open(&st->output, path);
 
-	if (!f) {
-		fprintf(stderr, "nstest: error: --output %s: %s\n", path, strerror(errno));
+	if (r < 0) {
+		fprintf(stderr, "nstest: error: --output %s: %s\n", path, strerror(-r));
 		return -1;
 	}
-	st->ctx.out = f;
+	st->ctx.out = st->output.f;
 	st->ctx.color = false;
 	st->ctx.progress = false;
 	st->progress = isatty(STDERR_FILENO);
@@ -417,9 +420,14 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	st.rep->end(&st.ctx, &st.tally);
 	if (st.progress)
 		fputs("\r\033[K", stderr);
-	if (cli->output && fclose(st.ctx.out) != 0) {
-		fprintf(stderr, "nstest: error: writing %s: %s\n", cli->output, strerror(errno));
-		return EXIT_USAGE;
+	if (cli->output) {
+		int r = ns_outfile_commit(&st.output);
+
+		if (r < 0) {
+			fprintf(stderr, "nstest: error: --output %s: write error: %s; the file is left as it was\n",
+				cli->output, strerror(-r));
+			return EXIT_USAGE;
+		}
 	}
 	if (cli->bisect)
 		return st.bad ? EXIT_FAILED : st.unjudged ? EXIT_BISECT_SKIP : EXIT_PASS;
@@ -505,7 +513,7 @@ int cmd_run(int argc, char **argv)
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		bisect |= !strcmp(argv[i], "--bisect");
 	memset(&cli, 0, sizeof(cli));
-	status = run_main(argc, argv, &cli, &input_error);
+	status = stdout_done(run_main(argc, argv, &cli, &input_error));
 	config_opts_free(&cli.config);
 	return bisect ? bisect_status(status, input_error) : status;
 }

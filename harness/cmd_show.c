@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "backends/backends.h"
+#include "base/outfile.h"
 #include "run/backend.h"
 #include "run/require.h"
 #include "run/runner.h"
@@ -161,15 +162,15 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct c
 static int write_html(const struct show_state *st, const struct ns_result *r)
 {
 	struct ns_buf page = NS_BUF_INIT;
-	FILE *f;
-	int rc = 0;
+	int rc = 0, err;
 
 	ns_html_begin(&page, r->sc->title ? r->sc->title : r->sc->name, st->about);
 	ns_html_scenario(&page, r, st->pictures, st->notes, r->sc->name);
 	ns_html_end(&page);
-	f = fopen(html_path, "w");
-	if (!f || fwrite(page.data, 1, page.len, f) != page.len || fclose(f) != 0) {
-		fprintf(stderr, "nstest: error: --html %s: %s\n", html_path, strerror(errno));
+	/* whole or not at all: an earlier page survives a full disk */
+	err = ns_write_file_atomic(html_path, page.data, page.len);
+	if (err < 0) {
+		fprintf(stderr, "nstest: error: --html %s: %s\n", html_path, strerror(-err));
 		rc = -1;
 	}
 	ns_buf_free(&page);
@@ -278,12 +279,12 @@ static int show_main(int argc, char **argv, struct config_opts *cfg)
 	}
 	ns_runner_run(&sc, 1, &ro, &hooks);
 	free_pictures(st.pictures, sc->nsteps);
-	if (st.html_rc < 0)
-		st.status = NS_FAIL;
 	if (st.notes)
 		free_notes(&notes);
 	free(about);
 	ns_scenario_free(sc);
+	if (st.html_rc < 0)
+		return EXIT_USAGE; /* the page was not written: nstest's trouble */
 	return st.status == NS_FAIL || st.status == NS_XPASS ? EXIT_FAILED : EXIT_PASS;
 }
 

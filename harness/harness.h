@@ -29,6 +29,11 @@ struct ns_scenario **parse_scenarios(const struct ns_lines *files);
 void free_scenarios(struct ns_scenario **sc, struct ns_lines *files);
 
 void usage_error(const char *fmt, ...) NS_PRINTF(1, 2);
+/* Flush and close standard output, every write to it checked (main.c):
+ * status, or EXIT_USAGE after "write error on standard output: WHY". A
+ * reader that went away (EPIPE, SIGPIPE ignored) is no error. Only the
+ * first call acts: `run` calls it before --bisect maps the status. */
+int stdout_done(int status);
 
 /* prepare.c: the backend (NULL after a usage message), options shared by
  * run and show (0, or -1 after a usage message) and the checks before

@@ -2,8 +2,11 @@
  * running kernel by default) */
 #include "harness.h"
 
+#include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+
+#include "base/outfile.h"
 
 static const char usage_text[] =
 	"usage: nstest run [OPTION...] PATH...\n"
@@ -22,7 +25,7 @@ static const char usage_text[] =
 	"         write each divergence as a scenario file\n"
 	"\n"
 	"nstest COMMAND --help lists the options of each command.\n"
-	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage or parse error\n"
+	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage, parse or write error\n"
 	"(125: --bisect could not judge this kernel; 128: --bisect given a file that does not parse).\n"
 	"See nstest(1) and nstest-scenario(5).\n";
 
@@ -38,9 +41,24 @@ void usage_error(const char *fmt, ...)
 	fputs(usage_text, stderr);
 }
 
-int main(int argc, char **argv)
+int stdout_done(int status)
 {
-	setvbuf(stdout, NULL, _IOLBF, 0);
+	static bool done;
+	int err;
+
+	if (done)
+		return status;
+	done = true;
+	err = ns_stdout_close();
+	/* a reader that went away (`| head`, SIGPIPE ignored) wanted no more */
+	if (!err || err == EPIPE)
+		return status;
+	fprintf(stderr, "nstest: error: write error on standard output: %s\n", strerror(err));
+	return EXIT_USAGE;
+}
+
+static int command(int argc, char **argv)
+{
 	if (argc < 2) {
 		usage_error("no command given");
 		return EXIT_USAGE;
@@ -65,4 +83,11 @@ int main(int argc, char **argv)
 		return cmd_lint(argc - 1, argv + 1);
 	usage_error("unknown command '%s'", argv[1]);
 	return EXIT_USAGE;
+}
+
+int main(int argc, char **argv)
+{
+	ns_stdout_watch();
+	setvbuf(stdout, NULL, _IOLBF, 0);
+	return stdout_done(command(argc, argv));
 }

@@ -22,8 +22,8 @@ static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t
 
 		ns_fuzz_case_text(&cases[i], "fuzz case", &text);
 		r = fd < 0 ? -errno : ns_write_all(fd, text.data, text.len);
-		if (fd >= 0)
-			close(fd);
+		if (fd >= 0 && close(fd) < 0 && r == 0)
+			r = -errno;
 		ns_buf_free(&text);
 		if (r < 0) {
 			ns_buf_addf(err, "writing %s: %s", path, strerror(-r));

@@ -1,11 +1,10 @@
 /* write.c - see write.h. */
 #include "fuzz/write.h"
 
-#include <errno.h>
-#include <fcntl.h>
 #include <inttypes.h>
 #include <string.h>
-#include <unistd.h>
+
+#include "base/outfile.h"
 
 /* Lines of text as "  | LINE" prose; "  | (nothing)" for no output. */
 static void quote(struct ns_buf *out, const char *text)
@@ -98,11 +97,9 @@ int ns_fuzz_write_file(const char *dir, const char *name, const struct ns_buf *t
 		       struct ns_buf *err)
 {
 	char *path = xasprintf("%s/%s", dir, name);
-	int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644), r;
+	/* whole or not at all: a full disk leaves no half finding */
+	int r = ns_write_file_atomic(path, text->data, text->len);
 
-	r = fd < 0 ? -errno : ns_write_all(fd, text->data, text->len);
-	if (fd >= 0 && close(fd) < 0 && r == 0)
-		r = -errno;
 	if (r < 0)
 		ns_buf_addf(err, "writing %s: %s", path, strerror(-r));
 	free(path);

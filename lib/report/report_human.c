@@ -6,6 +6,7 @@
 
 #include <string.h>
 #include <sys/ioctl.h>
+#include <unistd.h>
 
 #include "report/report_text.h"
 
@@ -29,12 +30,14 @@ static const char *prompt_of(const struct ns_step *st, char *buf, size_t n)
 	return buf;
 }
 
-/* Columns of the terminal, or 0 when unknown. */
+/* Columns of the terminal f is, or 0 when unknown. nstest's stdout is a
+ * stream with no file descriptor of its own (base/outfile.h): for it,
+ * ask fd 1. */
 static size_t term_columns(FILE *f)
 {
 	struct winsize ws;
 
-	if (ioctl(fileno(f), TIOCGWINSZ, &ws) < 0)
+	if (ioctl(f == stdout ? STDOUT_FILENO : fileno(f), TIOCGWINSZ, &ws) < 0)
 		return 0;
 	return ws.ws_col;
 }

@@ -74,10 +74,6 @@ enum ns_update_outcome {
 	NS_UPDATE_FAILED,     /* cannot be updated; untouched */
 };
 
-/* Replace path's contents by data: a temporary file in the same folder,
- * renamed over it, with the old file's mode. 0 or -errno. */
-int ns_update_write_atomic(const char *path, const char *data, size_t len);
-
 /* Update the file of one runner result. *why gets the reason of a skip
  * or a failure (heap, or NULL); *blocks the number of blocks rewritten. */
 enum ns_update_outcome ns_update_apply(const struct ns_result *r, char **why,

@@ -3,94 +3,12 @@
  * replace it atomically. */
 #include "update/update.h"
 
-#include <errno.h>
-#include <fcntl.h>
-#include <libgen.h>
 #include <string.h>
-#include <sys/stat.h>
-#include <unistd.h>
 
+#include "base/outfile.h"
 #include "run/verdict.h"
 
 #define MAX_FILE (64u << 20) /* as ns_scenario_load */
-
-/* ---- writing ----------------------------------------------------------- */
-
-static int write_temp(int fd, const char *data, size_t len, const struct stat *old)
-{
-	int r = ns_write_all(fd, data, len);
-
-	if (r < 0)
-		return r;
-	if (fchmod(fd, old->st_mode & 07777) < 0)
-		return -errno;
-	if (fchown(fd, old->st_uid, old->st_gid) < 0 && errno != EPERM)
-		return -errno;
-	if (fsync(fd) < 0)
-		return -errno;
-	return 0;
-}
-
-/* The new text is written to an unnamed file in the scenario's folder
- * (O_TMPFILE) and only given a name once complete, just before the rename
- * over the scenario: a SIGKILL while writing leaves nothing behind. Where
- * the filesystem has no O_TMPFILE, a named temporary file is used. */
-static int open_unnamed(const char *dir, const char *data, size_t len,
-			const struct stat *st, const char *tmp)
-{
-	char self[64];
-	int fd = open(dir, O_TMPFILE | O_WRONLY | O_CLOEXEC, 0600);
-	int r;
-
-	if (fd < 0)
-		return -errno;
-	r = write_temp(fd, data, len, st);
-	snprintf(self, sizeof(self), "/proc/self/fd/%d", fd);
-	if (r == 0 && linkat(AT_FDCWD, self, AT_FDCWD, tmp, AT_SYMLINK_FOLLOW) < 0)
-		r = -errno;
-	close(fd);
-	return r;
-}
-
-static int open_named(char *tmp, const char *data, size_t len, const struct stat *st)
-{
-	int fd = mkostemp(tmp, O_CLOEXEC);
-	int r;
-
-	if (fd < 0)
-		return -errno;
-	r = write_temp(fd, data, len, st);
-	if (close(fd) < 0 && r == 0)
-		r = -errno;
-	return r;
-}
-
-int ns_update_write_atomic(const char *path, const char *data, size_t len)
-{
-	_cleanup_free_ char *real = realpath(path, NULL); /* through a symlink */
-	_cleanup_free_ char *dir = NULL, *tmp = NULL;
-	const char *base;
-	struct stat st;
-	int r;
-
-	if (!real || stat(real, &st) < 0)
-		return -errno;
-	dir = xstrdup(real);
-	base = strrchr(real, '/') + 1;
-	dirname(dir);
-	tmp = xasprintf("%s/.%s.%ld", dir, base, (long)getpid());
-	r = open_unnamed(dir, data, len, &st, tmp);
-	if (r == -EOPNOTSUPP || r == -EISDIR || r == -EINVAL) {
-		free(tmp);
-		tmp = xasprintf("%s/.%s.XXXXXX", dir, base);
-		r = open_named(tmp, data, len, &st);
-	}
-	if (r == 0 && rename(tmp, real) < 0)
-		r = -errno;
-	if (r < 0)
-		unlink(tmp);
-	return r;
-}
 
 /* ---- one result -------------------------------------------------------- */
 
@@ -155,7 +73,8 @@ enum ns_update_outcome ns_update_apply(const struct ns_result *r, char **why,
 	*blocks = u.rewritten;
 	how = NS_UPDATE_UNCHANGED;
 	if (u.len != len || memcmp(u.text, text, len)) {
-		err = ns_update_write_atomic(r->sc->path, u.text, u.len);
+		/* whole or not at all, with the old file's mode (outfile.h) */
+		err = ns_write_file_atomic(r->sc->path, u.text, u.len);
 		how = err ? NS_UPDATE_FAILED : NS_UPDATE_WRITTEN;
 		if (err)
 			*why = xasprintf("cannot replace it: %s", strerror(-err));
