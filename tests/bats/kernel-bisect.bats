@@ -72,6 +72,18 @@ setup() {
 	n=$(grep -c "^$rel " "$FAKE_DIR/boots")
 	read -ra plan <"$image"
 	what=${plan[n - 1]:-${plan[-1]}}
+	# VERDICT@OTHER: VERDICT once OTHER has begun to boot as well, which
+	# only a bisect that boots both at once lets happen; else, after 30 s
+	# (FAKE_WAIT tenths of a second), no verdict
+	if [[ $what == *@* ]]; then
+		other=${what#*@} what=${what%@*}
+		for ((i = 0; i < ${FAKE_WAIT:-300}; i++)); do
+			grep -q "^$other+" "$FAKE_DIR/boots" && break
+			sleep 0.1
+		done
+		grep -q "^$other+" "$FAKE_DIR/boots" ||
+			{ echo "vm-run stand-in: $other did not boot while $rel did" >&2; exit 2; }
+	fi
 	panicked() {
 		echo "vm-run: the end of the guest console:"
 		printf '    %s\n' "$@"
@@ -227,7 +239,62 @@ eleven() {
 	assert_output --partial "--retries: 0 or more, not -1"
 	run "$NSTEST_ROOT/ci/kernel-bisect" --retries x 9.1.0 9.1.2 -- "$SCN"
 	assert_failure 2
+	for j in 0 -1 x; do
+		run "$NSTEST_ROOT/ci/kernel-bisect" -j "$j" 9.1.0 9.1.2 -- "$SCN"
+		assert_failure 2
+	done
+	assert_output --partial "error: argument -j/--jobs: invalid int value: 'x'"
+	run "$NSTEST_ROOT/ci/kernel-bisect" -j 0 9.1.0 9.1.2 -- "$SCN"
+	assert_output --partial "-j: a number of kernels at once, 1 or more, not 0"
 	[[ ! -s $FAKE/boots ]] || fail "booted: $(cat "$FAKE/boots")"
+}
+
+# Twenty-eight kernels, 9.2.0 to 9.2.27; the scenario breaks in 9.2.20.
+# Each end gives its verdict only once the other has begun to boot too.
+twenty_eight() {
+	local i
+	for ((i = 1; i < 27; i++)); do
+		kernel 9.2.$i "$( ((i < 20)) && echo good || echo bad)"
+	done
+	kernel 9.2.0 good@9.2.27
+	kernel 9.2.27 bad@9.2.0
+}
+
+@test "kernel-bisect -j 2: both ends boot at once, then two kernels a step, each step cutting what is left in three" {
+	twenty_eight
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -j 2 -o "$BATS_TEST_TMPDIR/out" 9.2.0 9.2.27 -- "$SCN"
+	assert_success
+	assert_line "last good: 9.2.19"
+	assert_line "first bad: 9.2.20"
+	assert_line "(8 kernels booted, of 28 from 9.2.0 to 9.2.27)"
+	# 9 and 18 split 1..26 in three; both good, so 21 and 24 split 19..26;
+	# 21 is bad, so 19 and 20 are what is left
+	local tried
+	tried=$(grep -o 'trying .*' <<<"$stderr")
+	assert_equal "$tried" "trying 9.2.9 and 9.2.18
+trying 9.2.21 and 9.2.24
+trying 9.2.19 and 9.2.20"
+	[[ $stderr == *"26 kernels left to judge, about 3 steps: trying 9.2.9 and 9.2.18"* ]] || fail "$stderr"
+	[[ $(wc -l <"$FAKE/boots") == 8 ]] || fail "boots: $(cat "$FAKE/boots")"
+}
+
+@test "kernel-bisect -j 1 finds the same change one kernel at a time; its ends, which wait for each other, cannot be judged" {
+	twenty_eight
+	kernel 9.2.0 good
+	kernel 9.2.27 bad
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out" 9.2.0 9.2.27 -- "$SCN"
+	assert_success
+	assert_line "last good: 9.2.19"
+	assert_line "first bad: 9.2.20"
+	assert_line "(7 kernels booted, of 28 from 9.2.0 to 9.2.27)"
+	[[ $stderr == *"26 kernels left to judge, about 5 steps: trying 9.2.13"$'\n'* ]] || fail "$stderr"
+	# the stand-in that waits works: one at a time, it waits in vain
+	# (for 1 s here, not 30)
+	: >"$FAKE/boots"
+	kernel 9.2.0 good@9.2.27
+	FAKE_WAIT=10 run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" -o "$BATS_TEST_TMPDIR/out2" 9.2.0 9.2.27 -- "$SCN"
+	assert_failure 125
+	assert_line --partial "cannot decide: 9.2.0 (given as good) cannot be judged"
 }
 
 @test "kernel-matrix: boots a kernel again after a panic, as kernel-bisect does, and a kernel that never boots has no verdict (125)" {
