@@ -102,7 +102,7 @@ debian_version() {
 	assert_line "  scenarios/newapi/move-mount-beneath.scn"
 	assert_line "    skip on $old; pass on $new"
 	assert_line "    changes: $old -> $new (skip to pass)"
-	assert_line --regexp "^time: [0-9]+s in all with -j 2; per kernel $new [0-9]+s, $old [0-9]+s$"
+	assert_line --regexp "^time: [0-9]+s in all with -j 2, load [0-9.]+ \(median; [0-9.]+ at most\); per kernel $new [0-9]+s, $old [0-9]+s$"
 	# the reports are named by place and release
 	ls "$out"/00-6.12.*.json "$out"/01-6.1.*.json >/dev/null || fail "reports: $(ls "$out")"
 	[[ $stderr == *"$old: running"*"in a VM"* ]] || fail "stderr: $stderr"
