@@ -59,4 +59,10 @@ int ns_misread_output(struct parser *p, const char *line, size_t lead);
 bool ns_misread_prompt(struct parser *p, const char *s, int indent);
 bool ns_misread_blank(struct parser *p);
 
+/* invisible.c: a byte-order mark, or a Unicode space or character of no
+ * width in a line's indentation or after its prompt, is an error naming
+ * it; -1 then, and *fixed is the line as it reads once fixed (the caller
+ * frees it). 0 and *fixed NULL for a line without them. */
+int ns_invisible_check(struct parser *p, const char *line, char **fixed);
+
 #endif

@@ -511,12 +511,27 @@ static bool utf8_ok(const unsigned char *s, size_t len, size_t *bad)
 	return true;
 }
 
+/* C1 control characters (U+0080 to U+009F) and DEL, in a line of
+ * well-formed UTF-8: control characters as much as those below 0x20. */
+static int check_controls(struct parser *p, const char *line, size_t len)
+{
+	for (size_t i = 0; i < len; i++) {
+		unsigned char c = (unsigned char)line[i], d = (unsigned char)line[i + 1];
+
+		if (c == 0x7f)
+			return ns_parser_fail_stop(p, (int)i + 1, "control character 0x7f (DEL) in scenario file");
+		if (c == 0xc2 && d >= 0x80 && d <= 0x9f)
+			return ns_parser_fail_stop(p, (int)i + 1, "control character U+%04X (a C1 control) in scenario file", d);
+	}
+	return 0;
+}
+
+static int read_line(struct parser *p, const char *line, size_t len);
+
 static int one_line(struct parser *p, const char *line, size_t len)
 {
-	size_t keylen, bad, lead, at, end;
-	const char *val;
-	int indent = 0;
-	bool blank, session, prev_session = p->prev_session;
+	size_t bad;
+	char *fixed;
 
 	if (len > NS_MAX_LINE)
 		return ns_parser_fail_stop(p, 1, "line longer than %u bytes", NS_MAX_LINE);
@@ -524,6 +539,25 @@ static int one_line(struct parser *p, const char *line, size_t len)
 		return -1;
 	if (!utf8_ok((const unsigned char *)line, len, &bad))
 		return ns_parser_fail_stop(p, (int)bad + 1, "invalid UTF-8");
+	if (check_controls(p, line, len) < 0)
+		return -1;
+	if (ns_invisible_check(p, line, &fixed) < 0) {
+		/* read on as it would be once fixed, for the errors after it */
+		read_line(p, fixed, strlen(fixed));
+		free(fixed);
+		return -1;
+	}
+	return read_line(p, line, len);
+}
+
+/* One line of text, known to be clean: what it is, and its part. */
+static int read_line(struct parser *p, const char *line, size_t len)
+{
+	size_t keylen, lead, at, end;
+	const char *val;
+	int indent = 0;
+	bool blank, session, prev_session = p->prev_session;
+
 	if (line[0] == '\t')
 		indent = 1;
 	else if (!strncmp(line, "    ", 4))

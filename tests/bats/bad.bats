@@ -111,6 +111,26 @@ lint_bad() {
 @test "bad: nsenter -r without -m" { lint_bad nsenter-root-without-mount; }
 @test "bad: close takes @NAME handles only" { lint_bad close-operand; }
 @test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
+@test "bad: no-break spaces as the indentation (pasted from HTML)" { lint_bad nbsp-indent; }
+@test "bad: a no-break space after the prompt" { lint_bad nbsp-after-prompt; }
+@test "bad: a zero-width space after the prompt" { lint_bad zero-width-after-prompt; }
+@test "bad: a byte-order mark before the first directive" { lint_bad bom-directive; }
+@test "bad: a byte-order mark before the first command" { lint_bad bom-command; }
+@test "bad: a C1 control character" { lint_bad c1-control; }
+
+# Each of these ran to a pass before (issue 28): the line with the
+# character was prose or output, so a command never ran. run refuses
+# them now, and runs nothing.
+@test "bad: run refuses a file with an invisible character where a blank counts, and runs nothing" {
+	local n
+	cd "$NSTEST_ROOT"
+	for n in nbsp-indent nbsp-after-prompt zero-width-after-prompt bom-directive bom-command; do
+		run --separate-stderr "$NSTEST" run --backend model "tests/bad/$n.scn"
+		assert_equal "$status" 2
+		assert_equal "$stderr" "$(<"tests/bad/$n.err")"
+		assert_equal "$output" ""
+	done
+}
 
 @test "bad: run reports every error of a file, as lint does, and runs nothing" {
 	cd "$NSTEST_ROOT"

@@ -167,6 +167,9 @@ TEST(errors)
 	parse_error("root: sda1\n    # ls\n", "t.scn:1:7: error: root: 'sda1' is not a device path like /dev/sda1", "root not a path");
 	parse_error("    # ls\r\n", "t.scn:1:9: error: CRLF line ending; scenario files use LF (convert with dos2unix)", "CRLF");
 	parse_error("    # ls \xff\n", "t.scn:1:10: error: invalid UTF-8", "bad UTF-8");
+	parse_error("    # ls\n    a\xc2\x85" "b\n", "t.scn:2:6: error: control character U+0085 (a C1 control) in scenario file", "a C1 control");
+	parse_error("    # ls\n    a\xc2\x9f\n", "t.scn:2:6: error: control character U+009F (a C1 control) in scenario file", "the last C1 control");
+	parse_error("    # ls\n    a\x7f\n", "t.scn:2:6: error: control character 0x7f (DEL) in scenario file", "DEL");
 	parse_error("just prose\n", "t.scn:1:1: error: no commands: a scenario needs at least one indented '# command' line", "no commands");
 	parse_error("    # \n", "t.scn:1:7: error: empty command after the prompt", "empty command");
 	parse_error("    # mount -t proc proc /p\n", "t.scn:1:16: error: mount: filesystem type 'proc' is not allowed in a sandbox (allowed: tmpfs, ramfs)", "unsafe fs type");
@@ -347,6 +350,57 @@ TEST(misreads)
 }
 
 /* The first stage of the only step of text, which must parse. */
+/* Unicode spaces and characters of no width where a blank decides what a
+ * line is (issue 28: each made a command prose or output, and the
+ * scenario passed without running it). */
+TEST(invisible)
+{
+	const char *indent = ": error: U+00A0 NO-BREAK SPACE (4 such characters in all) in the indentation, where only spaces and tabs count: the line would not be read as it looks (a command or its output as prose, a directive as text); replace it with a space";
+	char want[1024];
+
+	/* four no-break spaces, as pasted from the article's HTML */
+	snprintf(want, sizeof(want), "t.scn:1:1%s\nt.scn:2:1%s", indent, indent);
+	parse_error("\xc2\xa0\xc2\xa0\xc2\xa0\xc2\xa0# mkdir /a\n"
+		    "\xc2\xa0\xc2\xa0\xc2\xa0\xc2\xa0# ls /\n"
+		    "    a\n", want, "no-break spaces before a command");
+	parse_error("    \xe3\x80\x80# ls\n", "t.scn:1:5: error: U+3000 IDEOGRAPHIC SPACE in the indentation, where only spaces and tabs count: the line would not be read as it looks (a command or its output as prose, a directive as text); replace it with a space\n"
+		    "t.scn:1:6: error: '# ls' looks like a command, but the line is indented by 5 spaces, so it is read as output: indent it by exactly four spaces or one tab to make it a command (output cannot begin like a command; a '...' line can stand for it)",
+		    "an ideographic space after four spaces: read on as a fifth space");
+	parse_error("\xe2\x80\x87\xe2\x80\x83\xe2\x80\x83\xe2\x80\x83# ls\n", "t.scn:1:1: error: U+2007 FIGURE SPACE (4 such characters in all) in the indentation, where only spaces and tabs count: the line would not be read as it looks (a command or its output as prose, a directive as text); replace it with a space",
+		    "figure and em spaces: the first is named");
+	parse_error("\t\xe2\x80\x8b# ls\n", "t.scn:1:2: error: U+200B ZERO WIDTH SPACE in the indentation, where only spaces and tabs count: the line would not be read as it looks (a command or its output as prose, a directive as text); replace it with a space",
+		    "a zero-width space after a tab: read on as nothing, so the command is whole");
+	parse_error("\xe2\x80\x8bxfail: >= 6.1: why\n    # ls\n", "t.scn:1:1: error: U+200B ZERO WIDTH SPACE in the indentation, where only spaces and tabs count: the line would not be read as it looks (a command or its output as prose, a directive as text); replace it with a space",
+		    "before a directive");
+	/* after the prompt: the line would be output */
+	parse_error("    #\xc2\xa0mkdir /a\n", "t.scn:1:6: error: U+00A0 NO-BREAK SPACE after the prompt '#': the line would be read as output, not as a command; replace it with a space (or delete it)",
+		    "a no-break space as the prompt's space");
+	parse_error("    sh2$ \xe2\x80\x8bls\n", "t.scn:1:10: error: U+200B ZERO WIDTH SPACE after the prompt 'sh2$': the line would be read as output, not as a command; replace it with a space (or delete it)",
+		    "a zero-width space after a terminal's prompt");
+	/* a byte-order mark */
+	parse_error("\xef\xbb\xbfrequires: root\n    # ls\n", "t.scn:1:1: error: byte-order mark (U+FEFF) at the start of the file: a scenario file is UTF-8 without one, and it would make a first directive or command prose; delete it (sed -i '1s/^\\xEF\\xBB\\xBF//' FILE)",
+		    "a BOM before a directive");
+	parse_error("    # ls\n\xef\xbb\xbf    # ls\n", "t.scn:2:1: error: U+FEFF ZERO WIDTH NO-BREAK SPACE in the indentation, where only spaces and tabs count: the line would not be read as it looks (a command or its output as prose, a directive as text); replace it with a space",
+		    "U+FEFF later in the file");
+
+	/* where a blank decides nothing, they are text */
+	{
+		char *err;
+		struct ns_scenario *sc = parse("Prose with a\xc2\xa0no-break space.\n"
+					       "\n"
+					       "    # echo a\xc2\xa0" "b\n"
+					       "    a\xc2\xa0" "b\n"
+					       "    # ls\n"
+					       "    \xc2\xa0x\n", &err);
+
+		ok(sc != NULL, "inside prose, a command and its output, and at the start of output after a whole indentation, a no-break space is text");
+		ok(sc && sc->nsteps == 2 && !strcmp(sc->steps[0].expect[0].text, "a\xc2\xa0" "b") &&
+		   !strcmp(sc->steps[1].expect[0].text, "\xc2\xa0x"), "and is kept as it is");
+		free(err);
+		ns_scenario_free(sc);
+	}
+}
+
 static const struct ns_stage *only_stage(const char *text, struct ns_scenario **sc)
 {
 	char *err;
