@@ -156,7 +156,7 @@ int ns_invisible_check(struct parser *p, const char *line, char **fixed)
 {
 	struct ns_buf out = NS_BUF_INIT, msg = NS_BUF_INIT;
 	const struct invisible *inv;
-	size_t at = 0, count, start = 0, lead, plen = 0, indent;
+	size_t at = 0, count, start = 0, lead, plen = 0, indent, cmd_at, cmd_end;
 	const char *o;
 	int r = 0;
 
@@ -167,11 +167,11 @@ int ns_invisible_check(struct parser *p, const char *line, char **fixed)
 		r = -1;
 	}
 	/* after a whole indentation (a tab, four spaces) what a session line
-	 * holds is its own, but for a blank before what would be a command */
+	 * holds is its own, but for a blank before what looks like a command */
 	indent = line[start] == '\t' ? 1 : !strncmp(line + start, "    ", 4) ? 4 : 0;
 	ns_buf_add(&out, line + start, indent);
 	lead = blank_run(line, start + indent, &out, &inv, &at, &count);
-	if (inv && (!indent || prompt_at(line + lead))) {
+	if (inv && (!indent || ns_misread_looks_like_command(line + lead, &cmd_at, &cmd_end))) {
 		name_it(&msg, inv, count);
 		ns_parser_fail(p, (int)at + 1, "%s in the indentation, where only spaces and tabs count: the line would not be read as it looks (a command or its output as prose, a directive as text); replace it with a space",
 			       ns_buf_str(&msg));

@@ -391,11 +391,13 @@ TEST(invisible)
 					       "    # echo a\xc2\xa0" "b\n"
 					       "    a\xc2\xa0" "b\n"
 					       "    # ls\n"
-					       "    \xc2\xa0x\n", &err);
+					       "    \xc2\xa0x\n"
+					       "    \xc2\xa0sh1#x\n", &err);
 
-		ok(sc != NULL, "inside prose, a command and its output, and at the start of output after a whole indentation, a no-break space is text");
+		ok(sc != NULL, "inside prose, a command and its output, and at the start of output after a whole indentation (unless a command follows), a no-break space is text");
 		ok(sc && sc->nsteps == 2 && !strcmp(sc->steps[0].expect[0].text, "a\xc2\xa0" "b") &&
-		   !strcmp(sc->steps[1].expect[0].text, "\xc2\xa0x"), "and is kept as it is");
+		   !strcmp(sc->steps[1].expect[0].text, "\xc2\xa0x") &&
+		   !strcmp(sc->steps[1].expect[1].text, "\xc2\xa0sh1#x"), "and is kept as it is");
 		free(err);
 		ns_scenario_free(sc);
 	}
