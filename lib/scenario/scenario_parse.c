@@ -697,13 +697,49 @@ bad:
 	return NULL;
 }
 
+/* path with its control characters (C0, DEL, C1) and the bytes that are
+ * not UTF-8 written as \xHH, or NULL when it has none. */
+static char *escaped_name(const char *path)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	bool bad = false;
+
+	for (size_t i = 0; path[i];) {
+		const unsigned char *s = (const unsigned char *)path + i;
+		size_t n = utf8_seq(s, strlen(path + i));
+
+		if (n == 0 || s[0] < 0x20 || s[0] == 0x7f || (s[0] == 0xc2 && s[1] <= 0x9f)) {
+			n = n ? n : 1;
+			for (size_t k = 0; k < n; k++)
+				ns_buf_addf(&b, "\\x%02x", s[k]);
+			bad = true;
+		} else {
+			ns_buf_add(&b, s, n);
+		}
+		i += n;
+	}
+	if (bad)
+		return ns_buf_detach(&b);
+	ns_buf_free(&b);
+	return NULL;
+}
+
 struct ns_scenario *ns_scenario_load(const char *path, struct ns_diag *diag)
 {
 	struct ns_scenario *sc;
-	char *text;
+	char *text, *shown = escaped_name(path);
 	size_t len;
-	int r = ns_read_file(path, 64u << 20, &text, &len);
+	int r;
 
+	/* the name would reach terminals and reports as it is */
+	if (shown) {
+		diag->msg = xasprintf("%s:1:1: error: the file's name holds a control character or bytes that are not UTF-8 (shown here as \\xHH), which reports and terminals would print as they are; rename the file",
+				      shown);
+		diag->n = 1;
+		free(shown);
+		return NULL;
+	}
+	r = ns_read_file(path, 64u << 20, &text, &len);
 	if (r < 0) {
 		diag->msg = xasprintf("%s:1:1: error: cannot read: %s", path,
 				      r == -EFBIG ? "larger than 64 MiB" : strerror(-r));

@@ -173,6 +173,27 @@ lint_bad() {
 	assert_equal "${missing[*]}" ""
 }
 
+@test "bad: a file whose name holds a control character or bytes that are not UTF-8 is refused, the name escaped; nothing runs" {
+	local d=$BATS_TEST_TMPDIR/names
+	mkdir -p "$d"
+	# an escape sequence, a C1 control as UTF-8, a raw CSI byte; and an
+	# accented name, which is fine
+	printf '    # mkdir /a\n' >"$d/$(printf 'a\033[31mred.scn')"
+	printf '    # mkdir /a\n' >"$d/$(printf 'b\302\205.scn')"
+	printf '    # mkdir /a\n' >"$d/$(printf 'c\233.scn')"
+	printf '    # mkdir /a\n' >"$d/$(printf 'ok-\303\251.scn')"
+	local why="error: the file's name holds a control character or bytes that are not UTF-8 (shown here as \\xHH), which reports and terminals would print as they are; rename the file"
+	for cmd in lint "run --backend model"; do
+		# shellcheck disable=SC2086 # the command and its option
+		run --separate-stderr "$NSTEST" $cmd "$d"
+		assert_equal "$status" 2
+		assert_equal "$output" ""
+		assert_equal "$stderr" "$d/a\x1b[31mred.scn:1:1: $why
+$d/b\xc2\x85.scn:1:1: $why
+$d/c\x9b.scn:1:1: $why"
+	done
+}
+
 @test "bad: random binary data is refused with a file:line:col error" {
 	local f=$SCN_DIR/random.scn
 	head -c 4096 /dev/urandom >"$f"
