@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 
@@ -75,5 +76,10 @@ int ns_read_fd(int fd, size_t max, char **data, size_t *len);
 
 /* Write all bytes, retrying on EINTR and short writes. 0 or -errno. */
 int ns_write_all(int fd, const void *p, size_t n);
+
+/* Length of the well-formed UTF-8 character at s (1 to 4) with its code
+ * point in *cp, or 0 when s does not start one (stray, overlong,
+ * surrogate or truncated bytes). */
+size_t ns_utf8_char(const char *s, uint32_t *cp);
 
 #endif

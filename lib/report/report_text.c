@@ -45,40 +45,6 @@ char *ns_report_fail_summary(const struct ns_result *r)
 	return xasprintf("%zu step%s did not match", r->v->failed, r->v->failed == 1 ? "" : "s");
 }
 
-size_t ns_utf8_char(const char *str, uint32_t *cp)
-{
-	const unsigned char *s = (const unsigned char *)str;
-	static const uint32_t min[] = { 0, 0, 0x80, 0x800, 0x10000 };
-	size_t len;
-	uint32_t c;
-
-	if (s[0] < 0x80) {
-		*cp = s[0];
-		return 1;
-	}
-	if ((s[0] & 0xE0) == 0xC0) {
-		len = 2;
-		c = s[0] & 0x1F;
-	} else if ((s[0] & 0xF0) == 0xE0) {
-		len = 3;
-		c = s[0] & 0x0F;
-	} else if ((s[0] & 0xF8) == 0xF0) {
-		len = 4;
-		c = s[0] & 0x07;
-	} else {
-		return 0;
-	}
-	for (size_t k = 1; k < len; k++) {
-		if ((s[k] & 0xC0) != 0x80)
-			return 0; /* also stops at the terminating NUL */
-		c = c << 6 | (s[k] & 0x3F);
-	}
-	if (c < min[len] || c > 0x10FFFF || (c >= 0xD800 && c <= 0xDFFF))
-		return 0;
-	*cp = c;
-	return len;
-}
-
 #define REPLACEMENT "\xEF\xBF\xBD" /* U+FFFD */
 
 static bool xml_char(uint32_t c)

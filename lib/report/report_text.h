@@ -36,11 +36,6 @@ void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c);
 const char *ns_report_devices_note(const struct ns_report_ctx *c,
 				   const struct ns_result *r);
 
-/* Length of the well-formed UTF-8 character at s (1 to 4) with its code
- * point in *cp, or 0 when s does not start one (stray, overlong,
- * surrogate or truncated bytes). */
-size_t ns_utf8_char(const char *s, uint32_t *cp);
-
 /* s as XML character data (attr false) or as the inside of an attribute
  * value in double or single quotes (attr true). Characters XML 1.0 does
  * not allow, even as references, and bytes that are not UTF-8 become

@@ -1,10 +1,9 @@
 /* invisible.c - characters that look like a blank, or like nothing, where
  * a blank decides what a line is: in its indentation (a command pasted
  * from a web page with no-break spaces would be prose, and never run; after
- * a whole indentation, only before what would be a command, since output
+ * a whole indentation, only before what looks like a command, since output
  * may begin with one), in the blanks after a prompt (the command would be
- * output), and a
- * byte-order mark (a first directive would be prose). Each is an error
+ * output), and a byte-order mark (a first directive would be prose). Each is an error
  * at its column that names the character and the fix; the line is then
  * read as meant, with the character taken as a space (or as nothing, for
  * one of no width), so that what follows is checked as it would be once
@@ -14,9 +13,8 @@
 #include <ctype.h>
 #include <string.h>
 
-
 struct invisible {
-	unsigned cp;
+	uint32_t cp;
 	bool zero_width;       /* read as nothing, not as a space */
 	const char *name;      /* its Unicode name */
 };
@@ -67,32 +65,13 @@ static const struct invisible invisibles[] = {
 	{ 0xfeff, true, "ZERO WIDTH NO-BREAK SPACE" },
 };
 
-/* The character at s, of well-formed UTF-8 (the parser has checked the
- * line), and its length in *n. */
-static unsigned decode(const unsigned char *s, size_t *n)
-{
-	if (s[0] < 0x80) {
-		*n = 1;
-		return s[0];
-	}
-	if (s[0] < 0xe0) {
-		*n = 2;
-		return (unsigned)(s[0] & 0x1f) << 6 | (s[1] & 0x3f);
-	}
-	if (s[0] < 0xf0) {
-		*n = 3;
-		return (unsigned)(s[0] & 0x0f) << 12 | (unsigned)(s[1] & 0x3f) << 6 | (s[2] & 0x3f);
-	}
-	*n = 4;
-	return (unsigned)(s[0] & 0x07) << 18 | (unsigned)(s[1] & 0x3f) << 12 |
-	       (unsigned)(s[2] & 0x3f) << 6 | (s[3] & 0x3f);
-}
-
 /* The invisible character at s, with its length in *n; NULL for any other. */
 static const struct invisible *invisible_at(const char *s, size_t *n)
 {
-	unsigned cp = decode((const unsigned char *)s, n);
+	uint32_t cp;
 
+	/* the parser has checked that the line is UTF-8 */
+	*n = ns_utf8_char(s, &cp);
 	if (cp < 0x80)
 		return NULL;
 	for (size_t i = 0; i < sizeof(invisibles) / sizeof(invisibles[0]); i++)
@@ -137,7 +116,7 @@ static size_t blank_run(const char *line, size_t from, struct ns_buf *out,
 /* "U+00A0 NO-BREAK SPACE" (with ", 4 in all" when there are more). */
 static void name_it(struct ns_buf *b, const struct invisible *inv, size_t count)
 {
-	ns_buf_addf(b, "U+%04X %s", inv->cp, inv->name);
+	ns_buf_addf(b, "U+%04X %s", (unsigned)inv->cp, inv->name);
 	if (count > 1)
 		ns_buf_addf(b, " (%zu such characters in all)", count);
 }

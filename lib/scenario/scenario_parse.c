@@ -462,45 +462,11 @@ static int check_bytes(struct parser *p, const char *line, size_t len)
 	return 0;
 }
 
-/* Length of the well-formed UTF-8 sequence at s (RFC 3629: no overlong
- * forms, no surrogates, nothing past U+10FFFF), or 0. */
-static size_t utf8_seq(const unsigned char *s, size_t left)
-{
-	unsigned char c = s[0], lo = 0x80, hi = 0xbf;
-	size_t n;
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	if (n > left)
-		return 0;
-	if (c == 0xe0)
-		lo = 0xa0;              /* overlong 3-byte */
-	else if (c == 0xed)
-		hi = 0x9f;              /* surrogates */
-	else if (c == 0xf0)
-		lo = 0x90;              /* overlong 4-byte */
-	else if (c == 0xf4)
-		hi = 0x8f;              /* past U+10FFFF */
-	if (s[1] < lo || s[1] > hi)
-		return 0;
-	for (size_t k = 2; k < n; k++)
-		if ((s[k] & 0xc0) != 0x80)
-			return 0;
-	return n;
-}
-
 static bool utf8_ok(const unsigned char *s, size_t len, size_t *bad)
 {
 	for (size_t i = 0; i < len;) {
-		size_t n = utf8_seq(s + i, len - i);
+		uint32_t cp;
+		size_t n = ns_utf8_char((const char *)s + i, &cp);
 
 		if (!n) {
 			*bad = i;
@@ -706,7 +672,8 @@ static char *escaped_name(const char *path)
 
 	for (size_t i = 0; path[i];) {
 		const unsigned char *s = (const unsigned char *)path + i;
-		size_t n = utf8_seq(s, strlen(path + i));
+		uint32_t cp;
+		size_t n = ns_utf8_char(path + i, &cp);
 
 		if (n == 0 || s[0] < 0x20 || s[0] == 0x7f || (s[0] == 0xc2 && s[1] <= 0x9f)) {
 			n = n ? n : 1;
