@@ -302,4 +302,10 @@ struct ns_diff_args {
 /* True for "@NAME": a tree opened or cloned by open_tree. */
 bool ns_is_handle(const char *s);
 
+/* True for a word that names a place through a handle: "@NAME" or
+ * "@NAME/PATH" (PATH walked from the handle's mount, as openat(2) walks it
+ * from the descriptor). *namelen, when not NULL, gets the length of
+ * "@NAME". */
+bool ns_is_handle_path(const char *s, size_t *namelen);
+
 #endif

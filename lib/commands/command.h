@@ -129,6 +129,11 @@ struct ns_cmd_def {
 			       * (unshare -m CMD) can run it */
 	bool utf8;            /* prints in the C.UTF-8 locale, which the
 			       * runner loads before its workers fork (findmnt) */
+	bool handles;         /* its paths may name a place through an
+			       * open_tree handle (@NAME, @NAME/PATH); the
+			       * parser refuses such a word to any other
+			       * command, whose backends would take it for a
+			       * file name */
 	/* Check st->argv and store the parsed form in st->args (the type
 	 * commands/args.h gives for id). Return 0, or -1 with *e filled. */
 	int (*parse)(struct ns_stage *st, struct ns_parse_err *e);
@@ -199,6 +204,10 @@ const struct ns_cmd_def *ns_cmd_at(size_t i);
  * ns_closest), among the filters only when filters is true, else among
  * every command; NULL when none is close. */
 const char *ns_cmd_closest(const char *name, bool filters);
+
+/* The commands whose paths may name a place through an open_tree handle
+ * (def->handles), as a list for messages: "mount, umount, ...". */
+const char *ns_cmd_handle_takers(void);
 
 /* A long option of a real tool whose short form nstest takes. */
 struct ns_long_option {

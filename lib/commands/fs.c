@@ -344,11 +344,11 @@ static bool ls_columns(const void *args)
 const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("mkdir", NS_CMD_MKDIR, parse_mkdir),
 	FS_ENTRY("touch", NS_CMD_TOUCH, parse_touch),
-	{ .name = "ls", .id = NS_CMD_LS, .parse = parse_ls, .free_args = free_fs_args,
+	{ .name = "ls", .id = NS_CMD_LS, .parse = parse_ls, .free_args = free_fs_args, .handles = true,
 	  .piped = ls_piped, .columns = ls_columns, .messages = fs_messages },
-	{ .name = "cd", .id = NS_CMD_CD, .parse = parse_cd, .free_args = free_fs_args,
+	{ .name = "cd", .id = NS_CMD_CD, .parse = parse_cd, .free_args = free_fs_args, .handles = true,
 	  .builtin = true, .messages = fs_messages },
-	{ .name = "cat", .id = NS_CMD_CAT, .parse = parse_cat, .free_args = free_fs_args,
+	{ .name = "cat", .id = NS_CMD_CAT, .parse = parse_cat, .free_args = free_fs_args, .handles = true,
 	  .whole_table = cat_whole_table, .messages = fs_messages },
 	{ .name = "chroot", .id = NS_CMD_CHROOT, .parse = parse_chroot, .free_args = free_fs_args,
 	  .shell = NS_SHELL_STARTS, .messages = fs_messages },
@@ -356,7 +356,8 @@ const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("mv", NS_CMD_MV, parse_mv),
 	FS_ENTRY("ln", NS_CMD_LN, parse_ln),
 	{ .name = "pwd", .id = NS_CMD_PWD, .parse = parse_pwd, .free_args = free_fs_args },
+	/* its words are text, not paths */
 	{ .name = "echo", .id = NS_CMD_ECHO, .parse = parse_echo, .free_args = free_fs_args,
-	  .messages = echo_messages },
+	  .handles = true, .messages = echo_messages },
 };
 const size_t ns_cmd_fs_count = NS_ARRAY_SIZE(ns_cmd_fs);

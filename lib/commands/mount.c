@@ -384,9 +384,14 @@ static int parse_mount(struct ns_stage *st, struct ns_parse_err *e)
 		return -1;
 	if (o.n > 2)
 		return ns_parse_fail(e, o.last, "mount: too many operands");
-	if (o.n == 2)
-		return two_operands(a, &o, e);
-	return o.n ? one_operand(a, &o, e) : no_operands(a, e);
+	if ((o.n == 2 ? two_operands(a, &o, e) : o.n ? one_operand(a, &o, e) : no_operands(a, e)) < 0)
+		return -1;
+	/* a remount reads the target's entry in the table by its path,
+	 * which a place in a handle's tree may not have */
+	for (size_t k = 0; a->op == NS_MOUNT_REMOUNT && k < o.n && k < 2; k++)
+		if (ns_is_handle_path(o.word[k], NULL))
+			return ns_parse_fail(e, o.at[k], "mount: -o remount does not take a handle ('%s'): use mount_setattr -o", o.word[k]);
+	return 0;
 }
 
 /* `mount2 FLAG[,FLAG...] TARGET`: nstest's own, one mount(2) call with
@@ -475,6 +480,11 @@ static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 	}
 	if (!a->ntargets)
 		return ns_parse_fail(e, 0, "umount: missing operand");
+	/* -R finds the submounts in the table by the target's path, which
+	 * a place in a handle's tree may not have */
+	for (size_t i = 1; a->recursive && i < st->argc; i++)
+		if (ns_is_handle_path(st->argv[i], NULL))
+			return ns_parse_fail(e, i, "umount: -R does not take a handle ('%s')", st->argv[i]);
 	return 0;
 }
 
@@ -516,13 +526,13 @@ static bool umount_messages(const struct ns_stage *st, struct ns_msg_ctx *c)
 }
 
 const struct ns_cmd_def ns_cmd_mount[] = {
-	{ .name = "mount", .id = NS_CMD_MOUNT, .parse = parse_mount,
+	{ .name = "mount", .id = NS_CMD_MOUNT, .parse = parse_mount, .handles = true,
 	  .free_args = free_mount_args, .device = mount_device, .messages = mount_messages },
-	{ .name = "umount", .id = NS_CMD_UMOUNT, .parse = parse_umount,
+	{ .name = "umount", .id = NS_CMD_UMOUNT, .parse = parse_umount, .handles = true,
 	  .free_args = free_umount_args, .messages = umount_messages },
 	/* the same executors as mount: a propagation change; nstest's own
 	 * command, which util-linux prints nothing for */
-	{ .name = "mount2", .id = NS_CMD_MOUNT, .parse = parse_mount2,
+	{ .name = "mount2", .id = NS_CMD_MOUNT, .parse = parse_mount2, .handles = true,
 	  .free_args = free_mount_args },
 };
 const size_t ns_cmd_mount_count = NS_ARRAY_SIZE(ns_cmd_mount);

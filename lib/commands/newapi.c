@@ -5,8 +5,10 @@
  *   mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET
  *   close @NAME...
  *
- * A detached or opened tree is kept under @NAME in the terminal; FROM,
- * TO and TARGET are either such a name or a path. */
+ * A detached or opened tree is kept under @NAME in the terminal, as many
+ * as it opens; PATH, FROM, TO and TARGET are paths, such names, or places
+ * in a handle's tree (@NAME/PATH), like the paths of every command whose
+ * definition says .handles. */
 #include "commands/command.h"
 
 #include <linux/mount.h>
@@ -26,7 +28,19 @@ static void free_args(void *p)
 
 bool ns_is_handle(const char *s)
 {
-	return s[0] == '@' && s[1] && strlen(s) < NS_HANDLE_NAME_MAX;
+	return s[0] == '@' && s[1] && s[1] != '/' && !strchr(s, '/') &&
+	       strlen(s) < NS_HANDLE_NAME_MAX;
+}
+
+bool ns_is_handle_path(const char *s, size_t *namelen)
+{
+	size_t n = strcspn(s, "/");
+
+	if (s[0] != '@' || n < 2 || n >= NS_HANDLE_NAME_MAX)
+		return false;
+	if (namelen)
+		*namelen = n;
+	return true;
 }
 
 /* Split argv into options (handled by opt) and exactly nops operands,
@@ -234,9 +248,9 @@ static int parse_close(struct ns_stage *st, struct ns_parse_err *e)
 }
 
 const struct ns_cmd_def ns_cmd_newapi[] = {
-	{ .name = "open_tree", .id = NS_CMD_OPEN_TREE, .parse = parse_open_tree, .free_args = free_args },
-	{ .name = "move_mount", .id = NS_CMD_MOVE_MOUNT, .parse = parse_move_mount, .free_args = free_args },
-	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .parse = parse_mount_setattr, .free_args = free_args },
-	{ .name = "close", .id = NS_CMD_CLOSE, .parse = parse_close, .free_args = free_args },
+	{ .name = "open_tree", .id = NS_CMD_OPEN_TREE, .handles = true, .parse = parse_open_tree, .free_args = free_args },
+	{ .name = "move_mount", .id = NS_CMD_MOVE_MOUNT, .handles = true, .parse = parse_move_mount, .free_args = free_args },
+	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .handles = true, .parse = parse_mount_setattr, .free_args = free_args },
+	{ .name = "close", .id = NS_CMD_CLOSE, .handles = true, .parse = parse_close, .free_args = free_args },
 };
 const size_t ns_cmd_newapi_count = NS_ARRAY_SIZE(ns_cmd_newapi);

@@ -84,23 +84,34 @@ int ns_kexec_ls(struct ns_term *t, const void *args, struct ns_buf *out,
 		struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	const char *dir = a->nops ? a->ops[0] : ".";
+	const char *dir = a->nops ? a->ops[0] : ".", *path;
 	struct ns_lines names = NS_LINES_INIT;
+	struct ns_via_proc vp;
 	struct dirent *de;
-	DIR *d = opendir(dir);
-
 	struct stat sb;
+	bool file;
+	DIR *d;
+	int e;
 
-	(void)t;
+	if (ns_via_proc_begin(&t->handles, t->procfd, &dir, 1, &path, &vp) < 0)
+		return ns_cmd_fail(res, "opendir", errno);
+	d = opendir(path);
+	e = errno;
 	/* like ls(1): a file operand, or a symbolic link that leads
 	 * nowhere, lists as its own name */
-	if ((!d && errno == ENOTDIR) ||
-	    (!d && errno == ENOENT && lstat(dir, &sb) == 0 && S_ISLNK(sb.st_mode))) {
+	file = (!d && e == ENOTDIR) ||
+	       (!d && e == ENOENT && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode));
+	if (ns_via_proc_end(&vp) < 0) {
+		if (d)
+			closedir(d);
+		return ns_cmd_fail(res, "fchdir", errno);
+	}
+	if (file) {
 		ns_buf_addf(out, "%s\n", dir);
 		return 0;
 	}
 	if (!d)
-		return ns_cmd_fail(res, "opendir", errno);
+		return ns_cmd_fail(res, "opendir", e);
 	while ((de = readdir(d)))
 		if (a->all || de->d_name[0] != '.')
 			ns_lines_push(&names, de->d_name);
@@ -115,11 +126,50 @@ int ns_kexec_cd(struct ns_term *t, const void *args, struct ns_buf *out,
 		struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
+	const char *dir = a->nops ? a->ops[0] : "/", *path;
+	struct ns_via_proc vp;
+	int fd, e;
 
-	(void)t, (void)out;
-	if (chdir(a->nops ? a->ops[0] : "/") < 0)
+	(void)out;
+	if (!ns_is_handle_path(dir, NULL))
+		return chdir(dir) < 0 ? ns_cmd_fail(res, "chdir", errno) : 0;
+	if (ns_via_proc_begin(&t->handles, t->procfd, &dir, 1, &path, &vp) < 0)
 		return ns_cmd_fail(res, "chdir", errno);
+	fd = open(path, O_PATH | O_DIRECTORY | O_CLOEXEC);
+	e = errno;
+	if (ns_via_proc_end(&vp) < 0) {
+		e = errno;
+		if (fd >= 0)
+			close(fd);
+		return ns_cmd_fail(res, "fchdir", e);
+	}
+	if (fd < 0)
+		return ns_cmd_fail(res, "chdir", e);
+	/* fchdir(2) checks search permission, as chdir(2) does */
+	if (fchdir(fd) < 0) {
+		e = errno;
+		close(fd);
+		return ns_cmd_fail(res, "chdir", e);
+	}
+	close(fd);
 	return 0;
+}
+
+/* A file cat reads, which may be in a handle's tree. 0 or -errno. */
+static int read_file(struct ns_term *t, const char *word, char **data, size_t *len)
+{
+	struct ns_via_proc vp;
+	const char *path;
+	int r;
+
+	if (ns_via_proc_begin(&t->handles, t->procfd, &word, 1, &path, &vp) < 0)
+		return -errno;
+	r = ns_read_file(path, 64u << 20, data, len);
+	if (ns_via_proc_end(&vp) < 0 && r == 0) {
+		r = -errno;
+		free(*data);
+	}
+	return r;
 }
 
 int ns_kexec_cat(struct ns_term *t, const void *args, struct ns_buf *out,
@@ -139,7 +189,7 @@ int ns_kexec_cat(struct ns_term *t, const void *args, struct ns_buf *out,
 				return -1;
 			continue;
 		}
-		r = ns_read_file(a->ops[i], 64u << 20, &data, &len);
+		r = read_file(t, a->ops[i], &data, &len);
 		if (r < 0)
 			return ns_cmd_fail(res, "read", -r);
 		ns_buf_add(out, data, len);

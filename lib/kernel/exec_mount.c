@@ -128,11 +128,9 @@ static int remount(struct ns_term *t, const struct ns_mount_args *a, struct ns_c
 	return r < 0 ? r : apply_propagation(a, res);
 }
 
-int ns_kexec_mount(struct ns_term *t, const void *args, struct ns_buf *out,
-		   struct ns_cmd_result *res)
+static int mount_op(struct ns_term *t, const struct ns_mount_args *a, struct ns_buf *out,
+		    struct ns_cmd_result *res)
 {
-	const struct ns_mount_args *a = args;
-
 	switch (a->op) {
 	case NS_MOUNT_LIST:
 		return ns_term_list_mounts(t, NS_RENDER_MOUNT, out, res);
@@ -150,6 +148,32 @@ int ns_kexec_mount(struct ns_term *t, const void *args, struct ns_buf *out,
 		break;
 	}
 	return new_mount(t, a, res);
+}
+
+/* The paths of a --bind or --move (source and target), or a target
+ * alone, may name places in handles' trees (kernel/handles.h); the
+ * parser refuses a handle for a remount. */
+int ns_kexec_mount(struct ns_term *t, const void *args, struct ns_buf *out,
+		   struct ns_cmd_result *res)
+{
+	const struct ns_mount_args *a = args;
+	bool two = a->op == NS_MOUNT_BIND || a->op == NS_MOUNT_MOVE;
+	const char *w[2] = { a->src, a->dst }, *p[2] = { a->src, a->dst };
+	struct ns_mount_args via = *a;
+	struct ns_via_proc vp;
+	int r;
+
+	if (a->op == NS_MOUNT_LIST || a->op == NS_MOUNT_REMOUNT)
+		return mount_op(t, a, out, res);
+	if (ns_via_proc_begin(&t->handles, t->procfd, two ? w : w + 1, two ? 2 : 1,
+			      two ? p : p + 1, &vp) < 0)
+		return ns_cmd_fail(res, "mount", errno);
+	via.src = p[0];
+	via.dst = p[1];
+	r = mount_op(t, &via, out, res);
+	if (ns_via_proc_end(&vp) < 0 && r == 0)
+		r = ns_cmd_fail(res, "fchdir", errno);
+	return r;
 }
 
 struct plan {
@@ -249,8 +273,19 @@ int ns_kexec_umount(struct ns_term *t, const void *args, struct ns_buf *out,
 		if (a->recursive) {
 			if (umount_recursive(t, a->targets[i], flags, res) < 0)
 				return -1;
-		} else if (umount2(a->targets[i], flags) < 0) {
-			return ns_cmd_fail(res, "umount2", errno);
+		} else {
+			struct ns_via_proc vp;
+			const char *path;
+			int r, e;
+
+			if (ns_via_proc_begin(&t->handles, t->procfd, &a->targets[i], 1, &path, &vp) < 0)
+				return ns_cmd_fail(res, "umount2", errno);
+			r = umount2(path, flags);
+			e = errno;
+			if (ns_via_proc_end(&vp) < 0)
+				return ns_cmd_fail(res, "fchdir", errno);
+			if (r < 0)
+				return ns_cmd_fail(res, "umount2", e);
 		}
 	}
 	return 0;

@@ -1,5 +1,6 @@
 /* exec_newapi.c - open_tree, move_mount, mount_setattr and close on the kernel.
- * A tree opened as @NAME is a mount fd the terminal keeps (ns_handle). */
+ * A tree opened as @NAME is a mount fd the terminal keeps (kernel/handles.h);
+ * each path operand may also be @NAME or @NAME/PATH, walked from it. */
 #include "kernel/exec.h"
 
 #include <errno.h>
@@ -12,34 +13,15 @@
 #include "kernel/mountapi.h"
 #include "kernel/terminal.h"
 
-static struct ns_handle *find_handle(struct ns_term *t, const char *name)
-{
-	for (size_t i = 0; i < t->nhandles; i++)
-		if (!strcmp(t->handles[i].name, name))
-			return &t->handles[i];
-	return NULL;
-}
-
-/* A path or @NAME as a (dirfd, path) pair for the *at calls; *empty says
- * the pair is a handle (AT_EMPTY_PATH). */
+/* A word as a (dirfd, path) pair for the *at calls, and the AT_EMPTY_PATH
+ * (or the call's own flag, empty_flag) that a bare @NAME needs. */
 static int resolve(struct ns_term *t, const char *s, int *dfd, const char **path,
-		   bool *empty)
+		   unsigned *flags, unsigned empty_flag)
 {
-	struct ns_handle *h;
-
-	*empty = ns_is_handle(s);
-	if (!*empty) {
-		*dfd = AT_FDCWD;
-		*path = s;
-		return 0;
-	}
-	h = find_handle(t, s);
-	if (!h) {
-		errno = EBADF;
+	if (ns_handle_at(&t->handles, s, dfd, path) < 0)
 		return -1;
-	}
-	*dfd = h->fd;
-	*path = "";
+	if (!**path)
+		*flags |= empty_flag;
 	return 0;
 }
 
@@ -47,23 +29,22 @@ int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 		       struct ns_cmd_result *res)
 {
 	const struct ns_open_tree_args *a = args;
-	struct ns_handle *h = find_handle(t, a->handle);
+	struct ns_handle *h = ns_handles_find(&t->handles, a->handle, strlen(a->handle));
 	unsigned flags = OPEN_TREE_CLOEXEC | (a->clone ? OPEN_TREE_CLONE : 0) |
 			 (a->recursive ? AT_RECURSIVE : 0);
-	int fd;
+	const char *path;
+	int dfd, fd;
 
 	(void)out;
-	if (!h && t->nhandles == NS_ARRAY_SIZE(t->handles))
-		return ns_cmd_fail(res, "open_tree", EMFILE);
-	fd = ns_open_tree(AT_FDCWD, a->path, flags);
+	if (resolve(t, a->path, &dfd, &path, &flags, AT_EMPTY_PATH) < 0)
+		return ns_cmd_fail(res, "open_tree", errno);
+	fd = ns_open_tree(dfd, path, flags);
 	if (fd < 0)
 		return ns_cmd_fail(res, "open_tree", errno);
-	if (h) {
+	if (h)
 		close(h->fd);
-	} else {
-		h = &t->handles[t->nhandles++];
-		snprintf(h->name, sizeof(h->name), "%s", a->handle);
-	}
+	else
+		h = ns_handles_add(&t->handles, a->handle);
 	h->fd = fd;
 	return 0;
 }
@@ -76,17 +57,16 @@ int ns_kexec_close(struct ns_term *t, const void *args, struct ns_buf *out,
 
 	(void)out;
 	for (size_t k = 0; k < a->n; k++) {
-		struct ns_handle *h = find_handle(t, a->handles[k]);
+		struct ns_handle *h = ns_handles_find(&t->handles, a->handles[k],
+						      strlen(a->handles[k]));
+		int fd;
 
 		if (!h)
 			return ns_cmd_fail(res, "close", EBADF);
-		if (close(h->fd) < 0) {
-			int err = errno;
-
-			*h = t->handles[--t->nhandles];
-			return ns_cmd_fail(res, "close", err);
-		}
-		*h = t->handles[--t->nhandles];
+		fd = h->fd;
+		ns_handles_drop(&t->handles, h);
+		if (close(fd) < 0)
+			return ns_cmd_fail(res, "close", errno);
 	}
 	return 0;
 }
@@ -97,14 +77,13 @@ int ns_kexec_move_mount(struct ns_term *t, const void *args, struct ns_buf *out,
 	const struct ns_move_mount_args *a = args;
 	unsigned flags = (a->beneath ? MOVE_MOUNT_BENEATH : 0) |
 			 (a->set_group ? MOVE_MOUNT_SET_GROUP : 0);
-	bool fe, te;
 	const char *fp, *tp;
 	int fd, td;
 
 	(void)out;
-	if (resolve(t, a->from, &fd, &fp, &fe) < 0 || resolve(t, a->to, &td, &tp, &te) < 0)
+	if (resolve(t, a->from, &fd, &fp, &flags, MOVE_MOUNT_F_EMPTY_PATH) < 0 ||
+	    resolve(t, a->to, &td, &tp, &flags, MOVE_MOUNT_T_EMPTY_PATH) < 0)
 		return ns_cmd_fail(res, "move_mount", errno);
-	flags |= (fe ? MOVE_MOUNT_F_EMPTY_PATH : 0) | (te ? MOVE_MOUNT_T_EMPTY_PATH : 0);
 	if (ns_move_mount(fd, fp, td, tp, flags) < 0)
 		return ns_cmd_fail(res, "move_mount", errno);
 	return 0;
@@ -116,15 +95,14 @@ int ns_kexec_mount_setattr(struct ns_term *t, const void *args, struct ns_buf *o
 	const struct ns_mount_setattr_args *a = args;
 	struct mount_attr ma = { .attr_set = a->set, .attr_clr = a->clr,
 				 .propagation = a->propagation };
-	bool empty;
+	unsigned flags = a->recursive ? AT_RECURSIVE : 0;
 	const char *path;
 	int dfd;
 
 	(void)out;
-	if (resolve(t, a->target, &dfd, &path, &empty) < 0)
+	if (resolve(t, a->target, &dfd, &path, &flags, AT_EMPTY_PATH) < 0)
 		return ns_cmd_fail(res, "mount_setattr", errno);
-	if (ns_mount_setattr(dfd, path, (a->recursive ? AT_RECURSIVE : 0) | (empty ? AT_EMPTY_PATH : 0),
-			     &ma, sizeof(ma)) < 0)
+	if (ns_mount_setattr(dfd, path, flags, &ma, sizeof(ma)) < 0)
 		return ns_cmd_fail(res, "mount_setattr", errno);
 	return 0;
 }

@@ -27,12 +27,6 @@ struct ns_local_term {
 	struct ns_place place;      /* saved while another terminal runs */
 };
 
-static void close_handles(struct ns_handle *h, size_t n)
-{
-	for (size_t i = 0; i < n; i++)
-		close(h[i].fd);
-}
-
 int ns_local_push(struct ns_term *t, struct ns_cmd_result *res)
 {
 	struct ns_level *lv;
@@ -45,17 +39,10 @@ int ns_local_push(struct ns_term *t, struct ns_cmd_result *res)
 	if (ns_place_save(t->procfd, &lv->place, &what) < 0)
 		return ns_cmd_fail(res, "open", errno);
 	/* the inner shell inherits the handles, as a child inherits fds */
-	memcpy(lv->handles, t->handles, sizeof(lv->handles));
-	lv->nhandles = t->nhandles;
-	for (size_t i = 0; i < t->nhandles; i++) {
-		t->handles[i].fd = fcntl(lv->handles[i].fd, F_DUPFD_CLOEXEC, 0);
-		if (t->handles[i].fd < 0) {
-			int e = errno;
-			close_handles(t->handles, i);
-			memcpy(t->handles, lv->handles, sizeof(t->handles));
-			ns_place_close(&lv->place);
-			return ns_cmd_fail(res, "dup", e);
-		}
+	if (ns_handles_dup(&t->handles, &lv->handles) < 0) {
+		int e = errno;
+		ns_place_close(&lv->place);
+		return ns_cmd_fail(res, "dup", e);
 	}
 	t->depth++;
 	return 1;
@@ -68,9 +55,8 @@ static int pop(struct ns_term *t, struct ns_buf *err)
 	const char *what;
 	int r;
 
-	close_handles(t->handles, t->nhandles);
-	memcpy(t->handles, lv->handles, sizeof(t->handles));
-	t->nhandles = lv->nhandles;
+	ns_handles_close(&t->handles);
+	t->handles = lv->handles;
 	t->closing = false;
 	r = ns_place_enter(&lv->place, &what);
 	if (r < 0)
@@ -151,9 +137,9 @@ static void close_terminal(struct ns_local *l, size_t i)
 	while (lt->t.depth) {
 		struct ns_level *lv = &lt->t.outer[--lt->t.depth];
 		ns_place_close(&lv->place);
-		close_handles(lv->handles, lv->nhandles);
+		ns_handles_close(&lv->handles);
 	}
-	close_handles(lt->t.handles, lt->t.nhandles);
+	ns_handles_close(&lt->t.handles);
 	free(lt->t.outer);
 	ns_place_close(&lt->place);
 	*lt = l->v[--l->n];

@@ -12,8 +12,7 @@
 /* A shell level to go back to on `exit`. */
 struct ns_level {
 	struct ns_place place;
-	struct ns_handle handles[NS_TERM_HANDLES];
-	size_t nhandles;
+	struct ns_handles handles;
 };
 
 /* Every terminal of one sandbox. */

@@ -9,18 +9,13 @@
 #include <sys/types.h>
 
 #include "commands/args.h"
+#include "kernel/handles.h"
 #include "mounts/snapshot.h"
 #include "run/result.h"
 #include "scenario/scenario.h"
 
 struct ns_devices;
 
-#define NS_TERM_HANDLES 16           /* @NAME trees a shell may hold */
-
-struct ns_handle {                  /* a mount fd named by open_tree @NAME */
-	char name[NS_HANDLE_NAME_MAX];
-	int fd;
-};
 
 struct ns_level;
 struct ns_local;
@@ -41,8 +36,7 @@ struct ns_term {
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */
 	size_t depth;               /* shell levels above the first */
-	struct ns_handle handles[NS_TERM_HANDLES];
-	size_t nhandles;
+	struct ns_handles handles;  /* open_tree @NAME trees it holds */
 	bool closing;               /* this shell level ends after the step */
 	/* in process */
 	bool in_process;

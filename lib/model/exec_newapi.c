@@ -9,41 +9,17 @@
 #include <string.h>
 #include <sys/mount.h>
 
-static struct m_handle *find_handle(struct m_level *lv, const char *name)
-{
-	for (size_t i = 0; i < lv->nhandles; i++)
-		if (!strcmp(lv->handles[i].name, name))
-			return &lv->handles[i];
-	return NULL;
-}
-
-/* A path or @NAME as a place; -EBADF for a handle never opened. */
-static int resolve(struct m_shell *sh, const char *s, struct m_path *out)
-{
-	struct m_handle *h;
-
-	if (!ns_is_handle(s))
-		return m_lookup(sh, s, out);
-	h = find_handle(m_cur(sh), s);
-	if (!h)
-		return -EBADF;
-	*out = h->at;
-	return 0;
-}
-
 int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		     struct ns_cmd_result *res)
 {
 	const struct ns_open_tree_args *a = args;
 	struct m_world *w = &sh->sb->w;
 	struct m_level *lv = m_cur(sh);
-	struct m_handle *h = find_handle(lv, a->handle);
+	struct m_handle *h;
 	struct m_path at;
 	int r;
 
 	(void)out;
-	if (!h && lv->nhandles == M_HANDLES)
-		return ns_cmd_fail(res, "open_tree", EMFILE);
 	if (a->clone && !m_may_mount(sh))
 		return ns_cmd_fail(res, "open_tree", EPERM);
 	r = m_lookup(sh, a->path, &at);
@@ -78,6 +54,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		}
 		at = (struct m_path){ t, t->root };
 	}
+	h = m_handle_find(lv, a->handle, strlen(a->handle));
 	if (h) {
 		/* the old fd is closed once the new one is open */
 		struct m_handle old = *h;
@@ -85,6 +62,12 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		m_handle_hold(h);
 		m_handle_release(w, &old);
 		return 0;
+	}
+	{
+		void *v = lv->handles;
+
+		ns_grow(&v, &lv->handles_cap, lv->nhandles + 1, sizeof(*lv->handles));
+		lv->handles = v;
 	}
 	h = &lv->handles[lv->nhandles++];
 	snprintf(h->name, sizeof(h->name), "%s", a->handle);
@@ -103,7 +86,7 @@ int m_exec_close(struct m_shell *sh, const void *args, struct ns_buf *out,
 
 	(void)out;
 	for (size_t k = 0; k < a->n; k++) {
-		struct m_handle *h = find_handle(lv, a->handles[k]);
+		struct m_handle *h = m_handle_find(lv, a->handles[k], strlen(a->handles[k]));
 		struct m_handle gone;
 
 		if (!h)
@@ -121,9 +104,12 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 		     struct ns_cmd_result *res)
 {
 	struct m_mount *f = from.mnt, *t = to.mnt;
+	int err = m_may_change_propagation(sh, f);
 
-	if (f->dead || t->dead || !f->ns || !t->ns)
-		return ns_cmd_fail(res, "move_mount", EINVAL);
+	if (!err)
+		err = m_may_change_propagation(sh, t);
+	if (err)
+		return ns_cmd_fail(res, "move_mount", err);
 	if (from.d != f->root || to.d != t->root)
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	if (f->sb != t->sb || !m_node_under(t->root, f->root))
@@ -135,7 +121,6 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	if (!f->group && !f->master)
 		return ns_cmd_fail(res, "move_mount", EINVAL);
-	(void)sh;
 	t->master = f->master;
 	if (f->group) {
 		t->group = f->group;
@@ -203,9 +188,9 @@ int m_exec_move_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	(void)out;
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, "move_mount", EPERM);
-	r = resolve(sh, a->from, &from);
+	r = m_lookup(sh, a->from, &from);
 	if (r == 0)
-		r = resolve(sh, a->to, &to);
+		r = m_lookup(sh, a->to, &to);
 	if (r < 0)
 		return ns_cmd_fail(res, "move_mount", -r);
 	if (a->set_group)
@@ -253,7 +238,7 @@ int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *ou
 	const struct ns_mount_setattr_args *a = args;
 	struct m_world *w = &sh->sb->w;
 	struct m_path at;
-	int r = resolve(sh, a->target, &at);
+	int r = m_lookup(sh, a->target, &at);
 
 	(void)out;
 	if (r < 0)

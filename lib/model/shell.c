@@ -79,13 +79,29 @@ void m_level_set(struct m_world *w, struct m_path *slot, struct m_path to)
 	*slot = to;
 }
 
+/* A level copied from another holds what it holds; its handles are its
+ * own copies, as a child's fds are. */
 static void hold(struct m_level *lv)
 {
+	struct m_handle *h = lv->handles;
+
 	ref(lv->root.mnt);
 	ref(lv->cwd.mnt);
-	for (size_t i = 0; i < lv->nhandles; i++)
+	lv->handles = lv->nhandles ? xcalloc(lv->nhandles, sizeof(*h)) : NULL;
+	lv->handles_cap = lv->nhandles;
+	for (size_t i = 0; i < lv->nhandles; i++) {
+		lv->handles[i] = h[i];
 		m_handle_hold(&lv->handles[i]);
+	}
 	lv->ns->refs++;
+}
+
+struct m_handle *m_handle_find(struct m_level *lv, const char *name, size_t len)
+{
+	for (size_t i = 0; i < lv->nhandles; i++)
+		if (strlen(lv->handles[i].name) == len && !memcmp(lv->handles[i].name, name, len))
+			return &lv->handles[i];
+	return NULL;
 }
 
 void m_handle_hold(struct m_handle *h)
@@ -141,6 +157,9 @@ void m_shell_pop(struct m_shell *sh)
 	unref(w, lv->cwd.mnt);
 	for (size_t i = 0; i < lv->nhandles; i++)
 		m_handle_release(w, &lv->handles[i]);
+	free(lv->handles);
+	lv->handles = NULL;
+	lv->nhandles = lv->handles_cap = 0;
 	if (--lv->ns->refs == 0) {
 		m_event(w, "namespace %u ends with its last shell: its mounts go, without umount propagation (mount_namespaces(7))",
 			lv->ns->id);
@@ -249,12 +268,29 @@ static int walk_from(struct lookup *lk, struct m_path start, const char *path, s
 static int lookup(struct m_shell *sh, const char *path, bool follow, struct m_path *out)
 {
 	struct lookup lk = { m_cur(sh), 0 };
-	size_t len = strlen(path);
+	struct m_path start = lk.lv->cwd;
+	size_t len = strlen(path), name;
 	int r;
 
 	if (!len)
 		return -ENOENT;
-	r = walk_from(&lk, lk.lv->cwd, path, len, follow, out);
+	if (ns_is_handle_path(path, &name)) {
+		struct m_handle *h = m_handle_find(m_cur(sh), path, name);
+
+		if (!h)
+			return -EBADF;
+		start = h->at;
+		path += name;
+		while (*path == '/')
+			path++;
+		if (!*path) {
+			/* "@NAME/" must be a directory, as "dir/" must */
+			*out = start;
+			return name < len && !start.d->dir ? -ENOTDIR : 0;
+		}
+		len = strlen(path);
+	}
+	r = walk_from(&lk, start, path, len, follow, out);
 	if (r == 0 && path[len - 1] == '/' && !out->d->dir)
 		return -ENOTDIR;
 	return r;
@@ -318,6 +354,15 @@ int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
 		    char *last, size_t lastsz)
 {
 	return m_lookup_parent_at(sh, m_cur(sh)->cwd, path, parent, last, lastsz);
+}
+
+int m_may_change_propagation(struct m_shell *sh, const struct m_mount *m)
+{
+	struct m_level *lv = m_cur(sh);
+
+	if (m->dead || !m->ns)
+		return EINVAL;
+	return m_capable(lv, m->ns->owner, lv->sys_admin) ? 0 : EPERM;
 }
 
 bool m_may_mount(struct m_shell *sh)

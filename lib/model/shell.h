@@ -11,8 +11,6 @@
 #include "commands/command.h"
 #include "scenario/scenario.h"
 
-#define M_HANDLES 16
-
 /* A tree opened by open_tree as @NAME: it holds its mount busy. */
 struct m_handle {
 	char name[NS_HANDLE_NAME_MAX];
@@ -24,8 +22,8 @@ struct m_level {
 	struct m_path root, cwd;
 	struct m_userns *user;
 	bool sys_admin, sys_chroot;   /* CAP_SYS_ADMIN, CAP_SYS_CHROOT */
-	struct m_handle handles[M_HANDLES];
-	size_t nhandles;
+	struct m_handle *handles;     /* as many as it opens */
+	size_t nhandles, handles_cap;
 };
 
 /* What every terminal of one scenario shares. */
@@ -70,13 +68,18 @@ void m_shell_free(struct m_shell *sh);
 /* Move a level's root or cwd (references follow). */
 void m_level_set(struct m_world *w, struct m_path *slot, struct m_path to);
 
+/* The handle of lv called name[0..len), or NULL. */
+struct m_handle *m_handle_find(struct m_level *lv, const char *name, size_t len);
 /* A handle is opened (or inherited), or closed: it holds its mount busy,
  * and a detached tree lives as long as a handle on it. */
 void m_handle_hold(struct m_handle *h);
 void m_handle_release(struct m_world *w, struct m_handle *h);
 
 /* Look a path up as the current level sees it, symbolic links followed
- * (ELOOP past 40 of them). 0 or -errno. */
+ * (ELOOP past 40 of them). 0 or -errno. A path may start at a handle:
+ * @NAME is the very place its fd holds (what is mounted on top is not
+ * crossed, as the kernel's jump through /proc/PID/fd/N does not cross
+ * it), @NAME/PATH walks PATH from there; -EBADF for a handle not open. */
 int m_lookup(struct m_shell *sh, const char *path, struct m_path *out);
 /* The same, but a symbolic link at the end is the result (lstat(2)),
  * unless the path ends with '/'. */
@@ -105,6 +108,11 @@ int m_open_create(struct m_shell *sh, const char *path, struct m_node **file);
 /* May the current level change its mount namespace (CAP_SYS_ADMIN in the
  * user namespace that owns it)? */
 bool m_may_mount(struct m_shell *sh);
+/* May the current level change m's propagation (the kernel's
+ * may_change_propagation(), for --make-* and MOVE_MOUNT_SET_GROUP): m
+ * must be mounted in some namespace (EINVAL), one whose owner the level
+ * has CAP_SYS_ADMIN in (EPERM). 0 or the errno. */
+int m_may_change_propagation(struct m_shell *sh, const struct m_mount *m);
 /* Does level lv have a capability in user namespace u, holding it in its
  * own namespace when has is true (the kernel's ns_capable())? */
 bool m_capable(const struct m_level *lv, const struct m_userns *u, bool has);

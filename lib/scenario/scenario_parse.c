@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "base/suggest.h"
+#include "commands/args.h"
 #include "commands/command.h"
 #include "scenario/shellword.h"
 
@@ -241,6 +242,11 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		free(e.msg);
 		return r;
 	}
+	if (!st->def->filter && !st->def->handles)
+		for (size_t i = 1; i < st->argc; i++)
+			if (ns_is_handle_path(st->argv[i], NULL))
+				return ns_parser_fail(p, st->col[i], "%s: '%s' names a place through an open_tree handle, which %s does not take (%s do)",
+						      name, st->argv[i], name, ns_cmd_handle_takers());
 	if (st->def->filter) {
 		size_t file = st->def->file ? st->def->file(st->args) : 0;
 
