@@ -78,12 +78,20 @@ int m_change_propagation(struct m_shell *sh, const char *target, unsigned long t
 		return ns_cmd_fail(res, sys, -r);
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, sys, EPERM);
-	if (!is_root(at) || !ours(sh, at.mnt))
+	if (!is_root(at))
 		return ns_cmd_fail(res, sys, EINVAL);
 	/* one type at a time: the kernel's flags_to_propagation_type() (a
 	 * single call with two of them comes from mount2) */
 	if (!t || (t & (t - 1)))
 		return ns_cmd_fail(res, sys, EINVAL);
+	/* a mount of another namespace (a detached tree's, through a
+	 * handle) may change like one of ours; the quirk's kernels wanted
+	 * ours */
+	if (sh->sb->w.quirks & (1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY) && !ours(sh, at.mnt))
+		return ns_cmd_fail(res, sys, EINVAL);
+	r = m_may_change_propagation(sh, at.mnt);
+	if (r)
+		return ns_cmd_fail(res, sys, r);
 	for (struct m_mount *m = at.mnt; m; m = type & MS_REC ? m_next(m, at.mnt) : NULL) {
 		m_change_type(w, m, t);
 		m_why(w, m, "made %s by --make-%s%s", type_name(t), type & MS_REC ? "r" : "", type_name(t));

@@ -134,6 +134,7 @@ enum m_quirk {
 	M_QUIRK_COPY_DROPS_UNBINDABLE, /* unshare's copy of unbindable is private */
 	M_QUIRK_UNMOUNTED_TARGET_EINVAL, /* mounting on an unmounted tree: EINVAL */
 	M_QUIRK_MOVE_TARGET_FIRST,  /* a move checks its target before its source */
+	M_QUIRK_CHANGE_TYPE_OURS_ONLY, /* --make-* only on the caller's namespace */
 	M_QUIRK__COUNT
 };
 

@@ -91,7 +91,7 @@ SCN
 	scn=$(slave_demo)
 	run "$NSTEST" run --backend model --quirk no-such-quirk "$scn"
 	assert_failure 2
-	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first; or kernel)"
+	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only; or kernel)"
 }
 
 @test "run --quirks takes only 'kernel'" {
@@ -134,4 +134,16 @@ SCN
 	run "$NSTEST" run --backend model --quirk unmounted-target-einval "$reg"
 	assert_failure 1
 	assert_line --regexp '^ *\+mount: EINVAL \(Invalid argument\)$'
+}
+
+@test "run --quirk change-type-ours-only: the model refuses --make-* through a detached tree's handle as 6.12.43 does" {
+	scn=$NSTEST_ROOT/scenarios/newapi/handle-propagation.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk change-type-ours-only "$scn"
+	assert_failure 1
+	assert_line --regexp '^ *\+mount: EINVAL \(Invalid argument\)$'
+	# the same EINVAL for the shell in a user namespace of its own, where
+	# the newer rule says EPERM
+	assert_line --regexp '^ *-mount: EPERM \(Operation not permitted\)$'
 }

@@ -181,3 +181,78 @@ SCN
 	assert_failure 1
 	assert_output --partial "+mount2: EINVAL (Invalid argument)"
 }
+
+@test "handles: a failing call through a handle leaves the shell where it was, and relative paths beside a handle stay relative" {
+	# nstest reaches a handle's place through the procfs directory it
+	# keeps, moving the shell's working directory there for the call
+	# (kernel/handles.c): every way out must move it back, and a relative
+	# operand of the same call must still be walked from the shell's
+	# directory
+	scn=$(write_scn handle-cwd <<'SCN'
+requires: open_tree
+
+    # mkdir /a /b /c
+    # mount /dev/sdb1 /a
+    # mkdir /a/sub
+    # open_tree /a @m
+    # cd /b
+    # umount @m/nope
+    umount: ENOENT (No such file or directory)
+    # ls @m/nope
+    ls: ENOENT (No such file or directory)
+    # cat @m/nope
+    cat: ENOENT (No such file or directory)
+    # cd @m/nope
+    cd: ENOENT (No such file or directory)
+    # mount --bind @nope /c
+    mount: EBADF (Bad file descriptor)
+    # pwd
+    /b
+    # cd /
+    # mount --bind @m/sub c
+    # cd /a
+    # mount --bind sub @m/sub
+    # cd /
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    [unordered]
+    1 0 0:1 / / rw,relatime
+    2 1 0:2 / /a rw,relatime
+    3 1 0:2 /sub /c rw,relatime
+    4 2 0:2 /sub /a/sub rw,relatime
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	# the wrong twin: the relative target taken from the procfs directory
+	# (or the shell left there) would put the bind anywhere but /c
+	sed -i 's|^    3 1 0:2 /sub /c rw,relatime$|    3 1 0:2 /sub /b rw,relatime|' "$scn"
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	run "$NSTEST" run --backend model "$scn"
+	assert_failure 1
+}
+
+@test "handles: the older kernels' EINVAL for --make-* through a detached tree's handle fails where the newer rule holds" {
+	# the wrong twin of scenarios/newapi/handle-propagation.scn: what
+	# 6.12.43 and 6.16.3 answer (the quirk change-type-ours-only) as the
+	# expectation, without the xfail: lines
+	scn=$(write_scn handle-prop-twin <"$NSTEST_ROOT/scenarios/newapi/handle-propagation.scn")
+	sed -i '/^xfail:/d' "$scn"
+	sed -i '/^    # mount --make-shared @t$/a\    mount: EINVAL (Invalid argument)' "$scn"
+	grep -q '^    mount: EINVAL (Invalid argument)$' "$scn"
+	run "$NSTEST" run --backend model "$scn"
+	assert_failure 1
+	assert_line --regexp '^ *-mount: EINVAL \(Invalid argument\)$'
+	# the kernel half where this kernel has the newer rule
+	rel=$(uname -r | grep -o '^[0-9]*\.[0-9]*\.[0-9]*')
+	in_range() { [[ $(printf '%s\n' "$1" "$rel" | sort -V | head -1) == "$1" &&
+			$(printf '%s\n' "$rel" "$2" | sort -V | head -1) == "$rel" && $rel != "$2" ]]; }
+	if in_range 6.12.43 6.12.57 || in_range 6.16.3 6.16.12; then
+		skip "Linux $rel has the older rule (quirk change-type-ours-only)"
+	fi
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	assert_line --regexp '^ *-mount: EINVAL \(Invalid argument\)$'
+}
