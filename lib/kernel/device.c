@@ -540,6 +540,20 @@ void ns_devices_free(struct ns_devices *d)
 	free(d);
 }
 
+/* Is target the root of the top mount there, of the filesystem fd is a
+ * mount of? */
+static bool same_fs_on_top(int fd, const char *target)
+{
+	struct statx sx;
+	struct stat st;
+
+	if (fstat(fd, &st) < 0 || statx(AT_FDCWD, target, 0, STATX_BASIC_STATS, &sx) < 0)
+		return false;
+	return (sx.stx_attributes_mask & STATX_ATTR_MOUNT_ROOT) &&
+	       (sx.stx_attributes & STATX_ATTR_MOUNT_ROOT) &&
+	       makedev(sx.stx_dev_major, sx.stx_dev_minor) == st.st_dev;
+}
+
 int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		     unsigned long long attr, const char **syscall)
 {
@@ -578,6 +592,15 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 					: tmpfs_instance(s, !d->mounted.v[idx], ro, syscall);
 	if (fd < 0)
 		return -1;
+	/* the same filesystem twice on one place is refused by mount(2)
+	 * (do_add_mount(): the top mount at the target has the new mount's
+	 * superblock and the target is its root); move_mount(2), which puts
+	 * the stand-in in place, has no such check */
+	if (same_fs_on_top(fd, target)) {
+		close(fd);
+		errno = EBUSY;
+		return -1;
+	}
 	if (attr) {
 		struct mount_attr ma = { .attr_set = attr };
 		if (attr & MOUNT_ATTR__ATIME)

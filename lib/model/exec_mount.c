@@ -331,7 +331,7 @@ static struct m_sb *typed_sb(struct m_shell *sh, const struct ns_mount_args *a,
 static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		     struct ns_cmd_result *res)
 {
-	struct m_path to;
+	struct m_path to, top;
 	struct m_sb *s;
 	struct m_mount *m;
 	int r = m_lookup(sh, a->dst, &to);
@@ -347,6 +347,13 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", unmounted_target(sh));
 	if (!ours(sh, to.mnt))
 		return ns_cmd_fail(res, "mount", EINVAL);
+	/* the same filesystem twice on one place: the kernel's
+	 * do_add_mount() refuses it (a stand-in is one superblock, a
+	 * filesystem by type always a new one) */
+	top = to;
+	m_follow(&top);
+	if (top.mnt->sb == s && top.d == top.mnt->root)
+		return ns_cmd_fail(res, "mount", EBUSY);
 	m = m_mount_new(&sh->sb->w, s, s->root);
 	m->flags = mount_flags(a->flags);
 	if (graft(sh, m, to, "made by mount (sharedsubtree.rst 5e)", res) < 0)
