@@ -540,8 +540,8 @@ void ns_devices_free(struct ns_devices *d)
 	free(d);
 }
 
-/* Is target the root of the top mount there, of the filesystem fd is a
- * mount of? */
+/* Is target, looked up as mount(2) looks it up, the root of a mount of
+ * the filesystem fd is a mount of? */
 static bool same_fs_on_top(int fd, const char *target)
 {
 	struct statx sx;
@@ -593,9 +593,10 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 	if (fd < 0)
 		return -1;
 	/* the same filesystem twice on one place is refused by mount(2)
-	 * (do_add_mount(): the top mount at the target has the new mount's
-	 * superblock and the target is its root); move_mount(2), which puts
-	 * the stand-in in place, has no such check */
+	 * (do_add_mount(): the place the target's lookup gave, the top of
+	 * its stack except at the root, is the root of a mount of the new
+	 * mount's superblock); move_mount(2), which puts the stand-in in
+	 * place, has no such check */
 	if (same_fs_on_top(fd, target)) {
 		close(fd);
 		errno = EBUSY;

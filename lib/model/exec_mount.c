@@ -56,6 +56,20 @@ static bool ours(struct m_shell *sh, const struct m_mount *m)
 	return m->ns == m_cur(sh)->ns;
 }
 
+/* May a bind copy m, or a detached tree be attached onto it (the
+ * kernel's may_copy_tree() and may_use_mount(), from 6.15): a mount of
+ * the shell's namespace, or of a detached tree that open_tree -c cloned
+ * from that namespace (check_anonymous_mnt()). Before 6.15, of the
+ * shell's namespace only (quirk detached-ours-only). */
+static bool may_use(struct m_shell *sh, const struct m_mount *m)
+{
+	if (ours(sh, m))
+		return true;
+	if (sh->sb->w.quirks & (1u << M_QUIRK_DETACHED_OURS_ONLY))
+		return false;
+	return attached(m) && m->ns->anon && (!m->ns->origin || m->ns->origin == m_cur(sh)->ns->id);
+}
+
 static const char *const type_names[] = { "shared", "private", "slave", "unbindable" };
 
 static const char *type_name(unsigned long t)
@@ -247,7 +261,7 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", -r);
 	if (!attached(to.mnt))
 		return ns_cmd_fail(res, "mount", unmounted_target(sh));
-	if (!ours(sh, to.mnt) || !ours(sh, from.mnt))
+	if (!ours(sh, to.mnt) || !may_use(sh, from.mnt))
 		return ns_cmd_fail(res, "mount", EINVAL);
 	/* an unbindable mount cannot be bound (sharedsubtree.rst 5b, case 8) */
 	if (from.mnt->unbindable)
@@ -331,7 +345,7 @@ static struct m_sb *typed_sb(struct m_shell *sh, const struct ns_mount_args *a,
 static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		     struct ns_cmd_result *res)
 {
-	struct m_path to, top;
+	struct m_path to;
 	struct m_sb *s;
 	struct m_mount *m;
 	int r = m_lookup(sh, a->dst, &to);
@@ -349,10 +363,10 @@ static int new_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", EINVAL);
 	/* the same filesystem twice on one place: the kernel's
 	 * do_add_mount() refuses it (a stand-in is one superblock, a
-	 * filesystem by type always a new one) */
-	top = to;
-	m_follow(&top);
-	if (top.mnt->sb == s && top.d == top.mnt->root)
+	 * filesystem by type always a new one). It looks at the place the
+	 * lookup gave, not at the top of the stack there: at the shell's
+	 * root, which lookup does not cross, a second mount is stacked */
+	if (to.mnt->sb == s && to.d == to.mnt->root)
 		return ns_cmd_fail(res, "mount", EBUSY);
 	m = m_mount_new(&sh->sb->w, s, s->root);
 	m->flags = mount_flags(a->flags);
@@ -385,7 +399,9 @@ int m_move(struct m_shell *sh, struct m_path from, struct m_path to, bool anon_o
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (on_parent ? !ours(sh, old) : !(anon_ok && old->ns && old->ns->anon && !old->parent))
 		return ns_cmd_fail(res, sys, EINVAL);
-	if (!ours(sh, to.mnt))
+	/* an attached mount moves within the shell's namespace; a detached
+	 * tree goes there, or onto another detached tree (do_move_mount()) */
+	if (on_parent ? !ours(sh, to.mnt) : old->ns == to.mnt->ns || !may_use(sh, to.mnt))
 		return ns_cmd_fail(res, sys, EINVAL);
 	if (from.d->dir != to.d->dir)
 		return ns_cmd_fail(res, sys, EINVAL);

@@ -45,6 +45,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		t->locked = false;
 		anon = m_ns_new(w, lv->ns->owner);
 		anon->anon = true;
+		anon->origin = lv->ns->id;
 		anon->root = t; /* its refs: the handles on it (m_handle_hold) */
 		for (struct m_mount *m = t; m; m = m_next(m, t)) {
 			m->ns = anon;

@@ -125,6 +125,8 @@ struct m_ns {
 	struct m_userns *owner;
 	int refs;                   /* shells in it */
 	bool anon;                  /* open_tree -c's tree */
+	unsigned origin;            /* an anon one: the id of the namespace it
+				     * was cloned from (the kernel's seq_origin) */
 	unsigned mounts;            /* for ENOSPC (fs.mount-max) */
 };
 
@@ -135,6 +137,7 @@ enum m_quirk {
 	M_QUIRK_UNMOUNTED_TARGET_EINVAL, /* mounting on an unmounted tree: EINVAL */
 	M_QUIRK_MOVE_TARGET_FIRST,  /* a move checks its target before its source */
 	M_QUIRK_CHANGE_TYPE_OURS_ONLY, /* --make-* only on the caller's namespace */
+	M_QUIRK_DETACHED_OURS_ONLY, /* no bind from, no attach onto a detached tree */
 	M_QUIRK__COUNT
 };
 

@@ -91,7 +91,7 @@ SCN
 	scn=$(slave_demo)
 	run "$NSTEST" run --backend model --quirk no-such-quirk "$scn"
 	assert_failure 2
-	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only; or kernel)"
+	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only; or kernel)"
 }
 
 @test "run --quirks takes only 'kernel'" {
@@ -146,4 +146,14 @@ SCN
 	# the same EINVAL for the shell in a user namespace of its own, where
 	# the newer rule says EPERM
 	assert_line --regexp '^ *-mount: EPERM \(Operation not permitted\)$'
+}
+
+@test "run --quirk detached-ours-only: the model refuses a bind from a detached tree and a move onto one, as 6.12 does" {
+	scn=$NSTEST_ROOT/scenarios/newapi/detached-trees.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk detached-ours-only "$scn"
+	assert_failure 1
+	assert_line --regexp '^ *\+move_mount: EINVAL \(Invalid argument\)$'
+	assert_line --regexp '^ *\+mount: EINVAL \(Invalid argument\)$'
 }
