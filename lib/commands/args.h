@@ -24,6 +24,7 @@ struct ns_fs_args {
 	bool all;                   /* ls -a */
 	bool one;                   /* ls -1 */
 	bool no_target;             /* mv -T: DST is replaced, never entered */
+	bool canonical;             /* readlink -f: the name made canonical */
 	char *const *ops;           /* the operands */
 	size_t nops;
 };

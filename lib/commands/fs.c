@@ -18,6 +18,7 @@ static void free_fs_args(void *a)
 static const struct ns_long_option long_options[] = {
 	{ "mkdir", "--parents", 'p' }, { "rmdir", "--parents", 'p' },
 	{ "ls", "--all", 'a' }, { "mv", "--no-target-directory", 'T' },
+	{ "readlink", "--canonicalize", 'f' },
 };
 
 /* Read single-letter options from `allowed`; stop at the first operand.
@@ -45,6 +46,7 @@ static size_t parse_flags(struct ns_stage *st, struct ns_parse_err *e,
 			a->all |= *f == 'a';
 			a->one |= *f == '1';
 			a->no_target |= *f == 'T';
+			a->canonical |= *f == 'f';
 		}
 	}
 	return i;
@@ -132,6 +134,18 @@ static int parse_cat(struct ns_stage *st, struct ns_parse_err *e)
 			return ns_parse_fail(e, st->argc - a->nops + i,
 					     "cat: only /proc/self/mountinfo, /proc/mounts and /proc/self/mounts can be read from /proc");
 	return 0;
+}
+
+/* readlink [-f] PATH and realpath PATH: one name each (the tools take
+ * several; one per line keeps each line's failure its own). */
+static int parse_readlink(struct ns_stage *st, struct ns_parse_err *e)
+{
+	return parse_common(st, e, "f", 1, 1);
+}
+
+static int parse_realpath(struct ns_stage *st, struct ns_parse_err *e)
+{
+	return parse_common(st, e, "", 1, 1);
 }
 
 static int parse_rmdir(struct ns_stage *st, struct ns_parse_err *e)
@@ -356,6 +370,9 @@ const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("mv", NS_CMD_MV, parse_mv),
 	FS_ENTRY("ln", NS_CMD_LN, parse_ln),
 	{ .name = "pwd", .id = NS_CMD_PWD, .parse = parse_pwd, .free_args = free_fs_args },
+	/* readlink(1) prints nothing when it fails (-q is its default) */
+	{ .name = "readlink", .id = NS_CMD_READLINK, .parse = parse_readlink, .free_args = free_fs_args },
+	FS_ENTRY("realpath", NS_CMD_REALPATH, parse_realpath),
 	/* its words are text, not paths */
 	{ .name = "echo", .id = NS_CMD_ECHO, .parse = parse_echo, .free_args = free_fs_args,
 	  .handles = true, .messages = echo_messages },

@@ -16,7 +16,7 @@ static const char *const standin_types[] = { "tmpfs", "ext2", "ext3", "ext4", "x
 
 /* -o flags a stand-in mount can carry (as MOUNT_ATTR_*). */
 #define STANDIN_FLAGS (MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | \
-		       MS_NODIRATIME | MS_STRICTATIME | MS_RELATIME | MS_SILENT)
+		       MS_NODIRATIME | MS_STRICTATIME | MS_RELATIME | MS_NOSYMFOLLOW | MS_SILENT)
 
 /* Filesystem types a scenario may mount by name. Anything that would show
  * the host (proc, sysfs, devtmpfs, block filesystems) is refused. */
@@ -89,7 +89,7 @@ unsigned long ns_remount_flags(const struct ns_mount_args *a, unsigned long curr
 static const char *const remount_words[] = {
 	"ro", "rw", "nosuid", "suid", "nodev", "dev", "noexec", "exec",
 	"noatime", "atime", "nodiratime", "diratime", "relatime", "norelatime",
-	"strictatime", "nostrictatime",
+	"strictatime", "nostrictatime", "nosymfollow", "symfollow",
 };
 
 /* A remount with words that are no mount flag: filesystem options, which
@@ -125,7 +125,7 @@ static int remount_options(struct ns_mount_args *a, unsigned long flags, unsigne
 	if (a->data && *a->data)
 		return remount_data(a->data, e, word);
 	if ((flags | ~down) & ~(known | STANDIN_FLAGS))
-		return ns_parse_fail(e, word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime (and their opposites) apply to -o remount", a->options);
+		return ns_parse_fail(e, word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime, strictatime and nosymfollow (and their opposites) apply to -o remount", a->options);
 	if (flags & MS_PROPAGATION && add_prop(a, flags & (MS_PROPAGATION | MS_REC), e, word) < 0)
 		return -1;
 	a->op = NS_MOUNT_REMOUNT;
@@ -277,7 +277,7 @@ static int check_standin(const struct ns_mount_args *a, struct ns_parse_err *e)
 	if (a->data && *a->data)
 		return ns_parse_fail(e, a->options_word, "mount: filesystem options '%s' are not supported on stand-in devices", a->data);
 	if (a->flags & ~(unsigned long)STANDIN_FLAGS)
-		return ns_parse_fail(e, a->options_word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime apply to stand-in devices", a->options);
+		return ns_parse_fail(e, a->options_word, "mount: options '%s': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime, strictatime and nosymfollow apply to stand-in devices", a->options);
 	if (a->type && !in_list(a->type, standin_types, NS_ARRAY_SIZE(standin_types)))
 		return ns_parse_fail(e, a->type_word, "mount: type '%s' cannot be given to a stand-in device (its type comes from --devices)", a->type);
 	return 0;

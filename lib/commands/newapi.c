@@ -150,7 +150,7 @@ static const struct {
 };
 
 /* -o: ro/rw, nosuid/suid, nodev/dev, noexec/exec, noatime, relatime,
- * strictatime, nodiratime, nosymfollow. */
+ * strictatime, nodiratime, nosymfollow/symfollow. */
 static int setattr_flags(const char *optstr, struct ns_mount_setattr_args *a)
 {
 	static const struct {
@@ -165,6 +165,8 @@ static int setattr_flags(const char *optstr, struct ns_mount_setattr_args *a)
 		{ "nodiratime", MOUNT_ATTR_NODIRATIME, true },
 		{ "noatime", MOUNT_ATTR_NOATIME, true }, { "relatime", MOUNT_ATTR_RELATIME, true },
 		{ "strictatime", MOUNT_ATTR_STRICTATIME, true },
+		{ "nosymfollow", MOUNT_ATTR_NOSYMFOLLOW, true },
+		{ "symfollow", MOUNT_ATTR_NOSYMFOLLOW, false },
 	};
 	char *copy = xstrdup(optstr), *save = NULL;
 	int r = 0;

@@ -1,6 +1,7 @@
-/* exec_files.c - rmdir, mv, ln -s, pwd and echo on the kernel, each the
- * system call its tool makes (rmdir(2), rename(2), symlink(2),
- * getcwd(3), open(2) and write(2)), on the terminal's own root and
+/* exec_files.c - rmdir, mv, ln -s, pwd, echo, readlink and realpath on
+ * the kernel, each the system call its tool makes (rmdir(2), rename(2),
+ * symlink(2), getcwd(3), open(2) and write(2), lstat(2) and readlink(2)),
+ * on the terminal's own root and
  * working directory. A symbolic link is resolved by the kernel inside
  * the terminal's root, which is the sandbox or below it: an absolute
  * target starts there and ".." stops there (path_resolution(7)). */
@@ -10,11 +11,13 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "commands/args.h"
+#include "commands/canonpath.h"
 
 int ns_kexec_rmdir(struct ns_term *t, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
@@ -136,4 +139,75 @@ int ns_kexec_echo(struct ns_term *t, const void *args, struct ns_buf *out,
 	close(fd);
 	ns_buf_free(&text);
 	return r < 0 ? ns_cmd_fail(res, "write", -r) : 0;
+}
+
+static int k_lstat(void *ctx, const char *path, bool *link, bool *dir)
+{
+	struct stat st;
+
+	(void)ctx;
+	if (lstat(path, &st) < 0)
+		return -errno;
+	*link = S_ISLNK(st.st_mode);
+	*dir = S_ISDIR(st.st_mode);
+	return 0;
+}
+
+static int k_readlink(void *ctx, const char *path, char **target)
+{
+	char buf[PATH_MAX];
+	ssize_t n;
+
+	(void)ctx;
+	n = readlink(path, buf, sizeof(buf) - 1);
+	if (n < 0)
+		return -errno;
+	buf[n] = '\0';
+	*target = xstrdup(buf);
+	return 0;
+}
+
+static const struct ns_cp_ops k_cp_ops = { k_lstat, k_readlink };
+
+/* The name made canonical as coreutils does (commands/canonpath.h), from
+ * the working directory getcwd(3) gives. 0 or -errno. */
+static int canonical(const char *path, char **out)
+{
+	char cwd[PATH_MAX];
+
+	if (*path != '/' && !getcwd(cwd, sizeof(cwd)))
+		return -errno;
+	return ns_canonicalize(&k_cp_ops, NULL, *path == '/' ? "/" : cwd, path, out);
+}
+
+/* readlink [-f] PATH: the link's text, or with -f the name made
+ * canonical; nothing at all when that fails, as readlink(1) prints no
+ * message unless asked (-v). */
+int ns_kexec_readlink(struct ns_term *t, const void *args, struct ns_buf *out,
+		      struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+	char *text = NULL;
+
+	(void)t, (void)res;
+	if ((a->canonical ? canonical(a->ops[0], &text) : k_readlink(NULL, a->ops[0], &text)) == 0)
+		ns_buf_addf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+int ns_kexec_realpath(struct ns_term *t, const void *args, struct ns_buf *out,
+		      struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+	char *name;
+	int r;
+
+	(void)t;
+	r = canonical(a->ops[0], &name);
+	if (r < 0)
+		return ns_cmd_fail(res, "realpath", -r);
+	ns_buf_addf(out, "%s\n", name);
+	free(name);
+	return 0;
 }

@@ -23,7 +23,7 @@ static unsigned long long mount_attrs(unsigned long flags)
 	} map[] = {
 		{ MS_RDONLY, MOUNT_ATTR_RDONLY }, { MS_NOSUID, MOUNT_ATTR_NOSUID },
 		{ MS_NODEV, MOUNT_ATTR_NODEV }, { MS_NOEXEC, MOUNT_ATTR_NOEXEC },
-		{ MS_NODIRATIME, MOUNT_ATTR_NODIRATIME },
+		{ MS_NODIRATIME, MOUNT_ATTR_NODIRATIME }, { MS_NOSYMFOLLOW, MOUNT_ATTR_NOSYMFOLLOW },
 	};
 	unsigned long long attr = 0;
 

@@ -1,14 +1,17 @@
-/* exec_files.c - rmdir, mv, ln -s, pwd and echo on the model, with the
- * errors of rmdir(2), rename(2), symlink(2), getcwd(3) and open(2) in the
- * order the kernel checks them (fs/namei.c: do_rmdir(), do_renameat2(),
- * vfs_rename(), do_symlinkat()). Removing or replacing a directory that
- * is a mount point in the caller's namespace is EBUSY; the mounts other
- * namespaces have on it go (detach_mounts()). */
+/* exec_files.c - rmdir, mv, ln -s, pwd, echo, readlink and realpath on the
+ * model, with the errors of rmdir(2), rename(2), symlink(2), getcwd(3),
+ * open(2), lstat(2) and readlink(2) in the order the kernel checks them
+ * (fs/namei.c: do_rmdir(), do_renameat2(), vfs_rename(), do_symlinkat()).
+ * Removing or replacing a directory that is a mount point in the caller's
+ * namespace is EBUSY; the mounts other namespaces have on it go
+ * (detach_mounts()). */
 #include "model/shell.h"
 
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "commands/canonpath.h"
 
 /* What rmdir(2), rename(2) and symlink(2) do with a last component that
  * is no name ("", ".", ".."). */
@@ -256,5 +259,78 @@ int m_exec_echo(struct m_shell *sh, const void *args, struct ns_buf *out,
 		memcpy(f->data + f->len, text.data, text.len);
 	f->len += text.len;
 	ns_buf_free(&text);
+	return 0;
+}
+
+static int m_cp_lstat(void *ctx, const char *path, bool *link, bool *dir)
+{
+	struct m_path at;
+	int r = m_lookup_nofollow(ctx, path, &at);
+
+	if (r < 0)
+		return r;
+	*link = at.d->link != NULL;
+	*dir = at.d->dir;
+	return 0;
+}
+
+static int m_cp_readlink(void *ctx, const char *path, char **target)
+{
+	struct m_path at;
+	int r = m_lookup_nofollow(ctx, path, &at);
+
+	if (r < 0)
+		return r;
+	if (!at.d->link)
+		return -EINVAL;
+	*target = xstrdup(at.d->link);
+	return 0;
+}
+
+static const struct ns_cp_ops m_cp_ops = { m_cp_lstat, m_cp_readlink };
+
+/* The name made canonical as coreutils does (commands/canonpath.h), from
+ * the working directory as getcwd(3) names it. 0 or -errno. */
+static int canonical(struct m_shell *sh, const char *path, char **out)
+{
+	struct m_level *lv = m_cur(sh);
+	struct ns_buf cwd = NS_BUF_INIT;
+	int r;
+
+	if (*path != '/' && (lv->cwd.d->gone || !m_path_string(lv->cwd, lv->root, &cwd))) {
+		ns_buf_free(&cwd);
+		return -ENOENT;
+	}
+	r = ns_canonicalize(&m_cp_ops, sh, *path == '/' ? "/" : ns_buf_str(&cwd), path, out);
+	ns_buf_free(&cwd);
+	return r;
+}
+
+/* readlink [-f] PATH: the link's text, or with -f the name made
+ * canonical; nothing when that fails (readlink(1)'s default -q). */
+int m_exec_readlink(struct m_shell *sh, const void *args, struct ns_buf *out,
+		    struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+	char *text = NULL;
+
+	(void)res;
+	if ((a->canonical ? canonical(sh, a->ops[0], &text) : m_cp_readlink(sh, a->ops[0], &text)) == 0)
+		ns_buf_addf(out, "%s\n", text);
+	free(text);
+	return 0;
+}
+
+int m_exec_realpath(struct m_shell *sh, const void *args, struct ns_buf *out,
+		    struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+	char *name;
+	int r = canonical(sh, a->ops[0], &name);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "realpath", -r);
+	ns_buf_addf(out, "%s\n", name);
+	free(name);
 	return 0;
 }

@@ -23,6 +23,8 @@ static unsigned mount_flags(unsigned long ms)
 		f |= M_NOEXEC;
 	if (ms & MS_NODIRATIME)
 		f |= M_NODIRATIME;
+	if (ms & MS_NOSYMFOLLOW)
+		f |= M_NOSYMFOLLOW;
 	/* the kernel's path_mount(): relatime unless noatime, and
 	 * strictatime clearing both */
 	f |= ms & MS_NOATIME ? M_NOATIME : M_RELATIME;
@@ -195,7 +197,7 @@ static unsigned long table_flags(const struct m_mount *m)
 	} map[] = {
 		{ M_NOSUID, MS_NOSUID }, { M_NODEV, MS_NODEV }, { M_NOEXEC, MS_NOEXEC },
 		{ M_NOATIME, MS_NOATIME }, { M_NODIRATIME, MS_NODIRATIME },
-		{ M_RELATIME, MS_RELATIME },
+		{ M_RELATIME, MS_RELATIME }, { M_NOSYMFOLLOW, MS_NOSYMFOLLOW },
 	};
 	unsigned long ms = (m->flags & M_RDONLY) || m->sb->rdonly ? MS_RDONLY : 0;
 
@@ -339,6 +341,7 @@ static struct m_sb *typed_sb(struct m_shell *sh, const struct ns_mount_args *a,
 	s->opts = o;
 	s->owner = m_cur(sh)->user;
 	s->rdonly = a->flags & MS_RDONLY;
+	s->ms_flags = a->flags & (MS_SYNCHRONOUS | MS_DIRSYNC | MS_LAZYTIME);
 	return s;
 }
 

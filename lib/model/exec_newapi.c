@@ -215,6 +215,8 @@ static unsigned attr_to_flags(unsigned long long attr)
 		f |= M_NOEXEC;
 	if (attr & MOUNT_ATTR_NODIRATIME)
 		f |= M_NODIRATIME;
+	if (attr & MOUNT_ATTR_NOSYMFOLLOW)
+		f |= M_NOSYMFOLLOW;
 	return f;
 }
 
@@ -238,10 +240,22 @@ int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *ou
 {
 	const struct ns_mount_setattr_args *a = args;
 	struct m_world *w = &sh->sb->w;
+	unsigned long long atime = a->set & MOUNT_ATTR__ATIME;
 	struct m_path at;
-	int r = m_lookup(sh, a->target, &at);
+	int r;
 
 	(void)out;
+	/* the atime setting is one value, not bits: a set that is none of
+	 * relatime, noatime and strictatime (or one without the whole
+	 * MOUNT_ATTR__ATIME cleared) is EINVAL before the path is looked up
+	 * (mount_setattr(2); the kernel's build_mount_kattr()) */
+	if ((a->clr & MOUNT_ATTR__ATIME) ?
+		    (a->clr & MOUNT_ATTR__ATIME) != MOUNT_ATTR__ATIME ||
+			    (atime != MOUNT_ATTR_RELATIME && atime != MOUNT_ATTR_NOATIME &&
+			     atime != MOUNT_ATTR_STRICTATIME) :
+		    atime != 0)
+		return ns_cmd_fail(res, "mount_setattr", EINVAL);
+	r = m_lookup(sh, a->target, &at);
 	if (r < 0)
 		return ns_cmd_fail(res, "mount_setattr", -r);
 	if (!m_may_mount(sh))

@@ -57,6 +57,8 @@ struct m_sb {
 	char *fstype;
 	unsigned minor;             /* st_dev is 0:minor */
 	bool rdonly;                /* the superblock is read-only (SB_RDONLY) */
+	unsigned long ms_flags;     /* MS_SYNCHRONOUS, MS_DIRSYNC, MS_LAZYTIME:
+				     * the superblock's own, shown after ro/rw */
 	struct m_fsopts opts;
 	struct m_node *root;
 	struct m_userns *owner;     /* who may reconfigure it (a remount);
@@ -87,6 +89,7 @@ enum {
 	M_RELATIME = 1u << 6,
 	M_ATIME_MASK = M_NOATIME | M_RELATIME, /* neither: strictatime */
 	M_LOCK_ATIME = 1u << 7,     /* in locked_flags only: atime may not change */
+	M_NOSYMFOLLOW = 1u << 8,    /* symbolic links on it are not followed */
 	/* what "the atime setting" is for locks and remounts (the kernel's
 	 * MNT_ATIME_MASK; mount_namespaces(7) [5] names MS_NODIRATIME too) */
 	M_ATIME_ALL = M_NOATIME | M_NODIRATIME | M_RELATIME,

@@ -8,6 +8,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mount.h>
 
 #include "mounts/snapshot.h"
 
@@ -94,6 +95,8 @@ static void vfs_options(unsigned f, struct ns_buf *b)
 		ns_buf_adds(b, ",nodiratime");
 	if (f & M_RELATIME)
 		ns_buf_adds(b, ",relatime");
+	if (f & M_NOSYMFOLLOW)
+		ns_buf_adds(b, ",nosymfollow");
 }
 
 static void fields(struct m_world *w, struct m_mount *m, struct m_path root, struct ns_buf *b)
@@ -110,11 +113,18 @@ static void fields(struct m_world *w, struct m_mount *m, struct m_path root, str
 		ns_buf_addf(b, "%sunbindable", b->len ? " " : "");
 }
 
-/* mountinfo's super options: the superblock's ro or rw (the kernel's
- * show_sb_opts()), then the filesystem's own (its show_options()). */
+/* mountinfo's super options: the superblock's ro or rw and its sync,
+ * dirsync and lazytime (the kernel's show_sb_opts()), then the
+ * filesystem's own (its show_options()). */
 static void super_options(const struct m_world *w, const struct m_sb *sb, struct ns_buf *b)
 {
 	ns_buf_adds(b, sb->rdonly ? "ro" : "rw");
+	if (sb->ms_flags & MS_SYNCHRONOUS)
+		ns_buf_adds(b, ",sync");
+	if (sb->ms_flags & MS_DIRSYNC)
+		ns_buf_adds(b, ",dirsync");
+	if (sb->ms_flags & MS_LAZYTIME)
+		ns_buf_adds(b, ",lazytime");
 	m_fsopts_show(&sb->opts, w->ram_pages, b);
 }
 

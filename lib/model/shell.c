@@ -250,7 +250,9 @@ static int walk_from(struct lookup *lk, struct m_path start, const char *path, s
 			struct m_path to;
 			int r;
 
-			if (++lk->links > M_MAXSYMLINKS)
+			/* a link on a nosymfollow mount is not followed
+			 * (mount(8), nosymfollow; the kernel's pick_link()) */
+			if (++lk->links > M_MAXSYMLINKS || (p.mnt->flags & M_NOSYMFOLLOW))
 				return -ELOOP;
 			r = walk_from(lk, p, kid->link, strlen(kid->link), true, &to);
 			if (r < 0)

@@ -140,6 +140,7 @@ m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr, m_exec_clos
 m_exec_fn m_exec_listmount, m_exec_findmnt;
 m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;
+m_exec_fn m_exec_readlink, m_exec_realpath;
 m_exec_fn m_exec_stat, m_exec_mountpoint, m_exec_diff;
 /* The shell's table, as `how` renders it. */
 int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,

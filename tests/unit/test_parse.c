@@ -100,6 +100,16 @@ TEST(file_commands)
 		  "t.scn:1:11: error: pwd: -L is not supported: cd is physical in nstest, so pwd prints the physical directory, as pwd -P does" },
 		{ "pwd x", "    # pwd x\n",
 		  "t.scn:1:11: error: pwd: too many arguments" },
+		{ "readlink a b", "    # readlink /a /b\n",
+		  "t.scn:1:19: error: readlink: too many operands" },
+		{ "readlink -x", "    # readlink -x /a\n",
+		  "t.scn:1:16: error: readlink: unknown option -x" },
+		{ "readlink --canonicalize", "    # readlink --canonicalize /a\n",
+		  "t.scn:1:16: error: readlink: long options are not supported: write -f for --canonicalize" },
+		{ "realpath", "    # realpath\n",
+		  "t.scn:1:7: error: realpath: missing operand" },
+		{ "a handle path to mkdir", "    # mkdir @t/x\n",
+		  "t.scn:1:13: error: mkdir: '@t/x' names a place through an open_tree handle, which mkdir does not take (ls, cd, cat, mount, umount, mount2, open_tree, move_mount, mount_setattr, close do)" },
 		{ "echo -e x", "    # echo -e x\n",
 		  "t.scn:1:12: error: echo: -e (backslash escapes) is not supported" },
 		{ "stat x", "    # stat x\n",
@@ -176,10 +186,10 @@ TEST(errors)
 	parse_error("    # unshare sh\n", "t.scn:1:7: error: unshare: give -m (a mount namespace), -U (a user namespace) or both", "unshare without -m");
 	parse_error("    # mount --bind a\n", "t.scn:1:20: error: mount: 'a': fstab lookups are not supported; give SOURCE and TARGET", "bind with one operand");
 	parse_error("    # mount -t proc /dev/sdb1 /x\n", "t.scn:1:16: error: mount: type 'proc' cannot be given to a stand-in device (its type comes from --devices)", "stand-in with a foreign type");
-	parse_error("    # mount -o sync /dev/sdb1 /x\n", "t.scn:1:16: error: mount: options 'sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime apply to stand-in devices", "stand-in with an unsupported flag");
+	parse_error("    # mount -o sync /dev/sdb1 /x\n", "t.scn:1:16: error: mount: options 'sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime, strictatime and nosymfollow apply to stand-in devices", "stand-in with an unsupported flag");
 	parse_error("    # mount -o size=1m /dev/sdb1 /x\n", "t.scn:1:16: error: mount: filesystem options 'size=1m' are not supported on stand-in devices", "stand-in with fs options");
 	parse_error("    # mount -o remount,ro,size=1m /x\n", "t.scn:1:16: error: mount: filesystem options ('size=1m') are not supported with -o remount", "remount with fs options");
-	parse_error("    # mount -o remount,sync /x\n", "t.scn:1:16: error: mount: options 'remount,sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime and strictatime (and their opposites) apply to -o remount", "remount with sync");
+	parse_error("    # mount -o remount,sync /x\n", "t.scn:1:16: error: mount: options 'remount,sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime, strictatime and nosymfollow (and their opposites) apply to -o remount", "remount with sync");
 	parse_error("    # mount --move -o ro /a /b\n", "t.scn:1:7: error: mount: --move takes no other options", "move with options");
 	parse_error("    # mount --bind -o size=1m /a /b\n", "t.scn:1:23: error: mount: a bind mount takes no filesystem options ('size=1m')", "bind with fs options");
 	parse_error("    # umount -f /a\n", "t.scn:1:14: error: umount: unknown option -f", "umount option");
