@@ -160,6 +160,42 @@ struct ns_mount_setattr_args {
 	const char *target;         /* a path or @NAME */
 };
 
+/* fsopen TYPE @FC: a new filesystem context of TYPE (tmpfs or ramfs, as
+ * for mount -t), kept as @FC. */
+struct ns_fsopen_args {
+	const char *type;
+	const char *handle;
+};
+
+/* fsconfig @FC set-flag KEY | set-string KEY VALUE | create | reconfigure */
+enum ns_fsconfig_cmd {
+	NS_FSCONFIG_SET_FLAG,       /* FSCONFIG_SET_FLAG */
+	NS_FSCONFIG_SET_STRING,     /* FSCONFIG_SET_STRING */
+	NS_FSCONFIG_CREATE,         /* FSCONFIG_CMD_CREATE */
+	NS_FSCONFIG_RECONFIGURE,    /* FSCONFIG_CMD_RECONFIGURE */
+};
+
+struct ns_fsconfig_args {
+	const char *handle;         /* "@FC" */
+	enum ns_fsconfig_cmd cmd;
+	const char *key, *value;    /* or NULL */
+};
+
+/* fsmount @FC [-o FLAGS] @MNT: the created superblock mounted, detached,
+ * kept as @MNT. */
+struct ns_fsmount_args {
+	const char *context;        /* "@FC" */
+	const char *handle;         /* "@MNT" */
+	unsigned long long attr;    /* MOUNT_ATTR_* */
+};
+
+/* fspick PATH @FC: a context to reconfigure the superblock of the mount
+ * whose root PATH is. */
+struct ns_fspick_args {
+	const char *path;
+	const char *handle;
+};
+
 /* findmnt [-l|-r|-J] [-n] [-R] [-o LIST] [-T PATH | -M PATH | PATH]:
  * the columns findmnt(8) knows that a scenario can use, in its order. */
 enum ns_findmnt_col {

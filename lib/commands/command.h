@@ -57,6 +57,7 @@ enum ns_cmd_id {
 	NS_CMD_FINDMNT,
 	NS_CMD_NSENTER,
 	NS_CMD_CLOSE,
+	NS_CMD_FSOPEN, NS_CMD_FSCONFIG, NS_CMD_FSMOUNT, NS_CMD_FSPICK,
 	/* files: rmdir mv ln pwd echo (commands/fs.c), stat mountpoint diff
 	 * (commands/inspect.c) */
 	NS_CMD_RMDIR, NS_CMD_MV, NS_CMD_LN, NS_CMD_PWD, NS_CMD_ECHO,
@@ -168,6 +169,17 @@ struct ns_cmd_def {
 	 * refuses one after a pipe. */
 	size_t (*file)(const void *args);
 
+	/* The handle the command makes, or NULL: a mount (open_tree,
+	 * fsmount) or, with *context set, a filesystem context (fsopen,
+	 * fspick); NULL itself for commands that make none. */
+	const char *(*makes)(const void *args, bool *context);
+	/* The handle it needs as a filesystem context (fsconfig, fsmount),
+	 * or NULL; NULL itself for commands that need none. Every other
+	 * handle word of a command with `handles` must name a mount, close
+	 * takes either: the parser keeps each name to one kind. */
+	const char *(*needs_context)(const void *args);
+	bool handle_any;      /* its handles may be of either kind (close) */
+
 	/* ---- how its output is judged; NULL: never ---- */
 	/* When its lines hold numbers in a shape of their own (findmnt's ID
 	 * column, stat -c %d): fill *out and return true; false for plain
@@ -238,7 +250,8 @@ extern const struct ns_cmd_def ns_cmd_mount[];  /* mount umount */
 extern const size_t ns_cmd_mount_count;
 extern const struct ns_cmd_def ns_cmd_ns[];     /* unshare exit nsenter */
 extern const size_t ns_cmd_ns_count;
-extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_setattr close */
+extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_setattr close
+						 * fsopen fsconfig fsmount fspick */
 extern const size_t ns_cmd_newapi_count;
 extern const struct ns_cmd_def ns_cmd_listmount[]; /* listmount --check */
 extern const size_t ns_cmd_listmount_count;

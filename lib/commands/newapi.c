@@ -4,6 +4,10 @@
  *   move_mount [--beneath|--set-group] FROM TO
  *   mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET
  *   close @NAME...
+ *   fsopen TYPE @FC
+ *   fsconfig @FC set-flag KEY | set-string KEY VALUE | create | reconfigure
+ *   fsmount @FC [-o FLAGS] @MNT
+ *   fspick PATH @FC
  *
  * A detached or opened tree is kept under @NAME in the terminal, as many
  * as it opens; PATH, FROM, TO and TARGET are paths, such names, or places
@@ -249,10 +253,174 @@ static int parse_close(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+static int no_option(struct ns_stage *st, size_t *i, void *args, struct ns_parse_err *e)
+{
+	(void)args;
+	return ns_parse_fail(e, *i, "%s: unknown option %s", st->argv[0], st->argv[*i]);
+}
+
+/* The filesystems a sandbox may create by type (as mount -t allows). */
+static const char *const fs_types[] = { "tmpfs", "ramfs" };
+
+static int parse_fsopen(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_fsopen_args *a = xcalloc(1, sizeof(*a));
+	const char *ops[2];
+	size_t k = 0;
+
+	st->args = a;
+	if (operands(st, e, 2, ops, a, no_option) < 0)
+		return -1;
+	a->type = ops[0];
+	a->handle = ops[1];
+	while (k < NS_ARRAY_SIZE(fs_types) && strcmp(fs_types[k], a->type))
+		k++;
+	if (k == NS_ARRAY_SIZE(fs_types))
+		return ns_parse_fail(e, 1, "fsopen: filesystem type '%s' is not allowed in a sandbox (allowed: tmpfs, ramfs)", a->type);
+	if (!ns_is_handle(a->handle))
+		return ns_parse_fail(e, 2, "fsopen: name the context with @NAME, not '%s'", a->handle);
+	return 0;
+}
+
+/* fsconfig @FC VERB [KEY [VALUE]]: words, not options, so that a KEY or
+ * VALUE may start with '-'. */
+static int parse_fsconfig(struct ns_stage *st, struct ns_parse_err *e)
+{
+	static const struct {
+		const char *verb;
+		enum ns_fsconfig_cmd cmd;
+		size_t words;       /* after the verb */
+	} verbs[] = {
+		{ "set-flag", NS_FSCONFIG_SET_FLAG, 1 },
+		{ "set-string", NS_FSCONFIG_SET_STRING, 2 },
+		{ "create", NS_FSCONFIG_CREATE, 0 },
+		{ "reconfigure", NS_FSCONFIG_RECONFIGURE, 0 },
+	};
+	static const char *const names[] = { "set-flag", "set-string", "create", "reconfigure" };
+	struct ns_fsconfig_args *a = xcalloc(1, sizeof(*a));
+	const char *near;
+	size_t k = 0;
+
+	st->args = a;
+	if (st->argc < 3)
+		return ns_parse_fail(e, 0, "fsconfig: usage: fsconfig @FC set-flag KEY | set-string KEY VALUE | create | reconfigure");
+	a->handle = st->argv[1];
+	if (!ns_is_handle(a->handle))
+		return ns_parse_fail(e, 1, "fsconfig: name the context with @NAME, not '%s'", a->handle);
+	while (k < NS_ARRAY_SIZE(verbs) && strcmp(verbs[k].verb, st->argv[2]))
+		k++;
+	if (k == NS_ARRAY_SIZE(verbs)) {
+		near = ns_closest(st->argv[2], names, NS_ARRAY_SIZE(names));
+		return ns_parse_fail(e, 2, "fsconfig: unknown command '%s'%s%s%s (known: set-flag, set-string, create, reconfigure)",
+				     st->argv[2], near ? " (did you mean " : "", near ? near : "", near ? "?)" : "");
+	}
+	if (st->argc != 3 + verbs[k].words)
+		return ns_parse_fail(e, st->argc > 3 + verbs[k].words ? 3 + verbs[k].words : 0,
+				     "fsconfig: %s takes %s", verbs[k].verb,
+				     verbs[k].words == 0 ? "nothing more" : verbs[k].words == 1 ? "a KEY" : "a KEY and a VALUE");
+	a->cmd = verbs[k].cmd;
+	a->key = verbs[k].words ? st->argv[3] : NULL;
+	a->value = verbs[k].words > 1 ? st->argv[4] : NULL;
+	return 0;
+}
+
+static int fsmount_opt(struct ns_stage *st, size_t *i, void *args, struct ns_parse_err *e)
+{
+	struct ns_fsmount_args *a = args;
+	struct ns_mount_setattr_args flags = { 0 };
+	const char *w = st->argv[*i];
+
+	if (strcmp(w, "-o"))
+		return ns_parse_fail(e, *i, "fsmount: unknown option %s (-o FLAGS)", w);
+	if (*i + 1 >= st->argc)
+		return ns_parse_fail(e, *i, "fsmount: option -o needs a value");
+	++*i;
+	if (setattr_flags(st->argv[*i], &flags) < 0)
+		return ns_parse_fail(e, *i, "fsmount: unknown flag in '%s'", st->argv[*i]);
+	a->attr |= flags.set;
+	return 0;
+}
+
+static int parse_fsmount(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_fsmount_args *a = xcalloc(1, sizeof(*a));
+	const char *ops[2];
+
+	st->args = a;
+	if (operands(st, e, 2, ops, a, fsmount_opt) < 0)
+		return -1;
+	a->context = ops[0];
+	a->handle = ops[1];
+	if (!ns_is_handle(a->context))
+		return ns_parse_fail(e, 1, "fsmount: name the context with @NAME, not '%s'", a->context);
+	if (!ns_is_handle(a->handle))
+		return ns_parse_fail(e, st->argc - 1, "fsmount: name the new mount with @NAME, not '%s'", a->handle);
+	return 0;
+}
+
+static int parse_fspick(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_fspick_args *a = xcalloc(1, sizeof(*a));
+	const char *ops[2];
+
+	st->args = a;
+	if (operands(st, e, 2, ops, a, no_option) < 0)
+		return -1;
+	a->path = ops[0];
+	a->handle = ops[1];
+	if (!ns_is_handle(a->handle))
+		return ns_parse_fail(e, st->argc - 1, "fspick: name the context with @NAME, not '%s'", a->handle);
+	return 0;
+}
+
+static const char *open_tree_makes(const void *args, bool *context)
+{
+	*context = false;
+	return ((const struct ns_open_tree_args *)args)->handle;
+}
+
+static const char *fsopen_makes(const void *args, bool *context)
+{
+	*context = true;
+	return ((const struct ns_fsopen_args *)args)->handle;
+}
+
+static const char *fspick_makes(const void *args, bool *context)
+{
+	*context = true;
+	return ((const struct ns_fspick_args *)args)->handle;
+}
+
+static const char *fsmount_makes(const void *args, bool *context)
+{
+	*context = false;
+	return ((const struct ns_fsmount_args *)args)->handle;
+}
+
+static const char *fsconfig_context(const void *args)
+{
+	return ((const struct ns_fsconfig_args *)args)->handle;
+}
+
+static const char *fsmount_context(const void *args)
+{
+	return ((const struct ns_fsmount_args *)args)->context;
+}
+
 const struct ns_cmd_def ns_cmd_newapi[] = {
-	{ .name = "open_tree", .id = NS_CMD_OPEN_TREE, .handles = true, .parse = parse_open_tree, .free_args = free_args },
+	{ .name = "open_tree", .id = NS_CMD_OPEN_TREE, .handles = true, .parse = parse_open_tree, .free_args = free_args,
+	  .makes = open_tree_makes },
 	{ .name = "move_mount", .id = NS_CMD_MOVE_MOUNT, .handles = true, .parse = parse_move_mount, .free_args = free_args },
 	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .handles = true, .parse = parse_mount_setattr, .free_args = free_args },
-	{ .name = "close", .id = NS_CMD_CLOSE, .handles = true, .parse = parse_close, .free_args = free_args },
+	{ .name = "close", .id = NS_CMD_CLOSE, .handles = true, .handle_any = true, .parse = parse_close,
+	  .free_args = free_args },
+	{ .name = "fsopen", .id = NS_CMD_FSOPEN, .handles = true, .parse = parse_fsopen, .free_args = free_args,
+	  .makes = fsopen_makes },
+	{ .name = "fsconfig", .id = NS_CMD_FSCONFIG, .handles = true, .parse = parse_fsconfig, .free_args = free_args,
+	  .needs_context = fsconfig_context },
+	{ .name = "fsmount", .id = NS_CMD_FSMOUNT, .handles = true, .parse = parse_fsmount, .free_args = free_args,
+	  .makes = fsmount_makes, .needs_context = fsmount_context },
+	{ .name = "fspick", .id = NS_CMD_FSPICK, .handles = true, .parse = parse_fspick, .free_args = free_args,
+	  .makes = fspick_makes },
 };
 const size_t ns_cmd_newapi_count = NS_ARRAY_SIZE(ns_cmd_newapi);

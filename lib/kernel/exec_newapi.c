@@ -29,7 +29,6 @@ int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 		       struct ns_cmd_result *res)
 {
 	const struct ns_open_tree_args *a = args;
-	struct ns_handle *h = ns_handles_find(&t->handles, a->handle, strlen(a->handle));
 	unsigned flags = OPEN_TREE_CLOEXEC | (a->clone ? OPEN_TREE_CLONE : 0) |
 			 (a->recursive ? AT_RECURSIVE : 0);
 	const char *path;
@@ -41,11 +40,7 @@ int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 	fd = ns_open_tree(dfd, path, flags);
 	if (fd < 0)
 		return ns_cmd_fail(res, "open_tree", errno);
-	if (h)
-		close(h->fd);
-	else
-		h = ns_handles_add(&t->handles, a->handle);
-	h->fd = fd;
+	ns_handles_keep(&t->handles, a->handle, fd);
 	return 0;
 }
 

@@ -31,6 +31,17 @@ struct ns_handle *ns_handles_add(struct ns_handles *hs, const char *name)
 	return h;
 }
 
+void ns_handles_keep(struct ns_handles *hs, const char *name, int fd)
+{
+	struct ns_handle *h = ns_handles_find(hs, name, strlen(name));
+
+	if (h)
+		close(h->fd);
+	else
+		h = ns_handles_add(hs, name);
+	h->fd = fd;
+}
+
 void ns_handles_drop(struct ns_handles *hs, struct ns_handle *h)
 {
 	*h = hs->v[--hs->n];

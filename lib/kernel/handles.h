@@ -22,6 +22,9 @@ struct ns_handles {
 struct ns_handle *ns_handles_find(struct ns_handles *hs, const char *name, size_t len);
 /* A new handle called name, its fd -1 for the caller to fill. */
 struct ns_handle *ns_handles_add(struct ns_handles *hs, const char *name);
+/* Keep fd as name: a new handle, or in place of the fd an old one of
+ * that name had, which is closed (as dup2(2) would over it). */
+void ns_handles_keep(struct ns_handles *hs, const char *name, int fd);
 /* Take h off the list; its fd is the caller's to close. */
 void ns_handles_drop(struct ns_handles *hs, struct ns_handle *h);
 /* to = a copy of from with each fd duplicated, as a child shell inherits

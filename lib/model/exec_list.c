@@ -81,6 +81,8 @@ m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_FINDMNT] = m_exec_findmnt,
 	[NS_CMD_NSENTER] = m_exec_nsenter,
 	[NS_CMD_CLOSE] = m_exec_close,
+	[NS_CMD_FSOPEN] = m_exec_fsopen, [NS_CMD_FSCONFIG] = m_exec_fsconfig,
+	[NS_CMD_FSMOUNT] = m_exec_fsmount, [NS_CMD_FSPICK] = m_exec_fspick,
 	[NS_CMD_RMDIR] = m_exec_rmdir, [NS_CMD_MV] = m_exec_mv, [NS_CMD_LN] = m_exec_ln,
 	[NS_CMD_PWD] = m_exec_pwd, [NS_CMD_ECHO] = m_exec_echo, [NS_CMD_STAT] = m_exec_stat,
 	[NS_CMD_MOUNTPOINT] = m_exec_mountpoint, [NS_CMD_DIFF] = m_exec_diff,

@@ -15,7 +15,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 	const struct ns_open_tree_args *a = args;
 	struct m_world *w = &sh->sb->w;
 	struct m_level *lv = m_cur(sh);
-	struct m_handle *h;
+	struct m_handle h;
 	struct m_path at;
 	int r;
 
@@ -55,25 +55,9 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		}
 		at = (struct m_path){ t, t->root };
 	}
-	h = m_handle_find(lv, a->handle, strlen(a->handle));
-	if (h) {
-		/* the old fd is closed once the new one is open */
-		struct m_handle old = *h;
-		h->at = at;
-		m_handle_hold(h);
-		m_handle_release(w, &old);
-		return 0;
-	}
-	{
-		void *v = lv->handles;
-
-		ns_grow(&v, &lv->handles_cap, lv->nhandles + 1, sizeof(*lv->handles));
-		lv->handles = v;
-	}
-	h = &lv->handles[lv->nhandles++];
-	snprintf(h->name, sizeof(h->name), "%s", a->handle);
-	h->at = at;
-	m_handle_hold(h);
+	h = (struct m_handle){ .at = at };
+	snprintf(h.name, sizeof(h.name), "%s", a->handle);
+	m_handle_keep(w, lv, h);
 	return 0;
 }
 
@@ -201,7 +185,7 @@ int m_exec_move_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	return m_move(sh, from, to, true, res, "move_mount");
 }
 
-static unsigned attr_to_flags(unsigned long long attr)
+unsigned m_attr_flags(unsigned long long attr)
 {
 	unsigned f = 0;
 
@@ -222,8 +206,8 @@ static unsigned attr_to_flags(unsigned long long attr)
 
 static unsigned new_flags(const struct ns_mount_setattr_args *a, unsigned f)
 {
-	f &= ~attr_to_flags(a->clr);
-	f |= attr_to_flags(a->set);
+	f &= ~m_attr_flags(a->clr);
+	f |= m_attr_flags(a->set);
 	if (a->clr & MOUNT_ATTR__ATIME) {
 		unsigned long long at = a->set & MOUNT_ATTR__ATIME;
 		f &= ~(unsigned)M_ATIME_MASK;

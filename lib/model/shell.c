@@ -96,6 +96,27 @@ static void hold(struct m_level *lv)
 	lv->ns->refs++;
 }
 
+void m_handle_keep(struct m_world *w, struct m_level *lv, struct m_handle h)
+{
+	struct m_handle *old = m_handle_find(lv, h.name, strlen(h.name));
+
+	m_handle_hold(&h);
+	if (old) {
+		struct m_handle gone = *old;
+
+		*old = h;
+		m_handle_release(w, &gone);
+		return;
+	}
+	{
+		void *v = lv->handles;
+
+		ns_grow(&v, &lv->handles_cap, lv->nhandles + 1, sizeof(*lv->handles));
+		lv->handles = v;
+	}
+	lv->handles[lv->nhandles++] = h;
+}
+
 struct m_handle *m_handle_find(struct m_level *lv, const char *name, size_t len)
 {
 	for (size_t i = 0; i < lv->nhandles; i++)
@@ -106,8 +127,13 @@ struct m_handle *m_handle_find(struct m_level *lv, const char *name, size_t len)
 
 void m_handle_hold(struct m_handle *h)
 {
-	struct m_ns *ns = h->at.mnt->ns;
+	struct m_ns *ns;
 
+	if (h->ctx) {
+		h->ctx->refs++;
+		return;
+	}
+	ns = h->at.mnt->ns;
 	ref(h->at.mnt);
 	if (ns && ns->anon)
 		ns->refs++;
@@ -115,7 +141,18 @@ void m_handle_hold(struct m_handle *h)
 
 void m_handle_release(struct m_world *w, struct m_handle *h)
 {
-	struct m_ns *ns = h->at.mnt->ns;
+	struct m_ns *ns;
+
+	if (h->ctx) {
+		if (--h->ctx->refs == 0) {
+			free(h->ctx->type);
+			free(h->ctx->source);
+			ns_buf_free(&h->ctx->data);
+			free(h->ctx);
+		}
+		return;
+	}
+	ns = h->at.mnt->ns;
 
 	unref(w, h->at.mnt);
 	/* a detached tree goes with the last fd that holds it */
@@ -281,6 +318,8 @@ static int lookup(struct m_shell *sh, const char *path, bool follow, struct m_pa
 
 		if (!h)
 			return -EBADF;
+		if (h->ctx)
+			return -EINVAL; /* a context is no place: the parser says so */
 		start = h->at;
 		path += name;
 		while (*path == '/')

@@ -11,10 +11,36 @@
 #include "commands/command.h"
 #include "scenario/scenario.h"
 
-/* A tree opened by open_tree as @NAME: it holds its mount busy. */
+/* Where a filesystem context is (fs/fs_context.c's phases). */
+enum m_fc_phase {
+	M_FC_CREATE_PARAMS,         /* fsopen: parameters, then create */
+	M_FC_AWAITING_MOUNT,        /* created: fsmount next */
+	M_FC_AWAITING_RECONF,       /* mounted or reconfigured: the next
+				     * fsconfig starts a reconfiguration */
+	M_FC_RECONF_PARAMS,         /* fspick: parameters, then reconfigure */
+	M_FC_FAILED,                /* a create or reconfigure failed */
+};
+
+/* A filesystem context made by fsopen or fspick, held by its handles. */
+struct m_fsctx {
+	int refs;
+	enum m_fc_phase phase;
+	char *type;
+	char *source;               /* fsconfig's "source", or NULL */
+	struct ns_buf data;         /* the filesystem's own parameters, as
+				     * mount(2)'s data would give them */
+	unsigned long sb_set, sb_mask; /* MS_RDONLY, MS_SYNCHRONOUS, MS_DIRSYNC,
+				     * MS_LAZYTIME asked for, and which */
+	struct m_sb *sb;            /* created, or the one picked (fc->root) */
+	struct m_userns *user;      /* the opener's (fc->user_ns) */
+};
+
+/* A handle kept as @NAME: a mount open_tree or fsmount gave, which it
+ * holds busy, or a filesystem context (ctx set, at unused). */
 struct m_handle {
 	char name[NS_HANDLE_NAME_MAX];
 	struct m_path at;
+	struct m_fsctx *ctx;
 };
 
 struct m_level {
@@ -74,6 +100,11 @@ struct m_handle *m_handle_find(struct m_level *lv, const char *name, size_t len)
  * and a detached tree lives as long as a handle on it. */
 void m_handle_hold(struct m_handle *h);
 void m_handle_release(struct m_world *w, struct m_handle *h);
+/* Keep h as the level's handle of its name, in place of an old one of
+ * that name (released once h is held, as dup2(2) closes the old fd). */
+void m_handle_keep(struct m_world *w, struct m_level *lv, struct m_handle h);
+/* The per-mount flags of MOUNT_ATTR_* bits (mount_setattr, fsmount). */
+unsigned m_attr_flags(unsigned long long attr);
 
 /* Look a path up as the current level sees it, symbolic links followed
  * (ELOOP past 40 of them). 0 or -errno. A path may start at a handle:
@@ -137,6 +168,7 @@ m_exec_fn m_exec_mkdir, m_exec_touch, m_exec_ls, m_exec_cd, m_exec_cat, m_exec_c
 m_exec_fn m_exec_mount, m_exec_umount;
 m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
 m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr, m_exec_close;
+m_exec_fn m_exec_fsopen, m_exec_fsconfig, m_exec_fsmount, m_exec_fspick;
 m_exec_fn m_exec_listmount, m_exec_findmnt;
 m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;

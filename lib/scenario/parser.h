@@ -29,6 +29,9 @@ struct parser {
 	bool stop;             /* the file is not text: read no further */
 	/* stand-in names mounted read-only, and read-write (the root is) */
 	struct ns_lines mounted_ro, mounted_rw;
+	/* the handle names made so far: mounts (open_tree, fsmount) and
+	 * filesystem contexts (fsopen, fspick) */
+	struct ns_lines handle_mounts, handle_contexts;
 };
 
 /* Record an error at the current line and column col; returns -1. Errors

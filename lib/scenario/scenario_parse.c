@@ -171,6 +171,42 @@ static int word_col(const struct ns_stage *st, const char *s)
 	return st->col[0];
 }
 
+/* A handle name is a mount or a filesystem context for the whole file,
+ * as the command that made it says (def->makes): a context where a mount
+ * goes, or a mount where a context goes, is an error here rather than a
+ * failure whose errno would be the backend's guess. A name used before
+ * any command made it is left to the run (EBADF). */
+static int check_handle_kinds(struct parser *p, const struct ns_stage *st)
+{
+	const struct ns_cmd_def *d = st->def;
+	const char *ctx = d->needs_context ? d->needs_context(st->args) : NULL;
+	bool made_ctx = false;
+	const char *made = d->makes ? d->makes(st->args, &made_ctx) : NULL;
+
+	for (size_t i = 1; i < st->argc; i++) {
+		const char *w = st->argv[i];
+		size_t len;
+		char name[NS_HANDLE_NAME_MAX];
+
+		if (w == made || d->handle_any || !ns_is_handle_path(w, &len))
+			continue;
+		snprintf(name, sizeof(name), "%.*s", (int)len, w);
+		if (w == ctx && lines_have(&p->handle_mounts, name))
+			return ns_parser_fail(p, st->col[i], "%s: '%s' is a mount (made by open_tree or fsmount), not a filesystem context: fsopen or fspick makes one",
+					      d->name, name);
+		if (w != ctx && lines_have(&p->handle_contexts, name))
+			return ns_parser_fail(p, st->col[i], "%s: '%s' is a filesystem context (made by fsopen or fspick), not a mount: fsmount %s @NAME mounts what it created",
+					      d->name, name, name);
+	}
+	if (made && lines_have(made_ctx ? &p->handle_mounts : &p->handle_contexts, made))
+		return ns_parser_fail(p, word_col(st, made), "%s: '%s' already names a %s; give the %s another name",
+				      d->name, made, made_ctx ? "mount" : "filesystem context",
+				      made_ctx ? "context" : "mount");
+	if (made && !lines_have(made_ctx ? &p->handle_contexts : &p->handle_mounts, made))
+		ns_lines_push(made_ctx ? &p->handle_contexts : &p->handle_mounts, made);
+	return 0;
+}
+
 /* A terminal named by a command (nsenter -t NAME) must have had a prompt
  * by this line: a transcript shows no process IDs, so the name is how
  * one terminal names another. */
@@ -247,6 +283,8 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 			if (ns_is_handle_path(st->argv[i], NULL))
 				return ns_parser_fail(p, st->col[i], "%s: '%s' names a place through an open_tree handle, which %s does not take (%s do)",
 						      name, st->argv[i], name, ns_cmd_handle_takers());
+	if (st->def->handles && check_handle_kinds(p, st) < 0)
+		return -1;
 	if (st->def->filter) {
 		size_t file = st->def->file ? st->def->file(st->args) : 0;
 
@@ -660,10 +698,14 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 	}
 	ns_lines_free(&p.mounted_ro);
 	ns_lines_free(&p.mounted_rw);
+	ns_lines_free(&p.handle_mounts);
+	ns_lines_free(&p.handle_contexts);
 	return sc;
 bad:
 	ns_lines_free(&p.mounted_ro);
 	ns_lines_free(&p.mounted_rw);
+	ns_lines_free(&p.handle_mounts);
+	ns_lines_free(&p.handle_contexts);
 	report(&p, diag);
 	ns_scenario_free(sc);
 	return NULL;
@@ -833,5 +875,7 @@ int ns_plan_add_command(struct ns_scenario *plan, const char *terminal, char pro
 	}
 	ns_lines_free(&p.mounted_ro);
 	ns_lines_free(&p.mounted_rw);
+	ns_lines_free(&p.handle_mounts);
+	ns_lines_free(&p.handle_contexts);
 	return r;
 }

@@ -113,6 +113,11 @@ lint_bad() {
 @test "bad: a place in a handle's tree given to a command that does not take one" { lint_bad handle-path-to-mkdir; }
 @test "bad: umount -R with a handle" { lint_bad handle-umount-recursive; }
 @test "bad: mount -o remount with a handle" { lint_bad handle-remount; }
+@test "bad: fsconfig on a mount's handle" { lint_bad fsconfig-on-a-mount; }
+@test "bad: a filesystem context where a path goes" { lint_bad context-as-a-path; }
+@test "bad: fsopen of a type a sandbox may not create" { lint_bad fsopen-type; }
+@test "bad: a misspelt fsconfig command, with the nearest" { lint_bad fsconfig-verb; }
+@test "bad: one name for a mount and a filesystem context" { lint_bad handle-kind-reused; }
 @test "bad: past 20 errors, one line counts the rest" { lint_bad capped; }
 @test "bad: no-break spaces as the indentation (pasted from HTML)" { lint_bad nbsp-indent; }
 @test "bad: a no-break space after the prompt" { lint_bad nbsp-after-prompt; }
