@@ -77,6 +77,9 @@ unsigned long ns_remount_flags(const struct ns_mount_args *a, unsigned long curr
 /* umount [-l] [-R] TARGET... */
 struct ns_umount_args {
 	bool lazy;                  /* -l: MNT_DETACH */
+	bool force;                 /* -f: MNT_FORCE */
+	bool nofollow;              /* --no-follow: UMOUNT_NOFOLLOW (nstest's) */
+	bool expire;                /* --expire: MNT_EXPIRE (nstest's) */
 	bool recursive;             /* -R: the target's submounts first, deepest
 				     * first, then the target (util-linux's
 				     * umount_do_recurse()) */

@@ -456,30 +456,45 @@ static void free_umount_args(void *p)
 
 static int parse_umount(struct ns_stage *st, struct ns_parse_err *e)
 {
-	static const char *const options[] = { "-l", "--lazy", "-R", "--recursive" };
+	static const char *const options[] = {
+		"-l", "--lazy", "-R", "--recursive", "-f", "--force", "--no-follow", "--expire",
+	};
 	struct ns_umount_args *a = xcalloc(1, sizeof(*a));
-	const char *near;
+	const char *near, *w;
 
 	st->args = a;
 	a->targets = xcalloc(st->argc, sizeof(*a->targets));
-	/* util-linux takes options anywhere on the line */
+	/* util-linux takes options anywhere on the line, short ones grouped */
 	for (size_t i = 1; i < st->argc; i++) {
-		if (st->argv[i][0] != '-')
-			a->targets[a->ntargets++] = st->argv[i];
-		else if (!strcmp(st->argv[i], "-l") || !strcmp(st->argv[i], "--lazy"))
+		w = st->argv[i];
+		if (w[0] != '-') {
+			a->targets[a->ntargets++] = w;
+		} else if (!strcmp(w, "--lazy")) {
 			a->lazy = true;
-		else if (!strcmp(st->argv[i], "-R") || !strcmp(st->argv[i], "--recursive"))
+		} else if (!strcmp(w, "--recursive")) {
 			a->recursive = true;
-		else if (!strcmp(st->argv[i], "-lR") || !strcmp(st->argv[i], "-Rl"))
-			a->lazy = a->recursive = true;
-		else if ((near = ns_closest(st->argv[i], options, NS_ARRAY_SIZE(options))))
-			return ns_parse_fail(e, i, "umount: unknown option %s (did you mean %s?)",
-					     st->argv[i], near);
-		else
-			return ns_parse_fail(e, i, "umount: unknown option %s", st->argv[i]);
+		} else if (!strcmp(w, "--force")) {
+			a->force = true;
+		} else if (!strcmp(w, "--no-follow")) {
+			a->nofollow = true;
+		} else if (!strcmp(w, "--expire")) {
+			a->expire = true;
+		} else if (w[1] && w[1] != '-' && strspn(w + 1, "lRf") == strlen(w + 1)) {
+			a->lazy |= strchr(w, 'l') != NULL;
+			a->recursive |= strchr(w, 'R') != NULL;
+			a->force |= strchr(w, 'f') != NULL;
+		} else if ((near = ns_closest(w, options, NS_ARRAY_SIZE(options)))) {
+			return ns_parse_fail(e, i, "umount: unknown option %s (did you mean %s?)", w, near);
+		} else {
+			return ns_parse_fail(e, i, "umount: unknown option %s", w);
+		}
 	}
 	if (!a->ntargets)
 		return ns_parse_fail(e, 0, "umount: missing operand");
+	/* -R is util-linux's walk over the table, one umount2(2) a mount;
+	 * an expiry is a handshake of two calls on one mount */
+	if (a->recursive && a->expire)
+		return ns_parse_fail(e, 0, "umount: --expire cannot be combined with -R");
 	/* -R finds the submounts in the table by the target's path, which
 	 * a place in a handle's tree may not have */
 	for (size_t i = 1; a->recursive && i < st->argc; i++)

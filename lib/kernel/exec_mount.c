@@ -266,7 +266,8 @@ int ns_kexec_umount(struct ns_term *t, const void *args, struct ns_buf *out,
 		    struct ns_cmd_result *res)
 {
 	const struct ns_umount_args *a = args;
-	int flags = a->lazy ? MNT_DETACH : 0;
+	int flags = (a->lazy ? MNT_DETACH : 0) | (a->force ? MNT_FORCE : 0) |
+		    (a->nofollow ? UMOUNT_NOFOLLOW : 0) | (a->expire ? MNT_EXPIRE : 0);
 
 	(void)out;
 	for (size_t i = 0; i < a->ntargets; i++) {

@@ -458,15 +458,40 @@ int m_exec_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
 /* One umount(2) of what is at `at` (looked up as a mount point): it must
  * be a mount's root in the shell's namespace, and not locked; then umount
  * propagation decides what else goes. */
-static int umount_one(struct m_shell *sh, struct m_path at, bool lazy,
+static int umount_one(struct m_shell *sh, struct m_path at, const struct ns_umount_args *a,
 		      struct ns_cmd_result *res)
 {
+	bool lazy = a->lazy;
 	int r;
 
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, "umount2", EPERM);
 	if (!is_root(at) || !ours(sh, at.mnt) || at.mnt->locked || !at.mnt->parent)
 		return ns_cmd_fail(res, "umount2", EINVAL);
+	/* MNT_FORCE asks the filesystem to abort what is in flight, which
+	 * needs CAP_SYS_ADMIN over the superblock's user namespace
+	 * (can_umount()); tmpfs and the stand-ins have nothing to abort, so
+	 * it is a plain umount there */
+	if (a->force && !m_capable(m_cur(sh), at.mnt->sb->owner ? at.mnt->sb->owner : sh->sb->user0,
+				   m_cur(sh)->sys_admin))
+		return ns_cmd_fail(res, "umount2", EPERM);
+	if (a->expire) {
+		/* do_umount(): not the caller's root, not with MNT_FORCE or
+		 * MNT_DETACH; nothing mounted on it and nobody using it;
+		 * the first call marks it and says EAGAIN, a second one with
+		 * the mark still there unmounts it */
+		if (at.mnt == m_cur(sh)->root.mnt || a->force || a->lazy)
+			return ns_cmd_fail(res, "umount2", EINVAL);
+		for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
+			if (!k->dead)
+				return ns_cmd_fail(res, "umount2", EBUSY);
+		if (at.mnt->refs)
+			return ns_cmd_fail(res, "umount2", EBUSY);
+		if (!at.mnt->expiry_mark) {
+			at.mnt->expiry_mark = true;
+			return ns_cmd_fail(res, "umount2", EAGAIN);
+		}
+	}
 	if (!lazy && at.mnt == m_cur(sh)->root.mnt) {
 		/* unmounting one's own root makes its filesystem read-only
 		 * instead (the kernel's do_umount_root(); the documents are
@@ -515,18 +540,18 @@ static void post_order(struct m_mount *m, struct mount_list *l)
 /* umount -R: util-linux's umount_do_recurse(), each mount by its own
  * umount(2); one that an earlier one's propagation took already is
  * skipped, as umount_one_if_mounted() does. */
-static int umount_recursive(struct m_shell *sh, struct m_path at, bool lazy,
+static int umount_recursive(struct m_shell *sh, struct m_path at, const struct ns_umount_args *a,
 			    struct ns_cmd_result *res)
 {
 	struct mount_list l = { NULL, 0, 0 };
 	int r = 0;
 
 	if (!is_root(at) || !ours(sh, at.mnt))
-		return umount_one(sh, at, lazy, res);
+		return umount_one(sh, at, a, res);
 	post_order(at.mnt, &l);
 	for (size_t i = 0; i < l.n && r == 0; i++)
 		if (!l.v[i]->dead)
-			r = umount_one(sh, (struct m_path){ l.v[i], l.v[i]->root }, lazy, res);
+			r = umount_one(sh, (struct m_path){ l.v[i], l.v[i]->root }, a, res);
 	free(l.v);
 	return r;
 }
@@ -539,16 +564,17 @@ int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	(void)out;
 	for (size_t i = 0; i < a->ntargets; i++) {
 		struct m_path at;
-		int r = m_lookup(sh, a->targets[i], &at);
+		int r = m_lookup_umount(sh, a->targets[i], !a->nofollow, &at);
 
 		if (r < 0)
 			return ns_cmd_fail(res, "umount2", -r);
 		/* umount looks its target up as a mount point: what is on top
 		 * of the place, also when it is the shell's root or directory
-		 * (LOOKUP_MOUNTPOINT in the kernel's ksys_umount()) */
+		 * (LOOKUP_MOUNTPOINT in the kernel's ksys_umount()); with
+		 * UMOUNT_NOFOLLOW a symbolic link at the end is the target,
+		 * which is no mount's root */
 		m_follow(&at);
-		r = a->recursive ? umount_recursive(sh, at, a->lazy, res)
-				 : umount_one(sh, at, a->lazy, res);
+		r = a->recursive ? umount_recursive(sh, at, a, res) : umount_one(sh, at, a, res);
 		if (r < 0)
 			return -1;
 	}

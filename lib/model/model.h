@@ -111,6 +111,8 @@ struct m_mount {
 	unsigned flags;             /* M_* */
 	unsigned locked_flags;      /* M_* that a less privileged user may not clear */
 	bool dead;                  /* unmounted */
+	bool expiry_mark;           /* MNT_EXPIRE asked once; the mount's next
+				     * use takes it back (the kernel's mntput()) */
 	int refs;                   /* shells' roots and cwds, handles: busy */
 	unsigned mark;              /* scratch for the algorithms */
 	struct m_mount *copy;       /* scratch: its copy during m_copy_tree */

@@ -337,14 +337,27 @@ static int lookup(struct m_shell *sh, const char *path, bool follow, struct m_pa
 	return r;
 }
 
+/* A lookup that ends on a mount uses it: an expiry mark goes. */
+static int used(int r, struct m_path *out)
+{
+	if (r == 0)
+		out->mnt->expiry_mark = false;
+	return r;
+}
+
 int m_lookup(struct m_shell *sh, const char *path, struct m_path *out)
 {
-	return lookup(sh, path, true, out);
+	return used(lookup(sh, path, true, out), out);
 }
 
 int m_lookup_nofollow(struct m_shell *sh, const char *path, struct m_path *out)
 {
-	return lookup(sh, path, false, out);
+	return used(lookup(sh, path, false, out), out);
+}
+
+int m_lookup_umount(struct m_shell *sh, const char *path, bool follow, struct m_path *out)
+{
+	return lookup(sh, path, follow, out);
 }
 
 int m_lookup_parent_at(struct m_shell *sh, struct m_path start, const char *path,

@@ -115,6 +115,10 @@ int m_lookup(struct m_shell *sh, const char *path, struct m_path *out);
 /* The same, but a symbolic link at the end is the result (lstat(2)),
  * unless the path ends with '/'. */
 int m_lookup_nofollow(struct m_shell *sh, const char *path, struct m_path *out);
+/* A lookup uses the mount it ends on, which takes back an expiry mark
+ * (umount --expire); umount's own lookup does not (the kernel's
+ * path_umount() drops its reference without mntput()): this one. */
+int m_lookup_umount(struct m_shell *sh, const char *path, bool follow, struct m_path *out);
 /* Look up all but the last component: *parent and the last name (copied
  * into last; "" for "/"), for creating files. 0 or -errno. */
 int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,

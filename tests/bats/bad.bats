@@ -113,6 +113,7 @@ lint_bad() {
 @test "bad: a place in a handle's tree given to a command that does not take one" { lint_bad handle-path-to-mkdir; }
 @test "bad: umount -R with a handle" { lint_bad handle-umount-recursive; }
 @test "bad: mount -o remount with a handle" { lint_bad handle-remount; }
+@test "bad: umount --expire with -R" { lint_bad umount-expire-recursive; }
 @test "bad: fsconfig on a mount's handle" { lint_bad fsconfig-on-a-mount; }
 @test "bad: a filesystem context where a path goes" { lint_bad context-as-a-path; }
 @test "bad: fsopen of a type a sandbox may not create" { lint_bad fsopen-type; }
