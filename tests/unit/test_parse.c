@@ -192,7 +192,8 @@ TEST(errors)
 	parse_error("    # mount -o remount,sync /x\n", "t.scn:1:16: error: mount: options 'remount,sync': only ro, rw, nosuid, nodev, noexec, noatime, nodiratime, relatime, strictatime and nosymfollow (and their opposites) apply to -o remount", "remount with sync");
 	parse_error("    # mount --move -o ro /a /b\n", "t.scn:1:7: error: mount: --move takes no other options", "move with options");
 	parse_error("    # mount --bind -o size=1m /a /b\n", "t.scn:1:23: error: mount: a bind mount takes no filesystem options ('size=1m')", "bind with fs options");
-	parse_error("    # umount -f /a\n", "t.scn:1:14: error: umount: unknown option -f", "umount option");
+	parse_error("    # umount -x /a\n", "t.scn:1:14: error: umount: unknown option -x", "umount option");
+	parse_error("    # umount -lx /a\n", "t.scn:1:14: error: umount: unknown option -lx", "a grouped umount option");
 	parse_error("    # umount -l\n", "t.scn:1:7: error: umount: missing operand", "umount without target");
 	parse_error("    # sleep nan\n", "t.scn:1:13: error: sleep: 'nan' is not a number of seconds from 0 to 86400", "sleep nan");
 	/* did you mean: a command, a filter, options of each command with a table */
