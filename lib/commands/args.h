@@ -336,16 +336,29 @@ struct ns_diff_args {
 	const char *a, *b;
 };
 
-/* The longest @NAME handle, '@' and NUL included. */
+/* The longest @NAME handle, '@' and NUL included, and the longest
+ * TERM:@NAME that names one of another terminal. */
 #define NS_HANDLE_NAME_MAX 32
+#define NS_HANDLE_REF_MAX 96
 
 /* True for "@NAME": a tree opened or cloned by open_tree. */
 bool ns_is_handle(const char *s);
 
 /* True for a word that names a place through a handle: "@NAME" or
  * "@NAME/PATH" (PATH walked from the handle's mount, as openat(2) walks it
- * from the descriptor). *namelen, when not NULL, gets the length of
- * "@NAME". */
+ * from the descriptor), each of them also as "TERM:@NAME..." for a
+ * handle of the terminal whose prompt is TERM. *namelen, when not NULL,
+ * gets the length of what names the handle: "@NAME" or "TERM:@NAME". */
 bool ns_is_handle_path(const char *s, size_t *namelen);
+
+/* Such a word in its parts. */
+struct ns_handle_ref {
+	const char *term;           /* the terminal's name, or NULL: the shell's own */
+	size_t term_len;
+	const char *name;           /* "@NAME" */
+	size_t name_len;
+	const char *rest;           /* "" or "/PATH" */
+};
+bool ns_handle_ref(const char *s, struct ns_handle_ref *r);
 
 #endif

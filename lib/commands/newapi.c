@@ -36,14 +36,28 @@ bool ns_is_handle(const char *s)
 	       strlen(s) < NS_HANDLE_NAME_MAX;
 }
 
+bool ns_handle_ref(const char *s, struct ns_handle_ref *r)
+{
+	/* a terminal's name, as a prompt gives it (scenario/scenario_parse.c) */
+	size_t t = strspn(s, "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_.-");
+	const char *at = t && s[t] == ':' ? s + t + 1 : s;
+	size_t n = strcspn(at, "/");
+
+	if (at[0] != '@' || n < 2 || n >= NS_HANDLE_NAME_MAX || (size_t)(at - s) + n >= NS_HANDLE_REF_MAX)
+		return false;
+	if (r)
+		*r = (struct ns_handle_ref){ at == s ? NULL : s, at == s ? 0 : t, at, n, at + n };
+	return true;
+}
+
 bool ns_is_handle_path(const char *s, size_t *namelen)
 {
-	size_t n = strcspn(s, "/");
+	struct ns_handle_ref r;
 
-	if (s[0] != '@' || n < 2 || n >= NS_HANDLE_NAME_MAX)
+	if (!ns_handle_ref(s, &r))
 		return false;
 	if (namelen)
-		*namelen = n;
+		*namelen = (size_t)(r.rest - s);
 	return true;
 }
 
@@ -244,10 +258,14 @@ static int parse_close(struct ns_stage *st, struct ns_parse_err *e)
 	st->args = a;
 	if (st->argc < 2)
 		return ns_parse_fail(e, 0, "close: missing operand: name a tree kept by open_tree, @NAME");
-	for (size_t i = 1; i < st->argc; i++)
+	for (size_t i = 1; i < st->argc; i++) {
+		if (ns_is_handle_path(st->argv[i], NULL) && !ns_is_handle(st->argv[i]) && strchr(st->argv[i], ':'))
+			return ns_parse_fail(e, i, "close: '%s' is another terminal's handle: a shell closes its own (@NAME), as a process closes its own descriptors",
+					     st->argv[i]);
 		if (!ns_is_handle(st->argv[i]))
 			return ns_parse_fail(e, i, "close: '%s' is not a handle: close takes the @NAME of a tree kept by open_tree",
 					     st->argv[i]);
+	}
 	a->handles = (const char *const *)&st->argv[1];
 	a->n = st->argc - 1;
 	return 0;

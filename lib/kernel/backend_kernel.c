@@ -36,6 +36,7 @@
 #include "kernel/place.h"
 #include "kernel/sandbox.h"
 #include "kernel/term_local.h"
+#include "kernel/lend.h"
 #include "kernel/terminal.h"
 #include "run/wire.h"
 
@@ -97,12 +98,48 @@ static struct term_proc *spawn_terminal(struct controller *c, const char *name)
 	return &c->t[c->n++];
 }
 
-static struct term_proc *terminal(struct controller *c, const char *name)
+static struct term_proc *running(struct controller *c, const char *name, size_t len)
 {
 	for (size_t i = 0; i < c->n; i++)
-		if (!strcmp(c->t[i].name, name))
+		if (strlen(c->t[i].name) == len && !strncmp(c->t[i].name, name, len))
 			return &c->t[i];
-	return spawn_terminal(c, name);
+	return NULL;
+}
+
+static struct term_proc *terminal(struct controller *c, const char *name)
+{
+	struct term_proc *tp = running(c, name, strlen(name));
+
+	return tp ? tp : spawn_terminal(c, name);
+}
+
+/* The handles of other terminals the step names (TERM:@NAME), lent to
+ * tp's terminal for the step: asked of their owners and passed on, fds
+ * over the sockets (kernel/lend.h). 0, or -1 with a broken socket. */
+static int lend(struct controller *c, const struct ns_step *st, struct term_proc *tp)
+{
+	struct ns_lines refs = NS_LINES_INIT;
+	int r = 0;
+
+	ns_lend_refs(st, &refs);
+	for (size_t i = 0; i < refs.n && r == 0; i++) {
+		struct ns_handle_ref ref;
+		struct term_proc *owner;
+		char name[NS_HANDLE_NAME_MAX];
+		int fd = -1, err = ESRCH;
+
+		ns_handle_ref(refs.v[i], &ref);
+		owner = running(c, ref.term, ref.term_len);
+		snprintf(name, sizeof(name), "%.*s", (int)ref.name_len, ref.name);
+		if (owner && ns_lend_ask(owner->fd, name, &fd, &err) < 0)
+			r = -1;
+		if (r == 0 && ns_lend_send(tp->fd, refs.v[i], fd, err) < 0)
+			r = -1;
+		if (fd >= 0)
+			close(fd);
+	}
+	ns_lines_free(&refs);
+	return r;
 }
 
 static void reap(struct term_proc *tp)
@@ -132,7 +169,7 @@ static int play_step(struct controller *c, uint32_t i)
 		ns_wire_send_abort(c->out, "cannot start a terminal process", false);
 		return -1;
 	}
-	r = ns_wire_send_index(tp->fd, i);
+	r = lend(c, st, tp) < 0 ? -1 : ns_wire_send_index(tp->fd, i);
 	if (r == 0)
 		r = ns_wire_recv_result(tp->fd, &got, &o);
 	if (r <= 0) {

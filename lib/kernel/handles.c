@@ -26,6 +26,7 @@ struct ns_handle *ns_handles_add(struct ns_handles *hs, const char *name)
 	ns_grow(&v, &hs->cap, hs->n + 1, sizeof(*hs->v));
 	hs->v = v;
 	h = &hs->v[hs->n++];
+	memset(h, 0, sizeof(*h));
 	snprintf(h->name, sizeof(h->name), "%s", name);
 	h->fd = -1;
 	return h;
@@ -51,7 +52,11 @@ int ns_handles_dup(const struct ns_handles *from, struct ns_handles *to)
 {
 	*to = (struct ns_handles){ NULL, 0, 0 };
 	for (size_t i = 0; i < from->n; i++) {
-		int fd = fcntl(from->v[i].fd, F_DUPFD_CLOEXEC, 0);
+		int fd;
+
+		if (from->v[i].lent)
+			continue;
+		fd = fcntl(from->v[i].fd, F_DUPFD_CLOEXEC, 0);
 
 		if (fd < 0) {
 			int e = errno;
@@ -67,7 +72,8 @@ int ns_handles_dup(const struct ns_handles *from, struct ns_handles *to)
 void ns_handles_close(struct ns_handles *hs)
 {
 	for (size_t i = 0; i < hs->n; i++)
-		close(hs->v[i].fd);
+		if (hs->v[i].fd >= 0)
+			close(hs->v[i].fd);
 	free(hs->v);
 	*hs = (struct ns_handles){ NULL, 0, 0 };
 }
@@ -83,8 +89,8 @@ int ns_handle_at(struct ns_handles *hs, const char *word, int *dfd, const char *
 		return 0;
 	}
 	h = ns_handles_find(hs, word, len);
-	if (!h) {
-		errno = EBADF;
+	if (!h || h->err) {
+		errno = h ? h->err : EBADF;
 		return -1;
 	}
 	*dfd = h->fd;

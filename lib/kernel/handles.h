@@ -4,13 +4,18 @@
 #ifndef NS_HANDLES_H
 #define NS_HANDLES_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "commands/args.h"
 
 struct ns_handle {
-	char name[NS_HANDLE_NAME_MAX];
+	char name[NS_HANDLE_REF_MAX];   /* "@NAME", or "TERM:@NAME" when lent */
 	int fd;
+	bool lent;                  /* another terminal's, for one step
+				     * (kernel/lend.h) */
+	int err;                    /* a lent one that could not be had: the
+				     * errno its use fails with (fd -1) */
 };
 
 struct ns_handles {
@@ -28,7 +33,7 @@ void ns_handles_keep(struct ns_handles *hs, const char *name, int fd);
 /* Take h off the list; its fd is the caller's to close. */
 void ns_handles_drop(struct ns_handles *hs, struct ns_handle *h);
 /* to = a copy of from with each fd duplicated, as a child shell inherits
- * them. 0, or -1 with errno (to is then empty). */
+ * them, lent ones left out. 0, or -1 with errno (to is then empty). */
 int ns_handles_dup(const struct ns_handles *from, struct ns_handles *to);
 /* Close every fd and empty the list. */
 void ns_handles_close(struct ns_handles *hs);

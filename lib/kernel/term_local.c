@@ -20,6 +20,7 @@
 #include <unistd.h>
 
 #include "commands/command.h"
+#include "kernel/lend.h"
 
 struct ns_local_term {
 	const char *name;
@@ -145,6 +146,36 @@ static void close_terminal(struct ns_local *l, size_t i)
 	*lt = l->v[--l->n];
 }
 
+/* The handles of other terminals the step names (TERM:@NAME), lent to
+ * t for the step: a duplicate of the owner's fd, all of them in this
+ * one process (kernel/lend.h). */
+static void lend(struct ns_local *l, const struct ns_step *st, struct ns_term *t)
+{
+	struct ns_lines refs = NS_LINES_INIT;
+
+	ns_lend_refs(st, &refs);
+	for (size_t i = 0; i < refs.n; i++) {
+		struct ns_handle_ref r;
+		struct ns_handle *h = NULL;
+		size_t k = 0;
+		int fd = -1, err;
+
+		ns_handle_ref(refs.v[i], &r);
+		while (k < l->n && (strlen(l->v[k].name) != r.term_len ||
+				    strncmp(l->v[k].name, r.term, r.term_len)))
+			k++;
+		if (k < l->n)
+			h = ns_handles_find(&l->v[k].t.handles, r.name, r.name_len);
+		err = k == l->n ? ESRCH : !h || h->lent ? EBADF : 0;
+		if (!err) {
+			fd = fcntl(h->fd, F_DUPFD_CLOEXEC, 0);
+			err = fd < 0 ? errno : 0;
+		}
+		ns_lend_add(&t->handles, refs.v[i], fd, err);
+	}
+	ns_lines_free(&refs);
+}
+
 int ns_local_step(struct ns_local *l, uint32_t i, struct ns_step_out *out,
 		  struct ns_buf *err)
 {
@@ -155,7 +186,9 @@ int ns_local_step(struct ns_local *l, uint32_t i, struct ns_step_out *out,
 	memset(out, 0, sizeof(*out));
 	if (switch_to(l, k, err) < 0)
 		return -1;
+	lend(l, &l->sc->steps[i], t);
 	ns_term_run_step(t, &l->sc->steps[i], out);
+	ns_lend_drop(&t->handles);
 	if (!t->closing)
 		return 0;
 	if (t->depth)

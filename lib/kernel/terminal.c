@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "kernel/exec.h"
+#include "kernel/lend.h"
 #include "kernel/mountinfo.h"
 #include "run/pipeline.h"
 #include "kernel/term_local.h"
@@ -186,10 +187,19 @@ void ns_term_serve(struct ns_term *t, int fd)
 		/* an inner shell's last answer goes to its outer shell */
 		int to;
 
+		/* a handle asked of this shell, or lent to it for the next
+		 * step (kernel/lend.h) */
+		if (idx == NS_LEND_GIVE || idx == NS_LEND_TAKE) {
+			if ((idx == NS_LEND_GIVE ? ns_lend_give(fd, &t->handles)
+						 : ns_lend_take(fd, &t->handles)) < 0)
+				_exit(3);
+			continue;
+		}
 		if (idx >= t->sc->nsteps)
 			_exit(3);
 		t->resumed = false;
 		ns_term_run_step(t, &t->sc->steps[idx], &out);
+		ns_lend_drop(&t->handles);
 		if (t->resumed) {
 			/* the inner shell answered this step and has ended */
 			free(out.output);

@@ -308,14 +308,30 @@ static int lookup(struct m_shell *sh, const char *path, bool follow, struct m_pa
 {
 	struct lookup lk = { m_cur(sh), 0 };
 	struct m_path start = lk.lv->cwd;
+	struct ns_handle_ref ref;
 	size_t len = strlen(path), name;
 	int r;
 
 	if (!len)
 		return -ENOENT;
-	if (ns_is_handle_path(path, &name)) {
-		struct m_handle *h = m_handle_find(m_cur(sh), path, name);
+	if (ns_handle_ref(path, &ref)) {
+		/* another terminal's handle: its innermost shell's, passed
+		 * over (SCM_RIGHTS on the kernel); a terminal that is not
+		 * running has none to pass (ESRCH, as for a process that is
+		 * gone) */
+		struct m_shell *owner = sh;
+		struct m_handle *h;
 
+		if (ref.term) {
+			char *term = xstrndup(ref.term, ref.term_len);
+
+			owner = sh->sb->peer ? sh->sb->peer(sh->sb->peer_ctx, term) : NULL;
+			free(term);
+			if (!owner)
+				return -ESRCH;
+		}
+		h = m_handle_find(m_cur(owner), ref.name, ref.name_len);
+		name = (size_t)(ref.rest - path);
 		if (!h)
 			return -EBADF;
 		if (h->ctx)

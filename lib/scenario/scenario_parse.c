@@ -171,6 +171,41 @@ static int word_col(const struct ns_stage *st, const char *s)
 	return st->col[0];
 }
 
+/* A terminal named by a command (nsenter -t NAME) must have had a prompt
+ * by this line: a transcript shows no process IDs, so the name is how
+ * one terminal names another. */
+static int check_terminal(struct parser *p, const struct ns_stage *st, const char *word,
+			  size_t len, int col, const char *hint)
+{
+	const char **names;
+	const char *near;
+	char *name = xstrndup(word, len);
+	size_t n = 0;
+	int r;
+
+	names = xcalloc(p->sc->nsteps + 1, sizeof(*names));
+	for (size_t i = 0; i < p->sc->nsteps; i++) {
+		const char *t = p->sc->steps[i].terminal;
+		size_t k = 0;
+
+		if (!strcmp(t, name)) {
+			free(names);
+			free(name);
+			return 0;
+		}
+		while (k < n && strcmp(names[k], t))
+			k++;
+		if (*t && k == n)
+			names[n++] = t;
+	}
+	near = ns_closest(name, names, n);
+	r = ns_parser_fail(p, col, "%s: no terminal '%s' before this line%s%s%s (%s)",
+			   st->argv[0], name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "", hint);
+	free(names);
+	free(name);
+	return r;
+}
+
 /* A handle name is a mount or a filesystem context for the whole file,
  * as the command that made it says (def->makes): a context where a mount
  * goes, or a mount where a context goes, is an error here rather than a
@@ -185,12 +220,15 @@ static int check_handle_kinds(struct parser *p, const struct ns_stage *st)
 
 	for (size_t i = 1; i < st->argc; i++) {
 		const char *w = st->argv[i];
-		size_t len;
+		struct ns_handle_ref ref;
 		char name[NS_HANDLE_NAME_MAX];
 
-		if (w == made || d->handle_any || !ns_is_handle_path(w, &len))
+		if (w == made || d->handle_any || !ns_handle_ref(w, &ref))
 			continue;
-		snprintf(name, sizeof(name), "%.*s", (int)len, w);
+		if (ref.term && check_terminal(p, st, ref.term, ref.term_len, st->col[i],
+					       "a handle of another terminal is TERM:@NAME, TERM its prompt: sh2 for 'sh2# '") < 0)
+			return -1;
+		snprintf(name, sizeof(name), "%.*s", (int)ref.name_len, ref.name);
 		if (w == ctx && lines_have(&p->handle_mounts, name))
 			return ns_parser_fail(p, st->col[i], "%s: '%s' is a mount (made by open_tree or fsmount), not a filesystem context: fsopen or fspick makes one",
 					      d->name, name);
@@ -205,39 +243,6 @@ static int check_handle_kinds(struct parser *p, const struct ns_stage *st)
 	if (made && !lines_have(made_ctx ? &p->handle_contexts : &p->handle_mounts, made))
 		ns_lines_push(made_ctx ? &p->handle_contexts : &p->handle_mounts, made);
 	return 0;
-}
-
-/* A terminal named by a command (nsenter -t NAME) must have had a prompt
- * by this line: a transcript shows no process IDs, so the name is how
- * one terminal names another. */
-static int check_terminal(struct parser *p, const struct ns_stage *st, const char *name)
-{
-	const char **names;
-	const char *near;
-	size_t n = 0;
-	int r;
-
-	if (!name)
-		return 0;
-	names = xcalloc(p->sc->nsteps + 1, sizeof(*names));
-	for (size_t i = 0; i < p->sc->nsteps; i++) {
-		const char *t = p->sc->steps[i].terminal;
-		size_t k = 0;
-
-		if (!strcmp(t, name)) {
-			free(names);
-			return 0;
-		}
-		while (k < n && strcmp(names[k], t))
-			k++;
-		if (*t && k == n)
-			names[n++] = t;
-	}
-	near = ns_closest(name, names, n);
-	r = ns_parser_fail(p, word_col(st, name), "%s: no terminal '%s' before this line%s%s%s (-t names a terminal by its prompt: sh1 for 'sh1# ')",
-			   st->argv[0], name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "");
-	free(names);
-	return r;
 }
 
 static int parse_stage(struct parser *p, struct ns_stage *st, size_t index);
@@ -309,7 +314,10 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	if (st->def->one_way && st->def->one_way(st->args))
 		p->sc->one_way = true;
 	ns_cmd_set_add(&p->sc->commands, st->def->id);
-	if (st->def->terminal && check_terminal(p, st, st->def->terminal(st->args)) < 0)
+	if (st->def->terminal && st->def->terminal(st->args) &&
+	    check_terminal(p, st, st->def->terminal(st->args), strlen(st->def->terminal(st->args)),
+			   word_col(st, st->def->terminal(st->args)),
+			   "-t names a terminal by its prompt: sh1 for 'sh1# '") < 0)
 		return -1;
 	if (st->def->inner && st->def->inner(st->args))
 		return parse_inner(p, st, st->def->inner(st->args));

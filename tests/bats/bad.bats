@@ -114,6 +114,8 @@ lint_bad() {
 @test "bad: umount -R with a handle" { lint_bad handle-umount-recursive; }
 @test "bad: mount -o remount with a handle" { lint_bad handle-remount; }
 @test "bad: umount --expire with -R" { lint_bad umount-expire-recursive; }
+@test "bad: a handle of a terminal that has no prompt before the line" { lint_bad handle-of-no-terminal; }
+@test "bad: close of another terminal's handle" { lint_bad close-another-terminals-handle; }
 @test "bad: fsconfig on a mount's handle" { lint_bad fsconfig-on-a-mount; }
 @test "bad: a filesystem context where a path goes" { lint_bad context-as-a-path; }
 @test "bad: fsopen of a type a sandbox may not create" { lint_bad fsopen-type; }

@@ -256,3 +256,32 @@ SCN
 	assert_failure 1
 	assert_line --regexp '^ *-mount: EINVAL \(Invalid argument\)$'
 }
+
+@test "handles: another terminal's handle passes between terminal processes too (SCM_RIGHTS), and across a user namespace it gives no privilege" {
+	# a terminal in a user namespace of its own makes nstest run every
+	# terminal as a process: the handle is then passed over the
+	# terminals' sockets, not duplicated in one process
+	scn=$(write_scn handle-proc <"$NSTEST_ROOT/scenarios/newapi/handle-other-terminal.scn")
+	sed -i 's/^requires: open_tree move_mount$/requires: open_tree move_mount userns/' "$scn"
+	cat >>"$scn" <<'SCN'
+
+    sh1# mount --make-shared /a
+    sh1# open_tree /a @m
+    sh4# unshare -U -r -m sh
+    sh4# ls sh1:@m
+    f
+    sh4# mount --make-private sh1:@m
+    mount: EPERM (Operation not permitted)
+    sh4# exit
+SCN
+	run "$NSTEST" run "$scn"
+	assert_success
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	# the wrong twin: the privilege would have passed with the handle
+	sed -i '/^    mount: EPERM (Operation not permitted)$/d' "$scn"
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	run "$NSTEST" run --backend model "$scn"
+	assert_failure 1
+}
