@@ -62,8 +62,8 @@ enum ns_cmd_id {
 	 * (commands/inspect.c) */
 	NS_CMD_RMDIR, NS_CMD_MV, NS_CMD_LN, NS_CMD_PWD, NS_CMD_ECHO,
 	NS_CMD_STAT, NS_CMD_MOUNTPOINT, NS_CMD_DIFF,
-	/* readlink realpath (commands/fs.c) */
-	NS_CMD_READLINK, NS_CMD_REALPATH,
+	/* readlink realpath pivot_root (commands/fs.c) */
+	NS_CMD_READLINK, NS_CMD_REALPATH, NS_CMD_PIVOT_ROOT,
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
@@ -244,7 +244,7 @@ int ns_parse_fail(struct ns_parse_err *e, size_t word, const char *fmt, ...)
 /* The tables of each command module (commands/). */
 extern const struct ns_cmd_def ns_cmd_fs[];     /* mkdir touch ls cd cat chroot
 						 * rmdir mv ln pwd echo readlink
-						 * realpath */
+						 * realpath pivot_root */
 extern const size_t ns_cmd_fs_count;
 extern const struct ns_cmd_def ns_cmd_mount[];  /* mount umount */
 extern const size_t ns_cmd_mount_count;

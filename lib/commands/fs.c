@@ -108,6 +108,27 @@ static int parse_chroot(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+/* pivot_root NEW_ROOT PUT_OLD, as pivot_root(8) takes them. */
+static int parse_pivot_root(struct ns_stage *st, struct ns_parse_err *e)
+{
+	if (parse_common(st, e, "", 2, 2) < 0) {
+		if (st->argc < 3)
+			return ns_parse_fail(e, 0, "pivot_root: usage: pivot_root NEW_ROOT PUT_OLD");
+		return -1;
+	}
+	return 0;
+}
+
+/* pivot_root moves the root and directory of every process of the
+ * namespace that had the old root, not only of the shell that types it
+ * (pivot_root(2)): the kernel backend then runs each terminal as a
+ * process of its own, so that the kernel moves them all. */
+static bool pivot_root_one_way(const void *args)
+{
+	(void)args;
+	return true;
+}
+
 static bool is_proc_path(const char *p)
 {
 	return !strncmp(p, "/proc/", 6) || !strcmp(p, "/proc");
@@ -366,6 +387,8 @@ const struct ns_cmd_def ns_cmd_fs[] = {
 	  .whole_table = cat_whole_table, .messages = fs_messages },
 	{ .name = "chroot", .id = NS_CMD_CHROOT, .parse = parse_chroot, .free_args = free_fs_args,
 	  .shell = NS_SHELL_STARTS, .messages = fs_messages },
+	{ .name = "pivot_root", .id = NS_CMD_PIVOT_ROOT, .parse = parse_pivot_root, .free_args = free_fs_args,
+	  .one_way = pivot_root_one_way, .messages = fs_messages },
 	FS_ENTRY("rmdir", NS_CMD_RMDIR, parse_rmdir),
 	FS_ENTRY("mv", NS_CMD_MV, parse_mv),
 	FS_ENTRY("ln", NS_CMD_LN, parse_ln),

@@ -27,7 +27,7 @@ ns_kernel_exec_fn ns_kexec_sleep, ns_kexec_capsh;
 ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr, ns_kexec_close;
 ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_findmnt;
 ns_kernel_exec_fn ns_kexec_nsenter;
-ns_kernel_exec_fn ns_kexec_readlink, ns_kexec_realpath;
+ns_kernel_exec_fn ns_kexec_readlink, ns_kexec_realpath, ns_kexec_pivot_root;
 ns_kernel_exec_fn ns_kexec_fsopen, ns_kexec_fsconfig, ns_kexec_fsmount, ns_kexec_fspick;
 ns_kernel_exec_fn ns_kexec_rmdir, ns_kexec_mv, ns_kexec_ln, ns_kexec_pwd, ns_kexec_echo,
 	ns_kexec_stat, ns_kexec_mountpoint, ns_kexec_diff;

@@ -7,6 +7,7 @@
 #include <fcntl.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 #include "commands/args.h"
@@ -214,5 +215,19 @@ int ns_kexec_chroot(struct ns_term *t, const void *args, struct ns_buf *out,
 		t->closing = true;
 		return ns_cmd_fail(res, "chroot", errno);
 	}
+	return 0;
+}
+
+/* pivot_root(2) itself; the kernel moves the root and directory of every
+ * process of the namespace that had the old root, and the terminals are
+ * processes for a scenario that pivots (commands/fs.c). */
+int ns_kexec_pivot_root(struct ns_term *t, const void *args, struct ns_buf *out,
+			struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+
+	(void)t, (void)out;
+	if (syscall(SYS_pivot_root, a->ops[0], a->ops[1]) < 0)
+		return ns_cmd_fail(res, "pivot_root", errno);
 	return 0;
 }

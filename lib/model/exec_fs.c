@@ -263,3 +263,83 @@ int m_exec_chroot(struct m_shell *sh, const void *args, struct ns_buf *out,
 	m_level_set(&sh->sb->w, &lv->cwd, at);
 	return 0;
 }
+
+/* Is (p) at or below root, following mounts up to where they sit (the
+ * kernel's is_path_reachable())? */
+static bool reachable(struct m_path p, struct m_path root)
+{
+	while (p.mnt != root.mnt && p.mnt->parent) {
+		p.d = p.mnt->mp;
+		p.mnt = p.mnt->parent;
+	}
+	return p.mnt == root.mnt && m_node_under(p.d, root.d);
+}
+
+static bool same(struct m_path a, struct m_path b)
+{
+	return a.mnt == b.mnt && a.d == b.d;
+}
+
+/* Every shell level whose root or directory was the old root now has the
+ * new one (the kernel's chroot_fs_refs(), over every process); so does
+ * the place new terminals start at. */
+static void move_refs(struct m_shell *sh, struct m_path old, struct m_path to)
+{
+	struct m_sandbox *sb = sh->sb;
+	struct m_shell *s;
+
+	for (size_t i = 0; (s = sb->shell_at ? sb->shell_at(sb->peer_ctx, i) : i ? NULL : sh); i++)
+		for (size_t k = 0; k < s->n; k++) {
+			if (same(s->lv[k].root, old))
+				m_level_set(&sb->w, &s->lv[k].root, to);
+			if (same(s->lv[k].cwd, old))
+				m_level_set(&sb->w, &s->lv[k].cwd, to);
+		}
+	if (same(sb->top, old))
+		sb->top = to;
+}
+
+/* pivot_root NEW_ROOT PUT_OLD: pivot_root(2)'s checks in the kernel's
+ * order, then the exchange (m_pivot) and every root and directory that
+ * was the old root moved to the new one. */
+int m_exec_pivot_root(struct m_shell *sh, const void *args, struct ns_buf *out,
+		      struct ns_cmd_result *res)
+{
+	const struct ns_fs_args *a = args;
+	struct m_level *lv = m_cur(sh);
+	struct m_path n, o, root = lv->root;
+	struct m_mount *new_mnt, *root_mnt, *old_mnt;
+	int r;
+
+	(void)out;
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "pivot_root", EPERM);
+	r = m_lookup(sh, a->ops[0], &n);
+	if (r == 0 && !n.d->dir)
+		r = -ENOTDIR;
+	if (r == 0)
+		r = m_lookup(sh, a->ops[1], &o);
+	if (r == 0 && !o.d->dir)
+		r = -ENOTDIR;
+	if (r < 0)
+		return ns_cmd_fail(res, "pivot_root", -r);
+	m_follow(&o); /* put_old: the top of its stack (lock_mount()) */
+	new_mnt = n.mnt;
+	root_mnt = root.mnt;
+	old_mnt = o.mnt;
+	if (old_mnt->group || (new_mnt->parent && new_mnt->parent->group) ||
+	    (root_mnt->parent && root_mnt->parent->group))
+		return ns_cmd_fail(res, "pivot_root", EINVAL);
+	if (root_mnt->ns != lv->ns || new_mnt->ns != lv->ns || new_mnt->locked)
+		return ns_cmd_fail(res, "pivot_root", EINVAL);
+	if (n.d->gone)
+		return ns_cmd_fail(res, "pivot_root", ENOENT);
+	if (new_mnt == root_mnt || old_mnt == root_mnt)
+		return ns_cmd_fail(res, "pivot_root", EBUSY);
+	if (root.d != root_mnt->root || !root_mnt->parent || n.d != new_mnt->root ||
+	    !new_mnt->parent || !reachable(o, n) || !reachable(n, root))
+		return ns_cmd_fail(res, "pivot_root", EINVAL);
+	m_pivot(&sh->sb->w, new_mnt, root_mnt, o);
+	move_refs(sh, root, (struct m_path){ new_mnt, new_mnt->root });
+	return 0;
+}

@@ -87,4 +87,5 @@ m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_PWD] = m_exec_pwd, [NS_CMD_ECHO] = m_exec_echo, [NS_CMD_STAT] = m_exec_stat,
 	[NS_CMD_MOUNTPOINT] = m_exec_mountpoint, [NS_CMD_DIFF] = m_exec_diff,
 	[NS_CMD_READLINK] = m_exec_readlink, [NS_CMD_REALPATH] = m_exec_realpath,
+	[NS_CMD_PIVOT_ROOT] = m_exec_pivot_root,
 };

@@ -284,6 +284,11 @@ void m_detach_mounts_on(struct m_world *w, const struct m_node *d);
 bool m_is_local_mountpoint(const struct m_world *w, const struct m_ns *ns, const struct m_node *d);
 /* Detach t from its parent, keeping its tree (for a move). */
 void m_detach(struct m_mount *t);
+/* pivot_root(2)'s exchange, all in one namespace and without
+ * propagation: new_root leaves its parent, the old root goes on old_at,
+ * and new_root takes the old root's place (and its MNT_LOCKED). */
+void m_pivot(struct m_world *w, struct m_mount *new_root, struct m_mount *old_root,
+	     struct m_path old_at);
 /* Unmount m (lazy: with everything under it), with umount propagation
  * (propagate_umount.txt). Returns 0 or -errno (EBUSY). */
 int m_umount(struct m_world *w, struct m_mount *m, bool lazy);

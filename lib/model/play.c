@@ -35,6 +35,14 @@ static struct m_shell *peer(void *ctx, const char *name)
 	return NULL;
 }
 
+/* For pivot_root: every running terminal. */
+static struct m_shell *shell_at(void *ctx, size_t i)
+{
+	struct m_play *p = ctx;
+
+	return i < p->n ? &p->t[i].sh : NULL;
+}
+
 struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 			  enum m_break broken, bool trace)
 {
@@ -42,6 +50,7 @@ struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 
 	m_sandbox_init(&p->sb, sc, quirks, broken, trace);
 	p->sb.peer = peer;
+	p->sb.shell_at = shell_at;
 	p->sb.peer_ctx = p;
 	p->trace = trace;
 	return p;

@@ -60,8 +60,10 @@ struct m_sandbox {
 	struct m_userns *user0;
 	struct m_path top;            /* the root stand-in: where shells start */
 	struct m_sb **devs;           /* per sc->devnames, made on first mount */
-	/* the running terminal called name, or NULL (for nsenter) */
+	/* the running terminal called name, or NULL (for nsenter); the i-th
+	 * running terminal, or NULL past the last (for pivot_root) */
 	struct m_shell *(*peer)(void *ctx, const char *name);
+	struct m_shell *(*shell_at)(void *ctx, size_t i);
 	void *peer_ctx;
 };
 
@@ -176,7 +178,7 @@ m_exec_fn m_exec_fsopen, m_exec_fsconfig, m_exec_fsmount, m_exec_fspick;
 m_exec_fn m_exec_listmount, m_exec_findmnt;
 m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;
-m_exec_fn m_exec_readlink, m_exec_realpath;
+m_exec_fn m_exec_readlink, m_exec_realpath, m_exec_pivot_root;
 m_exec_fn m_exec_stat, m_exec_mountpoint, m_exec_diff;
 /* The shell's table, as `how` renders it. */
 int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,

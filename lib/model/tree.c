@@ -399,6 +399,24 @@ void m_detach(struct m_mount *t)
 	set_ns(t, NULL);
 }
 
+void m_pivot(struct m_world *w, struct m_mount *new_root, struct m_mount *old_root,
+	     struct m_path old_at)
+{
+	struct m_mount *root_parent = old_root->parent;
+	struct m_node *root_mp = old_root->mp;
+
+	remove_kid(new_root);
+	remove_kid(old_root);
+	if (old_root->locked) {
+		new_root->locked = true;
+		old_root->locked = false;
+	}
+	add_kid(old_at.mnt, old_root, old_at.d);
+	add_kid(root_parent, new_root, root_mp);
+	m_why(w, old_root, "put under the new root by pivot_root (pivot_root(2): put_old)");
+	m_why(w, new_root, "made the root by pivot_root (pivot_root(2): new_root)");
+}
+
 int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving,
 	     const char *what)
 {
