@@ -133,12 +133,23 @@ struct ns_sleep_args {
 	struct timespec ts;
 };
 
-/* open_tree [-c] [-R] PATH @NAME */
+/* mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET */
+struct ns_mount_setattr_args {
+	bool recursive;             /* AT_RECURSIVE */
+	unsigned long long set, clr; /* MOUNT_ATTR_* */
+	unsigned long propagation;  /* MS_SHARED, ... or 0 */
+	const char *target;         /* a path or @NAME */
+};
+
+/* open_tree [-c] [-R] PATH @NAME, and open_tree_attr, which takes
+ * mount_setattr's --propagation and -o too */
 struct ns_open_tree_args {
 	bool clone;                 /* OPEN_TREE_CLONE */
 	bool recursive;             /* AT_RECURSIVE (with clone only) */
 	const char *path;
 	const char *handle;         /* "@NAME" */
+	bool with_attr;             /* open_tree_attr(2) */
+	struct ns_mount_setattr_args attr; /* its attributes (target unused) */
 };
 
 /* close @NAME...: the handles to drop, in order (pointers into argv). */
@@ -155,13 +166,6 @@ struct ns_move_mount_args {
 	const char *from, *to;
 };
 
-/* mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET */
-struct ns_mount_setattr_args {
-	bool recursive;             /* AT_RECURSIVE */
-	unsigned long long set, clr; /* MOUNT_ATTR_* */
-	unsigned long propagation;  /* MS_SHARED, ... or 0 */
-	const char *target;         /* a path or @NAME */
-};
 
 /* fsopen TYPE @FC: a new filesystem context of TYPE (tmpfs or ramfs, as
  * for mount -t), kept as @FC. */

@@ -1,6 +1,7 @@
 /* newapi.c - the new mount API as scenario commands, parsing side:
  *
  *   open_tree [-c|--clone] [-R|--recursive] PATH @NAME
+ *   open_tree_attr [-c] [-R] [--propagation TYPE] [-o FLAGS] PATH @NAME
  *   move_mount [--beneath|--set-group] FROM TO
  *   mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET
  *   close @NAME...
@@ -237,6 +238,40 @@ static int setattr_opt(struct ns_stage *st, size_t *i, void *args,
 	return ns_parse_fail(e, *i, "mount_setattr: propagation must be shared, slave, private or unbindable");
 }
 
+/* open_tree_attr's options: open_tree's, and mount_setattr's --propagation
+ * and -o, which describe the attributes (-R is both). */
+static int open_tree_attr_opt(struct ns_stage *st, size_t *i, void *args,
+			      struct ns_parse_err *e)
+{
+	struct ns_open_tree_args *a = args;
+	const char *w = st->argv[*i];
+
+	if (!strcmp(w, "--propagation") || !strcmp(w, "-o"))
+		return setattr_opt(st, i, &a->attr, e);
+	if (!strcmp(w, "-c") || !strcmp(w, "--clone") || !strcmp(w, "-R") || !strcmp(w, "--recursive"))
+		return open_tree_opt(st, i, args, e);
+	return ns_parse_fail(e, *i, "open_tree_attr: unknown option %s (-c, -R, --propagation TYPE, -o FLAGS)", w);
+}
+
+static int parse_open_tree_attr(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_open_tree_args *a = xcalloc(1, sizeof(*a));
+	const char *ops[2];
+
+	st->args = a;
+	a->with_attr = true;
+	if (operands(st, e, 2, ops, a, open_tree_attr_opt) < 0)
+		return -1;
+	a->path = ops[0];
+	a->handle = ops[1];
+	a->attr.recursive = a->recursive;
+	if (!ns_is_handle(a->handle))
+		return ns_parse_fail(e, st->argc - 1, "open_tree_attr: name the tree with @NAME, not '%s'", a->handle);
+	if (a->recursive && !a->clone)
+		return ns_parse_fail(e, 0, "open_tree_attr: -R needs -c (AT_RECURSIVE only applies to a clone)");
+	return 0;
+}
+
 static int parse_mount_setattr(struct ns_stage *st, struct ns_parse_err *e)
 {
 	struct ns_mount_setattr_args *a = xcalloc(1, sizeof(*a));
@@ -428,6 +463,9 @@ static const char *fsmount_context(const void *args)
 const struct ns_cmd_def ns_cmd_newapi[] = {
 	{ .name = "open_tree", .id = NS_CMD_OPEN_TREE, .handles = true, .parse = parse_open_tree, .free_args = free_args,
 	  .makes = open_tree_makes },
+	/* the same executors as open_tree, which look at with_attr */
+	{ .name = "open_tree_attr", .id = NS_CMD_OPEN_TREE, .handles = true, .parse = parse_open_tree_attr,
+	  .free_args = free_args, .makes = open_tree_makes },
 	{ .name = "move_mount", .id = NS_CMD_MOVE_MOUNT, .handles = true, .parse = parse_move_mount, .free_args = free_args },
 	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .handles = true, .parse = parse_mount_setattr, .free_args = free_args },
 	{ .name = "close", .id = NS_CMD_CLOSE, .handles = true, .handle_any = true, .parse = parse_close,

@@ -36,7 +36,17 @@ int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 
 	(void)out;
 	if (resolve(t, a->path, &dfd, &path, &flags, AT_EMPTY_PATH) < 0)
-		return ns_cmd_fail(res, "open_tree", errno);
+		return ns_cmd_fail(res, a->with_attr ? "open_tree_attr" : "open_tree", errno);
+	if (a->with_attr) {
+		struct mount_attr ma = { .attr_set = a->attr.set, .attr_clr = a->attr.clr,
+					 .propagation = a->attr.propagation };
+
+		fd = ns_open_tree_attr(dfd, path, flags, &ma, sizeof(ma));
+		if (fd < 0)
+			return ns_cmd_fail(res, "open_tree_attr", errno);
+		ns_handles_keep(&t->handles, a->handle, fd);
+		return 0;
+	}
 	fd = ns_open_tree(dfd, path, flags);
 	if (fd < 0)
 		return ns_cmd_fail(res, "open_tree", errno);

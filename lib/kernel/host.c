@@ -3,6 +3,7 @@
  * sandboxes. Answers that cost a child process are cached for the
  * process (documented process-wide caches). */
 #include "kernel/host.h"
+#include "kernel/mountapi.h"
 
 #include <errno.h>
 #include <sched.h>
@@ -104,6 +105,7 @@ bool ns_host_has_feature(unsigned bit)
 {
 	switch (bit) {
 	case NS_FEAT_OPEN_TREE: return has_syscall(SYS_open_tree);
+	case NS_FEAT_OPEN_TREE_ATTR: return has_syscall(NS_SYS_open_tree_attr);
 	case NS_FEAT_MOVE_MOUNT: return has_syscall(SYS_move_mount);
 	case NS_FEAT_FSMOUNT: return has_syscall(SYS_fsopen) && has_syscall(SYS_fsmount);
 	case NS_FEAT_MOUNT_SETATTR: return has_syscall(SYS_mount_setattr);

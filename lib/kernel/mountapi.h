@@ -41,6 +41,16 @@ static inline int ns_open_tree(int dfd, const char *path, unsigned int flags)
 	return (int)syscall(SYS_open_tree, dfd, path, flags);
 }
 
+/* open_tree_attr(2), Linux 6.15: the same number on every architecture
+ * (the generic syscall table), which older headers lack. */
+#define NS_SYS_open_tree_attr 467
+
+static inline int ns_open_tree_attr(int dfd, const char *path, unsigned int flags,
+				    struct mount_attr *attr, size_t size)
+{
+	return (int)syscall(NS_SYS_open_tree_attr, dfd, path, flags, attr, size);
+}
+
 static inline int ns_move_mount(int from_dfd, const char *from, int to_dfd,
 				const char *to, unsigned int flags)
 {

@@ -9,22 +9,27 @@
 #include <string.h>
 #include <sys/mount.h>
 
+static bool attr_invalid(const struct ns_mount_setattr_args *a);
+static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_mount_setattr_args *a,
+		      struct ns_cmd_result *res, const char *sys);
+
 int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		     struct ns_cmd_result *res)
 {
 	const struct ns_open_tree_args *a = args;
 	struct m_world *w = &sh->sb->w;
 	struct m_level *lv = m_cur(sh);
+	const char *sys = a->with_attr ? "open_tree_attr" : "open_tree";
 	struct m_handle h;
 	struct m_path at;
 	int r;
 
 	(void)out;
 	if (a->clone && !m_may_mount(sh))
-		return ns_cmd_fail(res, "open_tree", EPERM);
+		return ns_cmd_fail(res, sys, EPERM);
 	r = m_lookup(sh, a->path, &at);
 	if (r < 0)
-		return ns_cmd_fail(res, "open_tree", -r);
+		return ns_cmd_fail(res, sys, -r);
 	if (a->clone) {
 		/* a detached copy, made as a bind mount's is (open_tree(2)) */
 		struct m_ns *anon;
@@ -32,15 +37,15 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		int err;
 
 		if (at.mnt->unbindable || at.mnt->ns != lv->ns)
-			return ns_cmd_fail(res, "open_tree", EINVAL);
+			return ns_cmd_fail(res, sys, EINVAL);
 		if (!a->recursive)
 			for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
 				if (k->locked && m_node_under(k->mp, at.d))
-					return ns_cmd_fail(res, "open_tree", EINVAL);
+					return ns_cmd_fail(res, sys, EINVAL);
 		t = m_copy_tree(w, at.mnt, at.d, M_CL_KEEP, a->recursive, &err);
 		if (err) {
 			m_discard(w, t);
-			return ns_cmd_fail(res, "open_tree", err);
+			return ns_cmd_fail(res, sys, err);
 		}
 		t->locked = false;
 		anon = m_ns_new(w, lv->ns->owner);
@@ -54,6 +59,18 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 			      a->recursive ? " -R" : "");
 		}
 		at = (struct m_path){ t, t->root };
+	}
+	/* open_tree_attr(2): the attributes as mount_setattr gives them, on
+	 * the tree just opened, after it was (EINVAL for a bad set first);
+	 * on failure no descriptor is made, so a clone goes again */
+	if (a->with_attr && (a->attr.set || a->attr.clr || a->attr.propagation)) {
+		r = attr_invalid(&a->attr) ? ns_cmd_fail(res, sys, EINVAL)
+					   : setattr_at(sh, at, &a->attr, res, sys);
+		if (r < 0) {
+			if (a->clone)
+				m_ns_drop(w, at.mnt->ns);
+			return -1;
+		}
 	}
 	h = (struct m_handle){ .at = at };
 	snprintf(h.name, sizeof(h.name), "%s", a->handle);
@@ -219,41 +236,40 @@ static unsigned new_flags(const struct ns_mount_setattr_args *a, unsigned f)
 	return f;
 }
 
-int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *out,
-			 struct ns_cmd_result *res)
+/* The atime setting is one value, not bits: a set that is none of
+ * relatime, noatime and strictatime (or one without the whole
+ * MOUNT_ATTR__ATIME cleared) is EINVAL (mount_setattr(2); the kernel's
+ * build_mount_kattr()). */
+static bool attr_invalid(const struct ns_mount_setattr_args *a)
 {
-	const struct ns_mount_setattr_args *a = args;
-	struct m_world *w = &sh->sb->w;
 	unsigned long long atime = a->set & MOUNT_ATTR__ATIME;
-	struct m_path at;
-	int r;
 
-	(void)out;
-	/* the atime setting is one value, not bits: a set that is none of
-	 * relatime, noatime and strictatime (or one without the whole
-	 * MOUNT_ATTR__ATIME cleared) is EINVAL before the path is looked up
-	 * (mount_setattr(2); the kernel's build_mount_kattr()) */
-	if ((a->clr & MOUNT_ATTR__ATIME) ?
-		    (a->clr & MOUNT_ATTR__ATIME) != MOUNT_ATTR__ATIME ||
-			    (atime != MOUNT_ATTR_RELATIME && atime != MOUNT_ATTR_NOATIME &&
-			     atime != MOUNT_ATTR_STRICTATIME) :
-		    atime != 0)
-		return ns_cmd_fail(res, "mount_setattr", EINVAL);
-	r = m_lookup(sh, a->target, &at);
-	if (r < 0)
-		return ns_cmd_fail(res, "mount_setattr", -r);
+	if (a->clr & MOUNT_ATTR__ATIME)
+		return (a->clr & MOUNT_ATTR__ATIME) != MOUNT_ATTR__ATIME ||
+		       (atime != MOUNT_ATTR_RELATIME && atime != MOUNT_ATTR_NOATIME &&
+			atime != MOUNT_ATTR_STRICTATIME);
+	return atime != 0;
+}
+
+/* mount_setattr's change of the mount at `at` (and with -R its tree),
+ * once the path is looked up: the kernel's do_mount_setattr(). */
+static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_mount_setattr_args *a,
+		      struct ns_cmd_result *res, const char *sys)
+{
+	struct m_world *w = &sh->sb->w;
+
 	if (!m_may_mount(sh))
-		return ns_cmd_fail(res, "mount_setattr", EPERM);
+		return ns_cmd_fail(res, sys, EPERM);
 	if (at.d != at.mnt->root || at.mnt->dead ||
 	    !(at.mnt->ns == m_cur(sh)->ns || (at.mnt->ns && at.mnt->ns->anon)))
-		return ns_cmd_fail(res, "mount_setattr", EINVAL);
+		return ns_cmd_fail(res, sys, EINVAL);
 	/* all or nothing: a locked flag anywhere fails the call before any
 	 * change (mount_setattr(2), EPERM) */
 	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {
 		unsigned f = new_flags(a, m->flags), changed = f ^ m->flags;
 		if ((changed & m->locked_flags & ~(unsigned)M_LOCK_ATIME) ||
 		    ((changed & M_ATIME_ALL) && (m->locked_flags & M_LOCK_ATIME)))
-			return ns_cmd_fail(res, "mount_setattr", EPERM);
+			return ns_cmd_fail(res, sys, EPERM);
 	}
 	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {
 		m->flags = new_flags(a, m->flags);
@@ -261,4 +277,21 @@ int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *ou
 			m_change_type(w, m, a->propagation);
 	}
 	return 0;
+}
+
+int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *out,
+			 struct ns_cmd_result *res)
+{
+	const struct ns_mount_setattr_args *a = args;
+	struct m_path at;
+	int r;
+
+	(void)out;
+	/* checked before the path is looked up */
+	if (attr_invalid(a))
+		return ns_cmd_fail(res, "mount_setattr", EINVAL);
+	r = m_lookup(sh, a->target, &at);
+	if (r < 0)
+		return ns_cmd_fail(res, "mount_setattr", -r);
+	return setattr_at(sh, at, a, res, "mount_setattr");
 }

@@ -74,6 +74,7 @@ static const struct {
 	{ "listmount", NS_FEAT_LISTMOUNT },
 	{ "move_mount_beneath", NS_FEAT_MOVE_MOUNT_BENEATH },
 	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
+	{ "open_tree_attr", NS_FEAT_OPEN_TREE_ATTR },
 };
 
 const char *ns_requirement_name(unsigned bit)

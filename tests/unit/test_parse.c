@@ -106,10 +106,14 @@ TEST(file_commands)
 		  "t.scn:1:16: error: readlink: unknown option -x" },
 		{ "readlink --canonicalize", "    # readlink --canonicalize /a\n",
 		  "t.scn:1:16: error: readlink: long options are not supported: write -f for --canonicalize" },
+		{ "open_tree_attr -R", "    # open_tree_attr -R /a @t\n",
+		  "t.scn:1:7: error: open_tree_attr: -R needs -c (AT_RECURSIVE only applies to a clone)" },
+		{ "open_tree_attr -x", "    # open_tree_attr -x /a @t\n",
+		  "t.scn:1:22: error: open_tree_attr: unknown option -x (-c, -R, --propagation TYPE, -o FLAGS)" },
 		{ "realpath", "    # realpath\n",
 		  "t.scn:1:7: error: realpath: missing operand" },
 		{ "a handle path to mkdir", "    # mkdir @t/x\n",
-		  "t.scn:1:13: error: mkdir: '@t/x' names a place through an open_tree handle, which mkdir does not take (ls, cd, cat, mount, umount, mount2, open_tree, move_mount, mount_setattr, close, fsopen, fsconfig, fsmount, fspick do)" },
+		  "t.scn:1:13: error: mkdir: '@t/x' names a place through an open_tree handle, which mkdir does not take (ls, cd, cat, mount, umount, mount2, open_tree, open_tree_attr, move_mount, mount_setattr, close, fsopen, fsconfig, fsmount, fspick do)" },
 		{ "echo -e x", "    # echo -e x\n",
 		  "t.scn:1:12: error: echo: -e (backslash escapes) is not supported" },
 		{ "stat x", "    # stat x\n",
@@ -200,7 +204,7 @@ TEST(errors)
 	parse_error("    # mout /x\n", "t.scn:1:7: error: unknown command 'mout' (did you mean 'mount'?)", "misspelt command");
 	parse_error("    # mount | gerp x\n", "t.scn:1:15: error: unknown filter 'gerp' (did you mean 'grep'?)", "misspelt filter");
 	parse_error("    # mount | mkdri x\n", "t.scn:1:15: error: unknown filter 'mkdri'", "only filters after a pipe");
-	parse_error("    # open /a @t\n", "t.scn:1:7: error: unknown command 'open' (did you mean 'open_tree'?)", "a command's prefix");
+	parse_error("    # pivot /a /b\n", "t.scn:1:7: error: unknown command 'pivot' (did you mean 'pivot_root'?)", "a command's prefix");
 	parse_error("    # mount --bnd /a /b\n", "t.scn:1:13: error: mount: unknown option --bnd (did you mean --bind?)", "mount option");
 	parse_error("    # mount -x /a /b\n", "t.scn:1:13: error: mount: unknown option -x", "short mount option: no guess");
 	parse_error("    # umount --lazzy /a\n", "t.scn:1:14: error: umount: unknown option --lazzy (did you mean --lazy?)", "umount option");
