@@ -27,7 +27,9 @@ static void node_info(const struct m_node *d, struct ns_stat_info *in)
 		in->mode = S_IFLNK | 0777;
 		in->size = strlen(d->link);
 	} else if (d->dir) {
-		in->mode = S_IFDIR | (d->parent ? 0755 : 01777);
+		/* a superblock's root has the filesystem's mode option
+		 * (tmpfs: 1777 unless mode= says otherwise) */
+		in->mode = S_IFDIR | (d->parent ? 0755 : d->sb->opts.mode);
 		in->size = 40;
 		in->nlink = d->gone ? 0 : 2;
 		for (const struct m_node *k = d->kids; k; k = k->next) {
