@@ -123,12 +123,11 @@ int ns_via_proc_begin(struct ns_handles *hs, int procfd, const char *const *word
 	 * so that error comes first */
 	for (size_t i = n; i-- > 0;) {
 		const char *rel;
+		size_t len = 0;
 		int dfd;
 
 		if (!words[i] || words[i][0] == '/')
 			continue;
-		size_t len = 0;
-
 		if (ns_handle_at(hs, words[i], &dfd, &rel) < 0)
 			goto fail;
 		if (dfd == AT_FDCWD) {
