@@ -1,8 +1,9 @@
 /* exec_listmount.c - `listmount --check` on the kernel: ask the kernel about every mount
  * of the terminal's namespace twice, through listmount(2)/statmount(2) and
  * through /proc/self/mountinfo, and report every disagreement (IDs,
- * parent, device, root, mount point, peer group, master, propagate_from).
- * Prints nothing when both agree. */
+ * parent, device, root, mount point, peer group, master, propagate_from),
+ * in both directions: a mount only one of them shows is reported too, as is
+ * one statmount cannot describe. Prints nothing when both agree. */
 #include "kernel/exec.h"
 
 #include <errno.h>
@@ -116,6 +117,7 @@ int ns_kexec_listmount(struct ns_term *t, const void *args, struct ns_buf *out,
 	struct ns_buf text = NS_BUF_INIT;
 	struct statmount_reply **sm;
 	struct ns_sm_view *views;
+	struct ns_buf lost = NS_BUF_INIT;
 	size_t n, nv = 0;
 	int r;
 
@@ -131,10 +133,16 @@ int ns_kexec_listmount(struct ns_term *t, const void *args, struct ns_buf *out,
 		sm[i] = stat_one(ids[i]);
 		if (sm[i])
 			to_view(sm[i], &views[nv++]);
+		else
+			ns_buf_addf(&lost, "mount %#llx: listmount lists it, statmount fails: %s\n",
+				    (unsigned long long)ids[i], ns_errname(errno));
 	}
 	r = ns_term_list_mounts(t, NS_RENDER_MOUNTINFO, &text, res);
-	if (r == 0)
+	if (r == 0) {
 		ns_mountcheck(ns_buf_str(&text), views, nv, out);
+		ns_buf_addf(out, "%s", ns_buf_str(&lost));
+	}
+	ns_buf_free(&lost);
 	for (size_t i = 0; i < n; i++)
 		free(sm[i]);
 	free(sm);

@@ -1,6 +1,7 @@
 /* mountcheck.c - see mountcheck.h */
 #include "mounts/mountcheck.h"
 
+#include <stdbool.h>
 #include <string.h>
 
 #include "mounts/mountinfo_line.h"
@@ -66,6 +67,7 @@ void ns_mountcheck(const char *mountinfo, const struct ns_sm_view *v, size_t n,
 		   struct ns_buf *out)
 {
 	const char *line = mountinfo;
+	bool *seen = xcalloc(n ? n : 1, sizeof(*seen));
 
 	while (*line) {
 		size_t len = strcspn(line, "\n");
@@ -78,11 +80,20 @@ void ns_mountcheck(const char *mountinfo, const struct ns_sm_view *v, size_t n,
 				k++;
 			if (k == n)
 				ns_buf_addf(out, "mount %lu: in mountinfo but not in listmount\n", l.id);
-			else
+			else if (seen[k])
+				ns_buf_addf(out, "mount %lu: twice in mountinfo\n", l.id);
+			else {
+				seen[k] = true;
 				compare(&l, &v[k], out);
+			}
 			ns_mi_free(&l);
 		}
 		free(copy);
 		line += len + (line[len] == '\n');
 	}
+	/* the other direction: listmount lists a mount mountinfo lacks */
+	for (size_t k = 0; k < n; k++)
+		if (!seen[k])
+			ns_buf_addf(out, "mount %llu: in listmount but not in mountinfo\n", v[k].id_old);
+	free(seen);
 }

@@ -17,8 +17,9 @@ struct ns_sm_view {
 	const char *root, *mount_point;
 };
 
-/* Append one line per disagreement to out: a field that differs, or a
- * mount mountinfo lists and statmount does not. */
+/* Append one line per disagreement to out: a field that differs, a
+ * mount mountinfo lists and listmount does not, one listmount lists and
+ * mountinfo does not, or a mountinfo record given twice. */
 void ns_mountcheck(const char *mountinfo, const struct ns_sm_view *v, size_t n,
 		   struct ns_buf *out);
 

@@ -10,7 +10,7 @@ static const char mountinfo[] =
 	"21 20 0:31 / /a rw,relatime shared:5 - tmpfs /dev/sdb1 rw\n"
 	"22 20 0:31 /sub /b\\040c rw,relatime master:5 propagate_from:7 - tmpfs /dev/sdb1 rw\n";
 
-static struct ns_sm_view views[3];
+static struct ns_sm_view views[4];
 
 static void reset(void)
 {
@@ -19,14 +19,19 @@ static void reset(void)
 	views[2] = (struct ns_sm_view){ 22, 20, 0, 31, 0, 5, 7, "/sub", "/b c" };
 }
 
-static void expect(const char *want, const char *what)
+static void expect_n(size_t n, const char *want, const char *what)
 {
 	struct ns_buf out = NS_BUF_INIT;
 
-	ns_mountcheck(mountinfo, views, 3, &out);
+	ns_mountcheck(mountinfo, views, n, &out);
 	is_str(ns_buf_str(&out), want, "%s", what);
 	ns_buf_free(&out);
 	reset();
+}
+
+static void expect(const char *want, const char *what)
+{
+	expect_n(3, want, what);
 }
 
 TEST(each_field)
@@ -48,5 +53,22 @@ TEST(each_field)
 	views[2].mount_point = "/b";
 	expect("mount 22: mount point: mountinfo /b\\040c, statmount /b\n", "wrong mount point");
 	views[2].id_old = 99;
-	expect("mount 22: in mountinfo but not in listmount\n", "a mount statmount does not know");
+	expect("mount 22: in mountinfo but not in listmount\n"
+	       "mount 99: in listmount but not in mountinfo\n", "a mount statmount does not know, and one mountinfo does not show");
+}
+
+TEST(both_directions)
+{
+	struct ns_buf out = NS_BUF_INIT;
+
+	reset();
+	views[3] = (struct ns_sm_view){ 23, 20, 0, 31, 0, 0, 0, "/", "/d" };
+	expect_n(4, "mount 23: in listmount but not in mountinfo\n", "a mount only listmount lists");
+	views[1].id_old = 20;
+	expect_n(3, "mount 21: in mountinfo but not in listmount\n"
+		 "mount 20: in listmount but not in mountinfo\n", "two views of one ID: the record matches one, the other is extra");
+	ns_mountcheck("20 19 0:30 / / rw,relatime - tmpfs /dev/sda1 rw\n"
+		      "20 19 0:30 / / rw,relatime - tmpfs /dev/sda1 rw\n", views, 1, &out);
+	is_str(ns_buf_str(&out), "mount 20: twice in mountinfo\n", "a record given twice");
+	ns_buf_free(&out);
 }
