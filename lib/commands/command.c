@@ -62,17 +62,15 @@ const char *ns_cmd_closest(const char *name, bool filters)
 
 const char *ns_cmd_handle_takers(void)
 {
-	static char list[256];
+	static struct ns_buf list = NS_BUF_INIT;
 	const struct ns_cmd_def *d;
-	size_t n = 0;
 
-	if (list[0])
-		return list;
+	if (list.len)
+		return ns_buf_str(&list);
 	for (size_t i = 0; (d = ns_cmd_at(i)); i++)
-		if (d->handles && strcmp(d->name, "echo"))
-			n += (size_t)snprintf(list + n, n < sizeof(list) ? sizeof(list) - n : 0, "%s%s",
-					      n ? ", " : "", d->name);
-	return list;
+		if (d->handles)
+			ns_buf_addf(&list, "%s%s", list.len ? ", " : "", d->name);
+	return ns_buf_str(&list);
 }
 
 int ns_parse_long_option_fail(const struct ns_long_option *v, size_t n, const char *cmd,

@@ -137,6 +137,8 @@ struct ns_cmd_def {
 			       * parser refuses such a word to any other
 			       * command, whose backends would take it for a
 			       * file name */
+	bool text_words;      /* its words are text, never paths (echo): a
+			       * word like @NAME is no handle to refuse */
 	/* Check st->argv and store the parsed form in st->args (the type
 	 * commands/args.h gives for id). Return 0, or -1 with *e filled. */
 	int (*parse)(struct ns_stage *st, struct ns_parse_err *e);

@@ -398,6 +398,6 @@ const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("realpath", NS_CMD_REALPATH, parse_realpath),
 	/* its words are text, not paths */
 	{ .name = "echo", .id = NS_CMD_ECHO, .parse = parse_echo, .free_args = free_fs_args,
-	  .handles = true, .messages = echo_messages },
+	  .text_words = true, .messages = echo_messages },
 };
 const size_t ns_cmd_fs_count = NS_ARRAY_SIZE(ns_cmd_fs);

@@ -283,7 +283,7 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		free(e.msg);
 		return r;
 	}
-	if (!st->def->filter && !st->def->handles)
+	if (!st->def->filter && !st->def->handles && !st->def->text_words)
 		for (size_t i = 1; i < st->argc; i++)
 			if (ns_is_handle_path(st->argv[i], NULL))
 				return ns_parser_fail(p, st->col[i], "%s: '%s' names a place through an open_tree handle, which %s does not take (%s do)",
