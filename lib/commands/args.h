@@ -196,6 +196,32 @@ struct ns_fsmount_args {
 	unsigned long long attr;    /* MOUNT_ATTR_* */
 };
 
+/* statmount [-o FIELD,...] PATH|@NAME[/PATH]: what statmount(2) says of
+ * the mount a path is on (commands/statmount.h lists the fields). */
+enum ns_sm_field {
+	NS_SM_ID,                   /* mnt_id_old: mountinfo's first field */
+	NS_SM_PARENT,               /* mnt_parent_id_old */
+	NS_SM_DEV,                  /* sb_dev_major:sb_dev_minor */
+	NS_SM_ROOT,                 /* mnt_root */
+	NS_SM_POINT,                /* mnt_point */
+	NS_SM_FSTYPE,               /* fs_type */
+	NS_SM_ATTR,                 /* mnt_attr, as mountinfo's mount options */
+	NS_SM_PROPAGATION,          /* mnt_propagation, as words */
+	NS_SM_PEER_GROUP,           /* mnt_peer_group, or - */
+	NS_SM_MASTER,               /* mnt_master, or - */
+	NS_SM_PROPAGATE_FROM,       /* propagate_from, or - */
+	NS_SM_NS,                   /* mnt_ns_id */
+	NS_SM__COUNT
+};
+
+#define NS_SM_FIELDS_MAX 32
+
+struct ns_statmount_args {
+	const char *path;
+	enum ns_sm_field fields[NS_SM_FIELDS_MAX];
+	size_t nfields;
+};
+
 /* fspick PATH @FC: a context to reconfigure the superblock of the mount
  * whose root PATH is. */
 struct ns_fspick_args {

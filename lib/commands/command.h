@@ -64,6 +64,8 @@ enum ns_cmd_id {
 	NS_CMD_STAT, NS_CMD_MOUNTPOINT, NS_CMD_DIFF,
 	/* readlink realpath pivot_root (commands/fs.c) */
 	NS_CMD_READLINK, NS_CMD_REALPATH, NS_CMD_PIVOT_ROOT,
+	/* statmount (commands/statmount.c) */
+	NS_CMD_STATMOUNT,
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
@@ -255,8 +257,8 @@ extern const size_t ns_cmd_ns_count;
 extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_setattr close
 						 * fsopen fsconfig fsmount fspick */
 extern const size_t ns_cmd_newapi_count;
-extern const struct ns_cmd_def ns_cmd_listmount[]; /* listmount --check */
-extern const size_t ns_cmd_listmount_count;
+extern const struct ns_cmd_def ns_cmd_statmount[]; /* statmount, listmount --check */
+extern const size_t ns_cmd_statmount_count;
 extern const struct ns_cmd_def ns_cmd_findmnt[]; /* findmnt */
 extern const size_t ns_cmd_findmnt_count;
 extern const struct ns_cmd_def ns_cmd_caps[];   /* capsh */

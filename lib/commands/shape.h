@@ -17,6 +17,8 @@ enum ns_match_col {
 	NS_MATCH_COL_DEV_DEC, /* a device number in decimal (stat's %d) */
 	NS_MATCH_COL_DEV_HEX, /* the same in hex (stat's %D) */
 	NS_MATCH_COL_INO,     /* an inode number (stat's %i) */
+	NS_MATCH_COL_GROUP,   /* a peer group's number (statmount's) */
+	NS_MATCH_COL_NSID,    /* a mount namespace ID (statmount's) */
 };
 
 /* How findmnt laid its table out. */

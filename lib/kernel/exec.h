@@ -25,7 +25,7 @@ ns_kernel_exec_fn ns_kexec_mount, ns_kexec_umount;
 ns_kernel_exec_fn ns_kexec_unshare, ns_kexec_exit;
 ns_kernel_exec_fn ns_kexec_sleep, ns_kexec_capsh;
 ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr, ns_kexec_close;
-ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_findmnt;
+ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_statmount, ns_kexec_findmnt;
 ns_kernel_exec_fn ns_kexec_nsenter;
 ns_kernel_exec_fn ns_kexec_readlink, ns_kexec_realpath, ns_kexec_pivot_root;
 ns_kernel_exec_fn ns_kexec_fsopen, ns_kexec_fsconfig, ns_kexec_fsmount, ns_kexec_fspick;

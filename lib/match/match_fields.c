@@ -1,14 +1,17 @@
 /* match_fields.c - lines that follow a template of fields (the shape's
- * NS_MATCH_FIELDS form): stat -c FORMAT prints one per file, and
- * mountpoint -d prints a device. A template is a list of pieces: literal
- * text, any text (a field nstest does not rename: a name, a mode, a
+ * NS_MATCH_FIELDS form): stat -c FORMAT prints one per file, mountpoint
+ * -d prints a device, statmount a line of fields. A template is a list
+ * of pieces: literal text, any text (a field nstest does not rename: a name, a mode, a
  * size), or a number the renaming covers:
  *
  *   a device in decimal or hex (stat's %d, %D), renamed as the MAJ:MIN
  *   of mountinfo lines, since it is the same st_dev: "45" pairs with the
  *   "0:45" of a mountinfo line;
  *   a device as MAJOR:MINOR (mountpoint -d);
- *   an inode number (%i), renamed one to one across the scenario.
+ *   an inode number (%i), renamed one to one across the scenario;
+ *   statmount's mount IDs, peer groups and namespace IDs, renamed as the
+ *   mount IDs and groups of mountinfo lines and, the namespaces, one to
+ *   one; a group column may say "-" (none), which is text.
  *
  * A line is cut by trying each split in turn: any-text pieces as short
  * as they can be, numbers as long as they can be. Expected and actual
@@ -73,17 +76,28 @@ static bool number(enum ns_match_col c, const char *s, size_t len, struct ns_mat
 		seg->k = (struct ns_key){ (unsigned long)v, (unsigned long)w };
 		return true;
 	case NS_MATCH_COL_INO:
-		if (!parse_base(s, len, 10, &v))
-			return false;
-		seg->kind = NS_RENAMING_INO;
-		seg->k = (struct ns_key){ (unsigned long)v, 0 };
-		return true;
 	case NS_MATCH_COL_ID:
 	case NS_MATCH_COL_PARENT:
+	case NS_MATCH_COL_GROUP:
+	case NS_MATCH_COL_NSID:
+		if (!parse_base(s, len, 10, &v) || v > ULONG_MAX)
+			return false;
+		seg->kind = c == NS_MATCH_COL_INO ? NS_RENAMING_INO :
+			    c == NS_MATCH_COL_GROUP ? NS_RENAMING_GROUP :
+			    c == NS_MATCH_COL_NSID ? NS_RENAMING_NSID : NS_RENAMING_ID;
+		seg->parent = c == NS_MATCH_COL_PARENT;
+		seg->k = (struct ns_key){ (unsigned long)v, 0 };
+		return true;
 	case NS_MATCH_COL_TEXT:
 		break;
 	}
 	return false;
+}
+
+/* "-": a group column's word for no group (statmount's), plain text. */
+static bool no_group(enum ns_match_col c, const char *s, size_t len)
+{
+	return c == NS_MATCH_COL_GROUP && len == 1 && *s == '-';
 }
 
 /* Where piece k of the template starts in the line, and how long it is. */
@@ -115,7 +129,8 @@ static bool cut_from(struct cut *c, size_t k, const char *s)
 	}
 	for (size_t n = rest; n > 0; n--) {
 		c->len[k] = n;
-		if (number(c->sh->cols[k], s, n, &seg) && cut_from(c, k + 1, s + n))
+		if ((number(c->sh->cols[k], s, n, &seg) || no_group(c->sh->cols[k], s, n)) &&
+		    cut_from(c, k + 1, s + n))
 			return true;
 	}
 	return false;
@@ -137,7 +152,8 @@ bool ns_match_fields_parse(struct ns_match_line *l, const char *text,
 		struct ns_match_seg seg;
 		const char *s = text + start[k];
 
-		if (shape->lit[k] || shape->cols[k] == NS_MATCH_COL_TEXT) {
+		if (shape->lit[k] || shape->cols[k] == NS_MATCH_COL_TEXT ||
+		    no_group(shape->cols[k], s, len[k])) {
 			if (!len[k])
 				continue;
 			seg = (struct ns_match_seg){ NS_SEG_TEXT, s, len[k], NS_RENAMING_ID, false,

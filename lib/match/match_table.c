@@ -81,6 +81,8 @@ static bool parse_number(enum ns_match_col c, const char *s, size_t len,
 	case NS_MATCH_COL_DEV_DEC: /* not findmnt's: match_fields.c */
 	case NS_MATCH_COL_DEV_HEX:
 	case NS_MATCH_COL_INO:
+	case NS_MATCH_COL_GROUP:
+	case NS_MATCH_COL_NSID:
 		break;
 	}
 	return false;

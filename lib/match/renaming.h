@@ -2,7 +2,8 @@
  * matches the kernel's (nstest-scenario(5), EXPECTED OUTPUT): three
  * bijections, for mount IDs, devices and peer groups, between the numbers a
  * transcript uses and the numbers the kernel printed; a fourth, for inode
- * numbers, serves stat's output.
+ * numbers, serves stat's output, and a fifth, for mount namespace IDs,
+ * statmount's.
  *
  * Pairs bound since the last ns_renaming_keep() are recorded on a trail,
  * so that a search branch that fails, or a whole step that fails, can be
@@ -29,6 +30,7 @@ enum ns_renaming_kind {
 	NS_RENAMING_DEV,      /* MAJOR:MINOR */
 	NS_RENAMING_GROUP,    /* the N of shared:N, master:N, propagate_from:N */
 	NS_RENAMING_INO,      /* inode numbers (stat's %i) */
+	NS_RENAMING_NSID,     /* mount namespace IDs (statmount's mnt_ns_id) */
 	NS_RENAMING_NKINDS
 };
 

@@ -83,7 +83,7 @@ static bool no(void)
 static bool model_has_feature(unsigned bit)
 {
 	/* listmount --check compares the kernel with itself */
-	return !(bit & (NS_FEAT_STATMOUNT | NS_FEAT_LISTMOUNT));
+	return !(bit & NS_FEAT_LISTMOUNT);
 }
 
 static int model_prepare(const struct ns_run_opts *o, struct ns_buf *err)

@@ -1,10 +1,11 @@
 /* exec_list.c - the commands that list mounts on the model: mount with no
  * arguments and cat /proc/self/mountinfo (through m_list_mounts), findmnt,
- * and listmount, which only the kernel can answer. */
+ * statmount, and listmount, which only the kernel can answer. */
 #include "model/shell.h"
 
 #include <errno.h>
 
+#include "commands/statmount.h"
 #include "mounts/findmnt.h"
 
 int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
@@ -61,6 +62,31 @@ int m_exec_listmount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	return ns_cmd_fail(res, "listmount", ENOSYS);
 }
 
+/* statmount(2) of the mount PATH is on, found by the unique ID statx(2)
+ * gives: a mount of another namespace, a detached tree's included, or
+ * one unmounted, is no mount of the caller's namespace (ENOENT, the
+ * kernel's lookup_mnt_in_ns()). */
+int m_exec_statmount(struct m_shell *sh, const void *args, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	const struct ns_statmount_args *a = args;
+	struct m_level *lv = m_cur(sh);
+	struct ns_buf root_s = NS_BUF_INIT, point_s = NS_BUF_INIT;
+	struct ns_statmount_vals v;
+	struct m_path at;
+	int r = m_lookup(sh, a->path, &at);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "statx", -r);
+	if (at.mnt->dead || at.mnt->ns != lv->ns)
+		return ns_cmd_fail(res, "statmount", ENOENT);
+	m_statmount(&sh->sb->w, at.mnt, lv->root, &v, &root_s, &point_s);
+	ns_statmount_format(a, &v, out);
+	ns_buf_free(&root_s);
+	ns_buf_free(&point_s);
+	return 0;
+}
+
 m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_MKDIR] = m_exec_mkdir,
 	[NS_CMD_TOUCH] = m_exec_touch,
@@ -78,6 +104,7 @@ m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_MOVE_MOUNT] = m_exec_move_mount,
 	[NS_CMD_MOUNT_SETATTR] = m_exec_mount_setattr,
 	[NS_CMD_LISTMOUNT] = m_exec_listmount,
+	[NS_CMD_STATMOUNT] = m_exec_statmount,
 	[NS_CMD_FINDMNT] = m_exec_findmnt,
 	[NS_CMD_NSENTER] = m_exec_nsenter,
 	[NS_CMD_CLOSE] = m_exec_close,

@@ -303,6 +303,13 @@ struct m_ns *m_ns_copy(struct m_world *w, struct m_ns *old, struct m_userns *own
 struct ns_snapshot;
 /* The mounts of ns seen from root, in mountinfo order; returns 0 or -errno. */
 int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out);
+
+/* What statmount(2) says of mount m to a reader whose root is root: *v,
+ * its strings in root_s and point_s (the mount point empty when m is not
+ * under root, as the kernel leaves it). */
+struct ns_statmount_vals;
+void m_statmount(struct m_world *w, struct m_mount *m, struct m_path root,
+		 struct ns_statmount_vals *v, struct ns_buf *root_s, struct ns_buf *point_s);
 /* Where m is mounted, as a path from the top of its namespace (the mount
  * on the namespace's base), for causes; "?" for a detached mount. */
 void m_mount_where(const struct m_mount *m, struct ns_buf *out);

@@ -10,6 +10,7 @@
 #include <string.h>
 #include <sys/mount.h>
 
+#include "commands/statmount.h"
 #include "mounts/snapshot.h"
 
 bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out)
@@ -111,6 +112,55 @@ static void fields(struct m_world *w, struct m_mount *m, struct m_path root, str
 	}
 	if (m->unbindable)
 		ns_buf_addf(b, "%sunbindable", b->len ? " " : "");
+}
+
+/* statmount(2)'s mnt_attr: the mount's flags as MOUNT_ATTR_* (the
+ * kernel's mnt_to_attr_flags()) */
+static unsigned long long attr_flags(unsigned f)
+{
+	unsigned long long a = 0;
+
+	if (f & M_RDONLY)
+		a |= MOUNT_ATTR_RDONLY;
+	if (f & M_NOSUID)
+		a |= MOUNT_ATTR_NOSUID;
+	if (f & M_NODEV)
+		a |= MOUNT_ATTR_NODEV;
+	if (f & M_NOEXEC)
+		a |= MOUNT_ATTR_NOEXEC;
+	if (f & M_NODIRATIME)
+		a |= MOUNT_ATTR_NODIRATIME;
+	if (f & M_NOSYMFOLLOW)
+		a |= MOUNT_ATTR_NOSYMFOLLOW;
+	if (f & M_NOATIME)
+		a |= MOUNT_ATTR_NOATIME;
+	else if (!(f & M_RELATIME))
+		a |= MOUNT_ATTR_STRICTATIME;
+	return a;
+}
+
+void m_statmount(struct m_world *w, struct m_mount *m, struct m_path root,
+		 struct ns_statmount_vals *v, struct ns_buf *root_s, struct ns_buf *point_s)
+{
+	m_node_path(m->root, root_s);
+	if (!m_path_string((struct m_path){ m, m->root }, root, point_s))
+		ns_buf_reset(point_s);
+	*v = (struct ns_statmount_vals){
+		.id = m->id,
+		.parent = m->parent ? m->parent->id : m->id,
+		.major = 0, .minor = m->sb->minor,
+		.root = ns_buf_str(root_s), .point = ns_buf_str(point_s),
+		.fstype = m->sb->fstype,
+		.attr = attr_flags(m->flags),
+		.propagation = (m->group ? MS_SHARED : 0) | (m->master ? MS_SLAVE : 0) |
+			       (m->unbindable ? MS_UNBINDABLE : 0),
+		.peer_group = m->group ? m->group->id : 0,
+		.master = m->master ? m->master->id : 0,
+		.propagate_from = m->master ? dominating(w, m, root) : 0,
+		.ns_id = m->ns ? m->ns->id : 0,
+	};
+	if (!v->propagation)
+		v->propagation = MS_PRIVATE;
 }
 
 /* mountinfo's super options: the superblock's ro or rw and its sync,

@@ -175,7 +175,7 @@ m_exec_fn m_exec_mount, m_exec_umount;
 m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
 m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr, m_exec_close;
 m_exec_fn m_exec_fsopen, m_exec_fsconfig, m_exec_fsmount, m_exec_fspick;
-m_exec_fn m_exec_listmount, m_exec_findmnt;
+m_exec_fn m_exec_listmount, m_exec_statmount, m_exec_findmnt;
 m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;
 m_exec_fn m_exec_readlink, m_exec_realpath, m_exec_pivot_root;

@@ -232,6 +232,7 @@ int ns_update_rewrite(const struct ns_scenario *sc, const struct ns_run *run,
 	u.fresh[NS_RENAMING_DEV].next = (struct ns_key){ NS_UPDATE_DEV_MAJOR, 1 };
 	u.fresh[NS_RENAMING_GROUP].next = key1(NS_UPDATE_FIRST_GROUP);
 	u.fresh[NS_RENAMING_INO].next = key1(NS_UPDATE_FIRST_INO);
+	u.fresh[NS_RENAMING_NSID].next = key1(NS_UPDATE_FIRST_NSID);
 	u.m = ns_matcher_new();
 	ns_judge_with(sc, run, NULL, u.m, &u.v);
 	reserve_kept_names(&u);

@@ -40,6 +40,7 @@
 #define NS_UPDATE_DEV_MAJOR 8UL
 #define NS_UPDATE_FIRST_GROUP 1UL
 #define NS_UPDATE_FIRST_INO 1UL
+#define NS_UPDATE_FIRST_NSID 1UL
 
 struct ns_update {
 	char *text;           /* the new file */

@@ -285,3 +285,70 @@ SCN
 	run "$NSTEST" run --backend model "$scn"
 	assert_failure 1
 }
+
+# statmount's numbers are renamed as mountinfo's, so each wrong twin of a
+# right block must fail: a group where there is none, a master swapped
+# with the peer group, another mount's ID, two namespaces made one.
+statmount_scn() {
+	write_scn "$1" <<SCN
+requires: statmount
+
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # mount --make-shared /a
+    # mount --bind /a /b
+    # mount --make-slave /b
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    [unordered]
+    20 19 0:30 / / rw,relatime
+    21 20 0:31 / /a rw,relatime shared:1
+    22 20 0:31 / /b rw,relatime master:1
+    # statmount -o id,parent,propagation,peer_group,master /b
+    $2
+    # statmount -o id,ns /a
+    21 7
+    # unshare -m sh
+    # statmount -o id,ns /a
+    $3
+SCN
+}
+
+@test "statmount: a right block passes on both backends; each wrong twin fails on both" {
+	local scn twin
+	scn=$(statmount_scn right '22 20 slave - 1' '23 8')
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	for twin in '22 20 slave 1 1|23 8' '22 20 slave 1 -|23 8' '21 20 slave - 1|23 8' \
+		    '22 21 slave - 1|23 8' '22 20 shared - 1|23 8' '22 20 slave - 2|23 8' \
+		    '22 20 slave - 1|23 7' '22 20 slave - 1|21 8'; do
+		scn=$(statmount_scn twin "${twin%|*}" "${twin#*|}")
+		for backend in kernel model; do
+			run "$NSTEST" run --backend "$backend" "$scn"
+			assert_failure 1
+			assert_output --partial 'FAIL'
+		done
+	done
+}
+
+@test "statmount: bad fields and operands are parse errors naming file, line and column" {
+	local scn
+	scn=$(write_scn sm-field <<'SCN'
+    # statmount -o id,peergroup /
+    # statmount -o id,,point /
+    # statmount -o id
+    # statmount / /a
+    # statmount --json /
+SCN
+	)
+	run "$NSTEST" lint "$scn"
+	assert_failure 2
+	assert_output --partial "sm-field.scn:1:20: error: statmount: unknown field 'peergroup' (did you mean 'peer_group'?)"
+	assert_output --partial "sm-field.scn:2:20: error: statmount: empty field name in 'id,,point'"
+	assert_output --partial "sm-field.scn:3:7:"
+	assert_output --partial "statmount: missing operand"
+	assert_output --partial "sm-field.scn:4:19:"
+	assert_output --partial "statmount: extra operand '/a'"
+	assert_output --partial "sm-field.scn:5:17: error: statmount: option '--json' is not supported"
+}

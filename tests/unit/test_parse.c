@@ -113,7 +113,7 @@ TEST(file_commands)
 		{ "realpath", "    # realpath\n",
 		  "t.scn:1:7: error: realpath: missing operand" },
 		{ "a handle path to mkdir", "    # mkdir @t/x\n",
-		  "t.scn:1:13: error: mkdir: '@t/x' names a place through an open_tree handle, which mkdir does not take (ls, cd, cat, mount, umount, mount2, open_tree, open_tree_attr, move_mount, mount_setattr, close, fsopen, fsconfig, fsmount, fspick do)" },
+		  "t.scn:1:13: error: mkdir: '@t/x' names a place through an open_tree handle, which mkdir does not take (ls, cd, cat, mount, umount, mount2, open_tree, open_tree_attr, move_mount, mount_setattr, close, fsopen, fsconfig, fsmount, fspick, statmount do)" },
 		{ "echo -e x", "    # echo -e x\n",
 		  "t.scn:1:12: error: echo: -e (backslash escapes) is not supported" },
 		{ "stat x", "    # stat x\n",
