@@ -196,6 +196,19 @@ struct ns_fsmount_args {
 	unsigned long long attr;    /* MOUNT_ATTR_* */
 };
 
+/* exec N< FILE ... / exec N<&- ...: descriptors the shell opens (a file
+ * or directory, read-only) or closes, in order; they stay open in the
+ * shell and the shells it starts, and hold their mounts busy. */
+struct ns_fd_redir {
+	int fd;                     /* 3 to 99 */
+	const char *file;           /* NULL: close it */
+};
+
+struct ns_exec_args {
+	struct ns_fd_redir *v;
+	size_t n;
+};
+
 /* statmount [-o FIELD,...] PATH|@NAME[/PATH]: what statmount(2) says of
  * the mount a path is on (commands/statmount.h lists the fields). */
 enum ns_sm_field {

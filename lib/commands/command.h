@@ -66,6 +66,8 @@ enum ns_cmd_id {
 	NS_CMD_READLINK, NS_CMD_REALPATH, NS_CMD_PIVOT_ROOT,
 	/* statmount (commands/statmount.c) */
 	NS_CMD_STATMOUNT,
+	/* exec N< FILE, exec N<&- (commands/fs.c) */
+	NS_CMD_EXEC,
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
@@ -141,6 +143,9 @@ struct ns_cmd_def {
 			       * file name */
 	bool text_words;      /* its words are text, never paths (echo): a
 			       * word like @NAME is no handle to refuse */
+	bool fd_redirs;       /* its words are descriptors' redirections
+			       * (exec N< FILE, N<&-), and no other command's
+			       * may be */
 	/* Check st->argv and store the parsed form in st->args (the type
 	 * commands/args.h gives for id). Return 0, or -1 with *e filled. */
 	int (*parse)(struct ns_stage *st, struct ns_parse_err *e);

@@ -255,6 +255,46 @@ static int parse_pwd(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+/* exec N< FILE | N<&- | N>&- ...: the shell's words split the
+ * redirections off (scenario/shellword.c), "N<" then FILE, or "N<&-";
+ * the parser checked that nothing else is there. Descriptors 0 to 2 are
+ * the terminal's own. */
+static int parse_exec(struct ns_stage *st, struct ns_parse_err *e)
+{
+	struct ns_exec_args *a = xcalloc(1, sizeof(*a));
+
+	st->args = a;
+	if (st->argc < 2)
+		return ns_parse_fail(e, 0, "exec: a redirection is needed (exec N< FILE, exec N<&-); nstest's exec runs no command");
+	a->v = xcalloc(st->argc, sizeof(*a->v));
+	for (size_t i = 1; i < st->argc; i++) {
+		const char *w = st->argv[i];
+		char *end;
+		long fd = strtol(w, &end, 10);
+		struct ns_fd_redir *r = &a->v[a->n++];
+
+		if (end == w || (strcmp(end, "<") && strcmp(end, "<&-") && strcmp(end, ">&-")))
+			return ns_parse_fail(e, i, "exec: '%s' is no redirection (exec N< FILE, exec N<&-)", w);
+		if (fd < 3 || fd > 99)
+			return ns_parse_fail(e, i, "exec: descriptor %.*s is not supported: 0, 1 and 2 are the terminal's own, and nstest holds 3 to 99", (int)(end - w), w);
+		r->fd = (int)fd;
+		if (!strcmp(end, "<")) {
+			if (i + 1 == st->argc)
+				return ns_parse_fail(e, i, "exec: missing file name after '%s'", w);
+			r->file = st->argv[++i];
+		}
+	}
+	return 0;
+}
+
+static void free_exec_args(void *p)
+{
+	struct ns_exec_args *a = p;
+
+	free(a->v);
+	free(a);
+}
+
 /* An option word of bash's echo: '-' and letters of "neE" only. */
 static bool echo_option(const char *w)
 {
@@ -396,6 +436,8 @@ const struct ns_cmd_def ns_cmd_fs[] = {
 	/* readlink(1) prints nothing when it fails (-q is its default) */
 	{ .name = "readlink", .id = NS_CMD_READLINK, .parse = parse_readlink, .free_args = free_fs_args },
 	FS_ENTRY("realpath", NS_CMD_REALPATH, parse_realpath),
+	{ .name = "exec", .id = NS_CMD_EXEC, .parse = parse_exec, .free_args = free_exec_args,
+	  .builtin = true, .fd_redirs = true },
 	/* its words are text, not paths */
 	{ .name = "echo", .id = NS_CMD_ECHO, .parse = parse_echo, .free_args = free_fs_args,
 	  .text_words = true, .messages = echo_messages },

@@ -25,6 +25,7 @@ ns_kernel_exec_fn *const ns_kernel_exec[NS_CMD__COUNT] = {
 	[NS_CMD_FSOPEN] = ns_kexec_fsopen, [NS_CMD_FSCONFIG] = ns_kexec_fsconfig,
 	[NS_CMD_FSMOUNT] = ns_kexec_fsmount, [NS_CMD_FSPICK] = ns_kexec_fspick,
 	[NS_CMD_RMDIR] = ns_kexec_rmdir, [NS_CMD_MV] = ns_kexec_mv, [NS_CMD_LN] = ns_kexec_ln,
+	[NS_CMD_EXEC] = ns_kexec_exec,
 	[NS_CMD_PWD] = ns_kexec_pwd, [NS_CMD_ECHO] = ns_kexec_echo, [NS_CMD_STAT] = ns_kexec_stat,
 	[NS_CMD_MOUNTPOINT] = ns_kexec_mountpoint, [NS_CMD_DIFF] = ns_kexec_diff,
 	[NS_CMD_READLINK] = ns_kexec_readlink, [NS_CMD_REALPATH] = ns_kexec_realpath,

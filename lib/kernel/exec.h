@@ -29,7 +29,7 @@ ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_statmount, ns_kexec_findmnt;
 ns_kernel_exec_fn ns_kexec_nsenter;
 ns_kernel_exec_fn ns_kexec_readlink, ns_kexec_realpath, ns_kexec_pivot_root;
 ns_kernel_exec_fn ns_kexec_fsopen, ns_kexec_fsconfig, ns_kexec_fsmount, ns_kexec_fspick;
-ns_kernel_exec_fn ns_kexec_rmdir, ns_kexec_mv, ns_kexec_ln, ns_kexec_pwd, ns_kexec_echo,
+ns_kernel_exec_fn ns_kexec_rmdir, ns_kexec_mv, ns_kexec_ln, ns_kexec_pwd, ns_kexec_echo, ns_kexec_exec,
 	ns_kexec_stat, ns_kexec_mountpoint, ns_kexec_diff;
 
 #endif

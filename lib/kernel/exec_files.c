@@ -18,6 +18,8 @@
 
 #include "commands/args.h"
 #include "commands/canonpath.h"
+#include "kernel/handles.h"
+#include "kernel/terminal.h"
 
 int ns_kexec_rmdir(struct ns_term *t, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
@@ -96,6 +98,40 @@ int ns_kexec_ln(struct ns_term *t, const void *args, struct ns_buf *out,
 		free(link);
 		if (r < 0)
 			return ns_cmd_fail(res, "symlink", errno);
+	}
+	return 0;
+}
+
+/* exec N< FILE: the file open read-only, kept with the shell's handles
+ * as "&N" (passed on to the shells it starts, closed when it exits); an
+ * fd N already held is closed first, as dup2(2) would. exec N<&-
+ * closes it, and closing one not open is no error, as in bash. */
+int ns_kexec_exec(struct ns_term *t, const void *args, struct ns_buf *out,
+		  struct ns_cmd_result *res)
+{
+	const struct ns_exec_args *a = args;
+
+	(void)out;
+	for (size_t i = 0; i < a->n; i++) {
+		char name[16];
+		struct ns_handle *h;
+		int fd;
+
+		snprintf(name, sizeof(name), "&%d", a->v[i].fd);
+		if (a->v[i].file) {
+			fd = open(a->v[i].file, O_RDONLY | O_CLOEXEC | O_NOCTTY);
+			if (fd < 0)
+				return ns_cmd_fail(res, "open", errno);
+			ns_handles_keep(&t->handles, name, fd);
+			continue;
+		}
+		h = ns_handles_find(&t->handles, name, strlen(name));
+		if (!h)
+			continue;
+		fd = h->fd;
+		ns_handles_drop(&t->handles, h);
+		if (close(fd) < 0)
+			return ns_cmd_fail(res, "close", errno);
 	}
 	return 0;
 }

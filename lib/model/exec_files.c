@@ -233,6 +233,41 @@ int m_exec_pwd(struct m_shell *sh, const void *args, struct ns_buf *out,
 	return 0;
 }
 
+/* exec N< FILE opens FILE (open(2), O_RDONLY: a directory too) on
+ * descriptor N, in place of what N held (dup2(2)); exec N<&- closes N,
+ * and closing one not open is no error (bash's). An open file holds its
+ * mount busy, as a working directory does, until it is closed or its
+ * shell exits. */
+int m_exec_exec(struct m_shell *sh, const void *args, struct ns_buf *out,
+		struct ns_cmd_result *res)
+{
+	const struct ns_exec_args *a = args;
+	struct m_level *lv = m_cur(sh);
+
+	(void)out;
+	for (size_t i = 0; i < a->n; i++) {
+		struct m_handle h = { .file = true }, *old;
+		int r;
+
+		snprintf(h.name, sizeof(h.name), "&%d", a->v[i].fd);
+		if (!a->v[i].file) {
+			old = m_handle_find(lv, h.name, strlen(h.name));
+			if (old) {
+				struct m_handle gone = *old;
+
+				*old = lv->handles[--lv->nhandles];
+				m_handle_release(&sh->sb->w, &gone);
+			}
+			continue;
+		}
+		r = m_lookup(sh, a->v[i].file, &h.at);
+		if (r < 0)
+			return ns_cmd_fail(res, "open", -r);
+		m_handle_keep(&sh->sb->w, lv, h);
+	}
+	return 0;
+}
+
 int m_exec_echo(struct m_shell *sh, const void *args, struct ns_buf *out,
 		struct ns_cmd_result *res)
 {

@@ -135,8 +135,12 @@ void m_handle_hold(struct m_handle *h)
 	}
 	ns = h->at.mnt->ns;
 	ref(h->at.mnt);
-	if (ns && ns->anon)
-		ns->refs++;
+	if (h->file)
+		return;
+	if (!h->anon && ns && ns->anon)
+		h->anon = ns;
+	if (h->anon)
+		h->anon->refs++;
 }
 
 void m_handle_release(struct m_world *w, struct m_handle *h)
@@ -155,8 +159,10 @@ void m_handle_release(struct m_world *w, struct m_handle *h)
 	ns = h->at.mnt->ns;
 
 	unref(w, h->at.mnt);
-	/* a detached tree goes with the last fd that holds it */
-	if (ns && ns->anon && --ns->refs == 0)
+	/* a detached tree goes with the last fd that holds it, if it is
+	 * still the top of a detached tree: one moved onto another detached
+	 * tree goes with that one's (the kernel's dissolve_on_fput()) */
+	if (h->anon && --h->anon->refs == 0 && ns && ns->anon && !h->at.mnt->parent)
 		m_ns_drop(w, ns);
 }
 

@@ -36,11 +36,18 @@ struct m_fsctx {
 };
 
 /* A handle kept as @NAME: a mount open_tree or fsmount gave, which it
- * holds busy, or a filesystem context (ctx set, at unused). */
+ * holds busy, or a filesystem context (ctx set, at unused); or, named
+ * "&N", a file or directory exec N< FILE holds open (file set), which
+ * holds its mount busy and nothing else. */
 struct m_handle {
 	char name[NS_HANDLE_NAME_MAX];
 	struct m_path at;
 	struct m_fsctx *ctx;
+	bool file;
+	struct m_ns *anon;            /* the detached tree's namespace it keeps
+				       * alive: the one its mount was in when
+				       * it was opened, wherever the mount
+				       * went since */
 };
 
 struct m_level {
@@ -177,7 +184,7 @@ m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr, m_exec_clos
 m_exec_fn m_exec_fsopen, m_exec_fsconfig, m_exec_fsmount, m_exec_fspick;
 m_exec_fn m_exec_listmount, m_exec_statmount, m_exec_findmnt;
 m_exec_fn m_exec_nsenter;
-m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo;
+m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo, m_exec_exec;
 m_exec_fn m_exec_readlink, m_exec_realpath, m_exec_pivot_root;
 m_exec_fn m_exec_stat, m_exec_mountpoint, m_exec_diff;
 /* The shell's table, as `how` renders it. */

@@ -395,6 +395,30 @@ static int check_redirect(struct parser *p, const struct ns_split *sp, int base)
 	return 0;
 }
 
+/* A descriptor's redirection (N< FILE, N<&-) is only exec's, whose words
+ * are nothing else: nstest's exec runs no command. */
+static int check_fd_redirect(struct parser *p, const struct ns_split *sp, int base)
+{
+	for (size_t i = 0; i < sp->n; i++) {
+		const struct ns_words *w = &sp->stages[i];
+		const struct ns_cmd_def *d = w->n ? ns_cmd_find(w->v[0]) : NULL;
+
+		for (size_t k = 1; k < w->n; k++) {
+			if (d && d->fd_redirs && !w->fd[k])
+				return ns_parser_fail(p, base + w->col[k],
+						      "%s: '%s' is no redirection: nstest's %s only opens and closes descriptors (%s N< FILE, %s N<&-) and runs no command",
+						      d->name, w->v[k], d->name, d->name, d->name);
+			if (w->fd[k] && !(d && d->fd_redirs))
+				return ns_parser_fail(p, base + w->col[k],
+						      "redirection '%s' is only supported as 'exec N< FILE' or 'exec N<&-', alone on its line",
+						      w->v[k]);
+		}
+		if (d && d->fd_redirs && sp->n > 1)
+			return ns_parser_fail(p, base + w->col[0], "%s: not supported in a pipeline", d->name);
+	}
+	return 0;
+}
+
 /* A command whose output goes into filters writes to a pipe, not a
  * terminal (`unshare -m ls /d | wc -l`: the ls unshare runs). */
 static void tell_piped(const struct ns_pipeline *pl)
@@ -429,7 +453,7 @@ static int parse_command(struct parser *p, struct ns_step *step,
 		ns_split_free(&sp);
 		return ns_parser_fail(p, base, "empty command after the prompt");
 	}
-	if (check_redirect(p, &sp, base) < 0) {
+	if (check_redirect(p, &sp, base) < 0 || check_fd_redirect(p, &sp, base) < 0) {
 		ns_split_free(&sp);
 		return -1;
 	}

@@ -13,6 +13,8 @@ struct lexer {
 	int word_start;      /* -1 while no word is open */
 	bool quoted;         /* the open word has a quote or a backslash */
 	int redir;           /* 0: none; 1: its file is next; 2: done */
+	int fd_redir;        /* 0: none; 1: the next word is N<'s FILE */
+	bool fd_word_open;   /* the open word is a descriptor's redirection */
 	char **msg;
 	size_t *at;
 };
@@ -49,8 +51,8 @@ static void open_word(struct lexer *lx)
 static void close_word(struct lexer *lx)
 {
 	struct ns_words *w = cur_stage(lx);
-	void *v, *c;
-	size_t cap;
+	void *v, *c, *f;
+	size_t cap, fcap;
 
 	if (lx->word_start < 0)
 		return;
@@ -66,10 +68,18 @@ static void close_word(struct lexer *lx)
 	v = w->v;
 	cap = w->cap;
 	ns_grow(&v, &cap, w->n + 1, sizeof(char *));
+	f = w->fd;
+	fcap = w->cap;
+	ns_grow(&f, &fcap, w->n + 1, sizeof(bool));
 	c = w->col;
 	ns_grow(&c, &w->cap, w->n + 1, sizeof(int));
 	w->v = v;
 	w->col = c;
+	w->fd = f;
+	w->fd[w->n] = lx->fd_word_open || lx->fd_redir == 1;
+	if (lx->fd_redir == 1 && !lx->fd_word_open)
+		lx->fd_redir = 0;
+	lx->fd_word_open = false;
 	w->v[w->n] = xstrdup(ns_buf_str(&lx->word));
 	w->col[w->n++] = lx->word_start;
 	ns_buf_reset(&lx->word);
@@ -86,6 +96,33 @@ static bool fd_word(const struct lexer *lx)
 	return lx->word_start >= 0 && !lx->quoted && *w && strspn(w, "0123456789") == strlen(w);
 }
 
+/* "N<&-" or "N>&-" (at the '<' or '>' after the open word N): close
+ * descriptor N; "N<": open FILE, the next word, on it. */
+static int lex_fd_redirect(struct lexer *lx)
+{
+	size_t at = lx->i;
+	char op = lx->s[at];
+
+	if (lx->s[at + 1] == '&' && lx->s[at + 2] == '-') {
+		ns_buf_addc(&lx->word, op);
+		ns_buf_adds(&lx->word, "&-");
+		lx->i += 3;
+	} else if (op == '<' && !(lx->s[at + 1] && strchr("&<>|", lx->s[at + 1]))) {
+		ns_buf_addc(&lx->word, op);
+		lx->i++;
+		lx->fd_redir = 1;
+	} else {
+		return lex_fail(lx, (size_t)lx->word_start,
+				op == '<' ? "unsupported redirection: only 'N< FILE' and 'N<&-' are supported"
+					  : "redirecting a file descriptor (N>) is not supported; 'N>&-' closes one");
+	}
+	lx->fd_word_open = true;
+	close_word(lx);
+	if (lx->s[lx->i] && !strchr(" \t", lx->s[lx->i]) && lx->fd_redir != 1)
+		return lex_fail(lx, lx->i, "a blank must follow a descriptor's redirection");
+	return 0;
+}
+
 /* '>' or '>>', unquoted: the line's one redirection, whose file is the
  * next word and its last. */
 static int lex_redirect(struct lexer *lx)
@@ -96,7 +133,7 @@ static int lex_redirect(struct lexer *lx)
 	char next = lx->s[at + 1 + append];
 
 	if (fd_word(lx))
-		return lex_fail(lx, (size_t)lx->word_start, "redirecting a file descriptor (N>) is not supported");
+		return lex_fd_redirect(lx);
 	if (lx->redir == 1)
 		return lex_fail(lx, at, "missing file name after '>'");
 	if (lx->redir)
@@ -166,6 +203,10 @@ static int lex_char(struct lexer *lx)
 	}
 	if (c == '>')
 		return lex_redirect(lx);
+	if (c == '<' && fd_word(lx))
+		return lex_fd_redirect(lx);
+	if (lx->fd_redir == 1 && lx->word_start < 0 && strchr("|;&<>", c))
+		return lex_fail(lx, lx->i, "missing file name after '<'");
 	if (lx->redir == 2 && c != '#' && c != ' ' && c != '\t') {
 		/* a shell would take more words; nstest keeps the file last */
 		if (c == '|')
@@ -218,7 +259,9 @@ int ns_shell_split(const char *s, struct ns_split *out, char **msg, size_t *at)
 		r = lex_char(&lx);
 	if (r == 0) {
 		close_word(&lx);
-		if (lx.redir == 1)
+		if (lx.fd_redir == 1)
+			r = lex_fail(&lx, lx.i, "missing file name after '<'");
+		else if (lx.redir == 1)
 			r = lex_fail(&lx, (size_t)cur_stage(&lx)->redir_col, "missing file name after '>'");
 		else if (cur_stage(&lx)->n == 0 && out->n > 1)
 			r = lex_fail(&lx, lx.i, "empty command after '|'");
@@ -236,6 +279,7 @@ void ns_split_free(struct ns_split *sp)
 			free(sp->stages[i].v[j]);
 		free(sp->stages[i].v);
 		free(sp->stages[i].col);
+		free(sp->stages[i].fd);
 		free(sp->stages[i].redir);
 	}
 	free(sp->stages);

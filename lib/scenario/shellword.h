@@ -4,7 +4,9 @@
  * stages and an unquoted '#' at the start of a word starts a comment.
  * One output redirection, `> FILE` or `>> FILE`, may end the line; its
  * file is taken out of the words (which command may have one is the
- * parser's business). */
+ * parser's business). A descriptor's redirection, `N< FILE`, `N<&-` or
+ * `N>&-`, stays among the words ("N<" and FILE, "N<&-"), marked as such
+ * (only `exec` takes them: the parser's business too). */
 #ifndef NS_SHELLWORD_H
 #define NS_SHELLWORD_H
 
@@ -14,6 +16,7 @@
 struct ns_words {
 	char **v;
 	int *col;       /* 0-based offset of each word in the input */
+	bool *fd;       /* each word: part of a descriptor's redirection */
 	size_t n, cap;
 	char *redir;    /* the FILE of "> FILE" or ">> FILE", or NULL */
 	int redir_col;  /* 0-based offset of its '>' */

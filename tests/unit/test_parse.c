@@ -141,7 +141,7 @@ TEST(file_commands)
 		{ "diff a b c", "    # diff a b c\n",
 		  "t.scn:1:16: error: diff: extra operand 'c'" },
 		{ "echo a 2> f", "    # echo a 2> f\n",
-		  "t.scn:1:14: error: redirecting a file descriptor (N>) is not supported" },
+		  "t.scn:1:14: error: redirecting a file descriptor (N>) is not supported; 'N>&-' closes one" },
 		{ "echo a > f x", "    # echo a > f x\n",
 		  "t.scn:1:18: error: nothing may follow the file of a redirection" },
 		{ "echo a >", "    # echo a >\n",
