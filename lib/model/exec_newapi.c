@@ -13,6 +13,32 @@ static bool attr_invalid(const struct ns_mount_setattr_args *a);
 static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_mount_setattr_args *a,
 		      struct ns_cmd_result *res, const char *sys);
 
+/* May open_tree -c copy m (the kernel's may_copy_tree(), 6.15 on, which
+ * __do_loopback() asks for a bind and a clone alike): a mount of the
+ * shell's namespace, or a mounted one of a detached tree whose origin is
+ * the shell's namespace or none (check_anonymous_mnt()). Before 6.15, of
+ * the shell's namespace only (quirk detached-ours-only). */
+static bool may_copy_tree(struct m_shell *sh, const struct m_mount *m)
+{
+	const struct m_ns *ours = m_cur(sh)->ns;
+
+	if (m->ns == ours)
+		return true;
+	if (sh->sb->w.quirks & (1u << M_QUIRK_DETACHED_OURS_ONLY))
+		return false;
+	return m->ns && !m->dead && m->ns->anon && (!m->ns->origin || m->ns->origin == ours->id);
+}
+
+/* The origin a clone of m records (open_detached_copy(), 6.18: the
+ * kernel's seq_origin): the namespace m is in, or, for m in a detached
+ * tree, that tree's own origin, so that a clone of a clone still belongs
+ * to the namespace the first was cloned from, and one of an fsmount tree
+ * (none: fsmount's namespace never gets one) to none. */
+static unsigned clone_origin(const struct m_mount *m)
+{
+	return m->ns->anon ? m->ns->origin : m->ns->id;
+}
+
 int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		     struct ns_cmd_result *res)
 {
@@ -36,7 +62,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		struct m_mount *t;
 		int err;
 
-		if (at.mnt->unbindable || at.mnt->ns != lv->ns)
+		if (at.mnt->unbindable || !may_copy_tree(sh, at.mnt))
 			return ns_cmd_fail(res, sys, EINVAL);
 		if (!a->recursive)
 			for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
@@ -50,7 +76,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		t->locked = false;
 		anon = m_ns_new(w, lv->ns->owner);
 		anon->anon = true;
-		anon->origin = lv->ns->id;
+		anon->origin = clone_origin(at.mnt);
 		anon->root = t; /* its refs: the handles on it (m_handle_hold) */
 		for (struct m_mount *m = t; m; m = m_next(m, t)) {
 			m->ns = anon;

@@ -62,14 +62,16 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 	},
 	[M_QUIRK_DETACHED_OURS_ONLY] = {
 		"detached-ours-only", ">= 6.1, < 6.15",
-		"a bind mount from a tree detached by open_tree -c, and a move_mount "
-		"of a detached tree onto another one, fail with EINVAL: both the "
-		"source of a bind and the target of a move had to be in the "
-		"caller's namespace. From 6.15 either may also be in a detached "
-		"tree cloned from the caller's namespace (may_copy_tree(), "
-		"may_use_mount(), check_anonymous_mnt()). A change of rule, not a "
-		"bug; measured on every Debian 6.1 and 6.12 release, absent from "
-		"6.16.3 on (scenarios/newapi/detached-trees.scn, docs/kernels.md).",
+		"a bind mount from a tree detached by open_tree -c or fsmount, a "
+		"clone of such a tree by open_tree -c, and a move_mount of a "
+		"detached tree onto another one, fail with EINVAL: the source of a "
+		"bind or a clone (__do_loopback()) and the target of a move had to "
+		"be in the caller's namespace. From 6.15 either may also be in a "
+		"detached tree cloned from the caller's namespace or made by "
+		"fsmount (may_copy_tree(), may_use_mount(), check_anonymous_mnt()). "
+		"A change of rule, not a bug; measured on every Debian 6.1 and 6.12 "
+		"release, absent from 6.16.3 on (scenarios/newapi/detached-trees.scn, "
+		"docs/kernels.md).",
 	},
 };
 

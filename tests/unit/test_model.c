@@ -814,6 +814,72 @@ TEST(open_tree_clone_and_move_mount)
 	finish(r);
 }
 
+/* open_tree(2) with OPEN_TREE_CLONE copies as a bind does (fs/namespace.c
+ * __do_loopback(), may_copy_tree(), 6.15 on): from the caller's namespace
+ * or from a detached tree whose origin is the caller's namespace or none
+ * (check_anonymous_mnt()). A clone records the namespace it came from, or
+ * the origin of the detached tree it came from (open_detached_copy());
+ * fsmount's tree records none. Before 6.15 only a mount of the caller's
+ * namespace could be copied (quirk detached-ours-only). */
+#define CLONE_DETACHED \
+	C("# mkdir /a /b") \
+	C("# mount /dev/sdb1 /a") \
+	C("# mkdir /a/d") \
+	C("# open_tree -c /a @t") \
+	C("# open_tree -c @t @c") \
+	C("# open_tree -c @t/d @cd") \
+	C("# fsopen tmpfs @fc") \
+	C("# fsconfig @fc create") \
+	C("# fsmount @fc @m") \
+	C("# open_tree -c @m @cm") \
+	C("# unshare -m sh") \
+	C("# open_tree -c @t @x") \
+	C("# open_tree -c @c @x") \
+	C("# open_tree -c @cm @x") \
+	C("# exit") \
+	C("# move_mount @cd /b") \
+	C("# " MI)
+
+TEST(open_tree_clone_of_detached_tree)
+{
+	struct run *r = start("open_tree(2) of a detached tree", CLONE_DETACHED);
+
+	setup(r, 4);
+	quiet(r, "a clone of a tree cloned from this namespace");
+	quiet(r, "a clone of a directory in it");
+	setup(r, 3);
+	quiet(r, "a clone of fsmount's tree");
+	quiet(r, "unshare -m");
+	fails(r, EINVAL, "open_tree", "another namespace may not clone the tree");
+	fails(r, EINVAL, "open_tree", "nor its clone, which keeps the first origin");
+	quiet(r, "but may clone a clone of fsmount's tree, which has none");
+	quiet(r, "exit");
+	quiet(r, "the clone of the directory can be attached");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime",
+		   "22 20 8:17 /d /b rw,relatime"),
+	      "as a mount of the directory");
+	finish(r);
+
+	r = start_with("quirk detached-ours-only", CLONE_DETACHED,
+		       1u << M_QUIRK_DETACHED_OURS_ONLY, M_BREAK_NONE);
+	setup(r, 4);
+	fails(r, EINVAL, "open_tree", "no clone of a detached tree");
+	fails(r, EINVAL, "open_tree", "nor of a directory in it");
+	setup(r, 3);
+	fails(r, EINVAL, "open_tree", "nor of fsmount's tree");
+	quiet(r, "unshare -m");
+	fails(r, EINVAL, "open_tree", "nor from another namespace");
+	fails(r, EBADF, "open_tree", "@c was never made");
+	fails(r, EBADF, "open_tree", "nor @cm");
+	quiet(r, "exit");
+	fails(r, EBADF, "move_mount", "nor @cd");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime"),
+	      "and nothing was attached");
+	finish(r);
+}
+
 TEST(move_mount_set_group)
 {
 	/* move_mount(2), MOVE_MOUNT_SET_GROUP: both mount roots, one
