@@ -209,6 +209,18 @@ struct ns_exec_args {
 	size_t n;
 };
 
+/* watch start | watch | watch stop: the mount notifications of the
+ * shell's mount namespace (fanotify(7), FAN_MARK_MNTNS). */
+enum ns_watch_op {
+	NS_WATCH_READ,              /* print the events queued since */
+	NS_WATCH_START,
+	NS_WATCH_STOP,
+};
+
+struct ns_watch_args {
+	enum ns_watch_op op;
+};
+
 /* statmount [-o FIELD,...] PATH|@NAME[/PATH]: what statmount(2) says of
  * the mount a path is on (commands/statmount.h lists the fields). */
 enum ns_sm_field {
@@ -224,6 +236,7 @@ enum ns_sm_field {
 	NS_SM_MASTER,               /* mnt_master, or - */
 	NS_SM_PROPAGATE_FROM,       /* propagate_from, or - */
 	NS_SM_NS,                   /* mnt_ns_id */
+	NS_SM_UNIQUE,               /* mnt_id: the unique 64-bit ID */
 	NS_SM__COUNT
 };
 

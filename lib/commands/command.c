@@ -19,6 +19,7 @@ static const struct {
 	{ ns_cmd_caps, &ns_cmd_caps_count },
 	{ ns_cmd_newapi, &ns_cmd_newapi_count },
 	{ ns_cmd_statmount, &ns_cmd_statmount_count },
+	{ ns_cmd_watch, &ns_cmd_watch_count },
 	{ ns_cmd_findmnt, &ns_cmd_findmnt_count },
 	{ ns_cmd_inspect, &ns_cmd_inspect_count },
 	{ ns_cmd_filter, &ns_cmd_filter_count },

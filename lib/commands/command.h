@@ -68,6 +68,8 @@ enum ns_cmd_id {
 	NS_CMD_STATMOUNT,
 	/* exec N< FILE, exec N<&- (commands/fs.c) */
 	NS_CMD_EXEC,
+	/* watch (commands/watch.c) */
+	NS_CMD_WATCH,
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
@@ -264,6 +266,8 @@ extern const struct ns_cmd_def ns_cmd_newapi[]; /* open_tree move_mount mount_se
 extern const size_t ns_cmd_newapi_count;
 extern const struct ns_cmd_def ns_cmd_statmount[]; /* statmount, listmount --check */
 extern const size_t ns_cmd_statmount_count;
+extern const struct ns_cmd_def ns_cmd_watch[]; /* watch */
+extern const size_t ns_cmd_watch_count;
 extern const struct ns_cmd_def ns_cmd_findmnt[]; /* findmnt */
 extern const size_t ns_cmd_findmnt_count;
 extern const struct ns_cmd_def ns_cmd_caps[];   /* capsh */

@@ -19,6 +19,7 @@ enum ns_match_col {
 	NS_MATCH_COL_INO,     /* an inode number (stat's %i) */
 	NS_MATCH_COL_GROUP,   /* a peer group's number (statmount's) */
 	NS_MATCH_COL_NSID,    /* a mount namespace ID (statmount's) */
+	NS_MATCH_COL_UNIQUE,  /* a unique mount ID (statmount's, watch's) */
 };
 
 /* How findmnt laid its table out. */

@@ -23,6 +23,7 @@ static const char *const field_names[NS_SM__COUNT] = {
 	[NS_SM_MASTER] = "master",
 	[NS_SM_PROPAGATE_FROM] = "propagate_from",
 	[NS_SM_NS] = "ns",
+	[NS_SM_UNIQUE] = "unique_id",
 };
 
 /* Without -o: where the mount hangs and how it propagates. */
@@ -50,7 +51,7 @@ static int add_fields(struct ns_statmount_args *a, const char *list, size_t word
 						     name, near)
 				     : ns_parse_fail(e, word, "statmount: unknown field '%s' (nstest knows id, parent, "
 						     "dev, root, point, fstype, attr, propagation, peer_group, "
-						     "master, propagate_from, ns)", name);
+						     "master, propagate_from, ns, unique_id)", name);
 			free(name);
 			return r;
 		}
@@ -199,6 +200,7 @@ void ns_statmount_format(const struct ns_statmount_args *a,
 		case NS_SM_MASTER: add_group(out, v->master); break;
 		case NS_SM_PROPAGATE_FROM: add_group(out, v->propagate_from); break;
 		case NS_SM_NS: ns_buf_addf(out, "%llu", v->ns_id); break;
+		case NS_SM_UNIQUE: ns_buf_addf(out, "%llu", v->unique_id); break;
 		case NS_SM__COUNT: break;
 		}
 	}
@@ -214,7 +216,7 @@ static bool statmount_shape(const void *args, struct ns_match_shape *out)
 		[NS_SM_ID] = NS_MATCH_COL_ID, [NS_SM_PARENT] = NS_MATCH_COL_PARENT,
 		[NS_SM_DEV] = NS_MATCH_COL_DEV, [NS_SM_PEER_GROUP] = NS_MATCH_COL_GROUP,
 		[NS_SM_MASTER] = NS_MATCH_COL_GROUP, [NS_SM_PROPAGATE_FROM] = NS_MATCH_COL_GROUP,
-		[NS_SM_NS] = NS_MATCH_COL_NSID,
+		[NS_SM_NS] = NS_MATCH_COL_NSID, [NS_SM_UNIQUE] = NS_MATCH_COL_UNIQUE,
 	};
 	bool numbers = false;
 	size_t n = 0;

@@ -17,6 +17,7 @@ struct ns_statmount_vals {
 					     * MS_UNBINDABLE */
 	unsigned long long peer_group, master, propagate_from; /* 0: none */
 	unsigned long long ns_id;
+	unsigned long long unique_id;       /* never given out twice */
 };
 
 /* Append the fields a asks for, separated by one blank, and a newline.

@@ -19,6 +19,7 @@ ns_kernel_exec_fn *const ns_kernel_exec[NS_CMD__COUNT] = {
 	[NS_CMD_MOUNT_SETATTR] = ns_kexec_mount_setattr,
 	[NS_CMD_LISTMOUNT] = ns_kexec_listmount,
 	[NS_CMD_STATMOUNT] = ns_kexec_statmount,
+	[NS_CMD_WATCH] = ns_kexec_watch,
 	[NS_CMD_FINDMNT] = ns_kexec_findmnt,
 	[NS_CMD_NSENTER] = ns_kexec_nsenter,
 	[NS_CMD_CLOSE] = ns_kexec_close,

@@ -175,7 +175,7 @@ static uint64_t field_mask(enum ns_sm_field f)
 	case NS_SM_FSTYPE: return STATMOUNT_FS_TYPE_;
 	case NS_SM_PROPAGATE_FROM: return STATMOUNT_PROPAGATE_FROM_;
 	case NS_SM_NS: return STATMOUNT_MNT_NS_ID_;
-	case NS_SM_ID: case NS_SM_PARENT: case NS_SM_ATTR: case NS_SM_PROPAGATION:
+	case NS_SM_ID: case NS_SM_PARENT: case NS_SM_ATTR: case NS_SM_PROPAGATION: case NS_SM_UNIQUE:
 	case NS_SM_PEER_GROUP: case NS_SM_MASTER: case NS_SM__COUNT:
 		break;
 	}
@@ -219,7 +219,7 @@ int ns_kexec_statmount(struct ns_term *t, const void *args, struct ns_buf *out,
 		.peer_group = sm->mnt_propagation & MS_SHARED ? sm->mnt_peer_group : 0,
 		.master = sm->mnt_propagation & MS_SLAVE ? sm->mnt_master : 0,
 		.propagate_from = sm->mnt_propagation & MS_SLAVE ? sm->propagate_from : 0,
-		.ns_id = sm->mnt_ns_id,
+		.ns_id = sm->mnt_ns_id, .unique_id = sm->mnt_id,
 	};
 	ns_statmount_format(a, &v, out);
 	free(sm);

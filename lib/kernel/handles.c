@@ -54,7 +54,9 @@ int ns_handles_dup(const struct ns_handles *from, struct ns_handles *to)
 	for (size_t i = 0; i < from->n; i++) {
 		int fd;
 
-		if (from->v[i].lent)
+		/* a lent handle is only borrowed; a watch ("!watch") is the
+		 * shell's own, which the shells it starts do not share */
+		if (from->v[i].lent || from->v[i].name[0] == '!')
 			continue;
 		fd = fcntl(from->v[i].fd, F_DUPFD_CLOEXEC, 0);
 
@@ -67,6 +69,30 @@ int ns_handles_dup(const struct ns_handles *from, struct ns_handles *to)
 		ns_handles_add(to, from->v[i].name)->fd = fd;
 	}
 	return 0;
+}
+
+void ns_handles_move_own(struct ns_handles *from, struct ns_handles *to)
+{
+	for (size_t i = 0; i < from->n;) {
+		if (from->v[i].name[0] != '!') {
+			i++;
+			continue;
+		}
+		ns_handles_add(to, from->v[i].name)->fd = from->v[i].fd;
+		ns_handles_drop(from, &from->v[i]);
+	}
+}
+
+void ns_handles_drop_own(struct ns_handles *hs)
+{
+	for (size_t i = 0; i < hs->n;) {
+		if (hs->v[i].name[0] != '!') {
+			i++;
+			continue;
+		}
+		close(hs->v[i].fd);
+		ns_handles_drop(hs, &hs->v[i]);
+	}
 }
 
 void ns_handles_close(struct ns_handles *hs)

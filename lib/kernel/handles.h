@@ -10,7 +10,10 @@
 #include "commands/args.h"
 
 struct ns_handle {
-	char name[NS_HANDLE_REF_MAX];   /* "@NAME", or "TERM:@NAME" when lent */
+	char name[NS_HANDLE_REF_MAX];   /* "@NAME", or "TERM:@NAME" when lent;
+				     * "&N" a file exec N< holds; "!watch"
+				     * the shell's fanotify watch (not passed
+				     * on to the shells it starts) */
 	int fd;
 	bool lent;                  /* another terminal's, for one step
 				     * (kernel/lend.h) */
@@ -37,6 +40,11 @@ void ns_handles_drop(struct ns_handles *hs, struct ns_handle *h);
 int ns_handles_dup(const struct ns_handles *from, struct ns_handles *to);
 /* Close every fd and empty the list. */
 void ns_handles_close(struct ns_handles *hs);
+/* A shell's own handles ("!watch"), which the shells it starts do not
+ * get: moved from one list to another (the in-process terminal keeps the
+ * outer shell's list aside), or closed (a forked inner shell). */
+void ns_handles_move_own(struct ns_handles *from, struct ns_handles *to);
+void ns_handles_drop_own(struct ns_handles *hs);
 
 /* A word as the *at calls take it: a path from the working directory
  * (AT_FDCWD), or from a handle's fd, *rel then the PATH of @NAME/PATH or

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "kernel/device.h"
+#include "kernel/exec.h"
 #include "kernel/mountapi.h"
 #include "kernel/probe.h"
 
@@ -113,6 +114,7 @@ bool ns_host_has_feature(unsigned bit)
 	case NS_FEAT_LISTMOUNT: return has_syscall(SYS_listmount);
 	case NS_FEAT_MOVE_MOUNT_BENEATH: return ns_move_mount_knows(MOVE_MOUNT_BENEATH);
 	case NS_FEAT_MOVE_MOUNT_SET_GROUP: return ns_move_mount_knows(MOVE_MOUNT_SET_GROUP);
+	case NS_FEAT_MOUNT_NOTIFY: return ns_watch_supported();
 	}
 	return false;
 }

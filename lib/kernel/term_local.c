@@ -45,6 +45,8 @@ int ns_local_push(struct ns_term *t, struct ns_cmd_result *res)
 		ns_place_close(&lv->place);
 		return ns_cmd_fail(res, "dup", e);
 	}
+	/* but not the outer shell's own: its watch stays with it */
+	ns_handles_move_own(&t->handles, &lv->handles);
 	t->depth++;
 	return 1;
 }

@@ -69,6 +69,8 @@ int ns_term_enter_shell(struct ns_term *t, struct ns_cmd_result *res)
 		if (t->reply_fd >= 0)
 			close(t->reply_fd);
 		t->reply_fd = p[1];
+		/* the outer shell's own handles (its watch) stay its own */
+		ns_handles_drop_own(&t->handles);
 		t->depth++;
 		if (t->pids)
 			t->pids[t->slot] = getpid();

@@ -11,7 +11,8 @@
  *   an inode number (%i), renamed one to one across the scenario;
  *   statmount's mount IDs, peer groups and namespace IDs, renamed as the
  *   mount IDs and groups of mountinfo lines and, the namespaces, one to
- *   one; a group column may say "-" (none), which is text.
+ *   one; a group column may say "-" (none), which is text; the unique
+ *   mount IDs of statmount and watch, one to one.
  *
  * A line is cut by trying each split in turn: any-text pieces as short
  * as they can be, numbers as long as they can be. Expected and actual
@@ -80,11 +81,13 @@ static bool number(enum ns_match_col c, const char *s, size_t len, struct ns_mat
 	case NS_MATCH_COL_PARENT:
 	case NS_MATCH_COL_GROUP:
 	case NS_MATCH_COL_NSID:
+	case NS_MATCH_COL_UNIQUE:
 		if (!parse_base(s, len, 10, &v) || v > ULONG_MAX)
 			return false;
 		seg->kind = c == NS_MATCH_COL_INO ? NS_RENAMING_INO :
 			    c == NS_MATCH_COL_GROUP ? NS_RENAMING_GROUP :
-			    c == NS_MATCH_COL_NSID ? NS_RENAMING_NSID : NS_RENAMING_ID;
+			    c == NS_MATCH_COL_NSID ? NS_RENAMING_NSID :
+			    c == NS_MATCH_COL_UNIQUE ? NS_RENAMING_UNIQUE : NS_RENAMING_ID;
 		seg->parent = c == NS_MATCH_COL_PARENT;
 		seg->k = (struct ns_key){ (unsigned long)v, 0 };
 		return true;

@@ -83,6 +83,7 @@ static bool parse_number(enum ns_match_col c, const char *s, size_t len,
 	case NS_MATCH_COL_INO:
 	case NS_MATCH_COL_GROUP:
 	case NS_MATCH_COL_NSID:
+	case NS_MATCH_COL_UNIQUE:
 		break;
 	}
 	return false;

@@ -2,8 +2,9 @@
  * matches the kernel's (nstest-scenario(5), EXPECTED OUTPUT): three
  * bijections, for mount IDs, devices and peer groups, between the numbers a
  * transcript uses and the numbers the kernel printed; a fourth, for inode
- * numbers, serves stat's output, and a fifth, for mount namespace IDs,
- * statmount's.
+ * numbers, serves stat's output, a fifth, for mount namespace IDs,
+ * statmount's, and a sixth, for the unique mount IDs of statmount and
+ * mount notifications.
  *
  * Pairs bound since the last ns_renaming_keep() are recorded on a trail,
  * so that a search branch that fails, or a whole step that fails, can be
@@ -31,6 +32,8 @@ enum ns_renaming_kind {
 	NS_RENAMING_GROUP,    /* the N of shared:N, master:N, propagate_from:N */
 	NS_RENAMING_INO,      /* inode numbers (stat's %i) */
 	NS_RENAMING_NSID,     /* mount namespace IDs (statmount's mnt_ns_id) */
+	NS_RENAMING_UNIQUE,   /* unique mount IDs (statmount's mnt_id, mount
+			       * notifications'): never given out twice */
 	NS_RENAMING_NKINDS
 };
 

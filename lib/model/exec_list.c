@@ -105,6 +105,7 @@ m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_MOUNT_SETATTR] = m_exec_mount_setattr,
 	[NS_CMD_LISTMOUNT] = m_exec_listmount,
 	[NS_CMD_STATMOUNT] = m_exec_statmount,
+	[NS_CMD_WATCH] = m_exec_watch,
 	[NS_CMD_EXEC] = m_exec_exec,
 	[NS_CMD_FINDMNT] = m_exec_findmnt,
 	[NS_CMD_NSENTER] = m_exec_nsenter,

@@ -114,6 +114,8 @@ struct m_mount {
 	bool expiry_mark;           /* MNT_EXPIRE asked once; the mount's next
 				     * use takes it back (the kernel's mntput()) */
 	int refs;                   /* shells' roots and cwds, handles: busy */
+	bool tucked;                /* put on top of a propagated copy in this
+				     * step: a move no mount event reports */
 	unsigned mark;              /* scratch for the algorithms */
 	struct m_mount *copy;       /* scratch: its copy during m_copy_tree */
 	char *why;                  /* how it came to be (tracing only) */
@@ -183,6 +185,8 @@ struct m_world {
 	enum m_break broken;
 	bool trace;                 /* keep causes (show, --explain) */
 	struct ns_lines events;     /* causes of this step's removals */
+	struct m_mount **tucked;    /* the mounts tucked this step */
+	size_t ntucked, tucked_cap;
 	unsigned mark_gen;
 };
 

@@ -84,7 +84,11 @@ void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out)
 	ns_lines_free(&p->sb.w.events);
 	p->before = p->sb.w.nmounts;
 	sh->closing = false;
+	m_watch_step_done(&p->sb.w);
 	ns_pipeline_run(st, exec_stage, sh, out);
+	for (size_t k = 0; k < p->n; k++)
+		m_watch_after_step(&p->t[k].sh);
+	m_watch_step_done(&p->sb.w);
 	m_view_key(sh, &out->view);
 	if (!sh->closing)
 		return;

@@ -158,6 +158,7 @@ void m_statmount(struct m_world *w, struct m_mount *m, struct m_path root,
 		.master = m->master ? m->master->id : 0,
 		.propagate_from = m->master ? dominating(w, m, root) : 0,
 		.ns_id = m->ns ? m->ns->id : 0,
+		.unique_id = m->seq,
 	};
 	if (!v->propagation)
 		v->propagation = MS_PRIVATE;

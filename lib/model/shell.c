@@ -87,6 +87,7 @@ static void hold(struct m_level *lv)
 
 	ref(lv->root.mnt);
 	ref(lv->cwd.mnt);
+	lv->watch = NULL;
 	lv->handles = lv->nhandles ? xcalloc(lv->nhandles, sizeof(*h)) : NULL;
 	lv->handles_cap = lv->nhandles;
 	for (size_t i = 0; i < lv->nhandles; i++) {
@@ -203,6 +204,8 @@ void m_shell_pop(struct m_shell *sh)
 	free(lv->handles);
 	lv->handles = NULL;
 	lv->nhandles = lv->handles_cap = 0;
+	m_watch_free(lv->watch);
+	lv->watch = NULL;
 	if (--lv->ns->refs == 0) {
 		m_event(w, "namespace %u ends with its last shell: its mounts go, without umount propagation (mount_namespaces(7))",
 			lv->ns->id);

@@ -50,6 +50,21 @@ struct m_handle {
 				       * went since */
 };
 
+/* `watch start`: what the shell last saw of the namespace it watches
+ * (each mount's place, by creation number), and the events not yet read. */
+struct m_watch_ent {
+	unsigned long long seq, parent;     /* parent: its seq, 0 for none */
+	const struct m_node *mp;
+	bool tucked;                        /* moved in a way no event reports */
+};
+
+struct m_watch {
+	struct m_ns *ns;
+	struct m_watch_ent *v;
+	size_t n;
+	struct ns_buf queue;
+};
+
 struct m_level {
 	struct m_ns *ns;
 	struct m_path root, cwd;
@@ -57,6 +72,7 @@ struct m_level {
 	bool sys_admin, sys_chroot;   /* CAP_SYS_ADMIN, CAP_SYS_CHROOT */
 	struct m_handle *handles;     /* as many as it opens */
 	size_t nhandles, handles_cap;
+	struct m_watch *watch;        /* its own; the shells it starts have none */
 };
 
 /* What every terminal of one scenario shares. */
@@ -182,7 +198,13 @@ m_exec_fn m_exec_mount, m_exec_umount;
 m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
 m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr, m_exec_close;
 m_exec_fn m_exec_fsopen, m_exec_fsconfig, m_exec_fsmount, m_exec_fspick;
-m_exec_fn m_exec_listmount, m_exec_statmount, m_exec_findmnt;
+m_exec_fn m_exec_listmount, m_exec_statmount, m_exec_findmnt, m_exec_watch;
+/* watch.c: after a step, queue what changed in each watched namespace
+ * (every terminal's shells); then forget which mounts the step tucked;
+ * free a level's watch. */
+void m_watch_after_step(struct m_shell *sh);
+void m_watch_step_done(struct m_world *w);
+void m_watch_free(struct m_watch *wt);
 m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo, m_exec_exec;
 m_exec_fn m_exec_readlink, m_exec_realpath, m_exec_pivot_root;

@@ -471,6 +471,17 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 				top = k;
 			remove_kid(under);
 			add_kid(top, under, top->root);
+			/* the kernel's mnt_change_mountpoint() there: no
+			 * mount notification (mount-notify_test.c,
+			 * propagate: one event a new mount) */
+			if (!under->tucked) {
+				void *v = w->tucked;
+
+				ns_grow(&v, &w->tucked_cap, w->ntucked + 1, sizeof(*w->tucked));
+				w->tucked = v;
+				w->tucked[w->ntucked++] = under;
+				under->tucked = true;
+			}
 		}
 		set_ns(c, at_mnt->ns);
 		if (at_mnt->ns->owner != P->ns->owner) {

@@ -44,6 +44,7 @@ static void free_nodes(struct m_node *d)
 
 void m_world_free(struct m_world *w)
 {
+	free(w->tucked);
 	for (size_t i = 0; i < w->nmounts; i++) {
 		free(w->mounts[i]->why);
 		free(w->mounts[i]);

@@ -75,6 +75,7 @@ static const struct {
 	{ "move_mount_beneath", NS_FEAT_MOVE_MOUNT_BENEATH },
 	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
 	{ "open_tree_attr", NS_FEAT_OPEN_TREE_ATTR },
+	{ "mount_notify", NS_FEAT_MOUNT_NOTIFY },
 };
 
 const char *ns_requirement_name(unsigned bit)

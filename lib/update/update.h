@@ -41,6 +41,7 @@
 #define NS_UPDATE_FIRST_GROUP 1UL
 #define NS_UPDATE_FIRST_INO 1UL
 #define NS_UPDATE_FIRST_NSID 1UL
+#define NS_UPDATE_FIRST_UNIQUE 1000UL
 
 struct ns_update {
 	char *text;           /* the new file */

@@ -352,3 +352,47 @@ SCN
 	assert_output --partial "statmount: extra operand '/a'"
 	assert_output --partial "sm-field.scn:5:17: error: statmount: option '--json' is not supported"
 }
+
+# watch's events are renamed one to one like statmount's unique IDs: the
+# twin that swaps attach and detach, names another mount, drops or adds
+# an event, or gives a move one bit, fails on both backends. (The lazy
+# unmount takes only the mount moved on top of /a: the first stays.)
+watch_scn() {
+	write_scn "$1" <<SCN
+requires: mount_notify statmount
+
+    # mkdir /a /b
+    # watch start
+    # mount /dev/sdb1 /a
+    # statmount -o unique_id /a
+    7
+    # mount --bind /a /b
+    # mount --move /b /a
+    # umount -l /a
+    # watch
+$2
+SCN
+}
+
+@test "watch: mount events pass on both backends; each wrong twin fails on both" {
+	local scn twin
+	scn=$(watch_scn right "$(printf '    [unordered]\n    attach 7\n    attach 8\n    attach,detach 8\n    detach 8')")
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	for twin in 'detach 7|attach 8|attach,detach 8|detach 8' \
+		    'attach 7|attach 8|attach,detach 7|detach 8' \
+		    'attach 7|attach 8|attach 8|detach 8' \
+		    'attach 7|attach 8|attach,detach 8|detach 7' \
+		    'attach 7|attach 8|attach,detach 8|detach 8|detach 7' \
+		    'attach 7|attach 8|attach,detach 8' \
+		    'attach 7|attach 9|attach,detach 8|detach 8'; do
+		scn=$(watch_scn twin "$(printf '    [unordered]\n'; tr '|' '\n' <<<"$twin" | sed 's/^/    /')")
+		for backend in kernel model; do
+			run "$NSTEST" run --backend "$backend" "$scn"
+			assert_failure 1
+			assert_output --partial 'FAIL'
+		done
+	done
+}
