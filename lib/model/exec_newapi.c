@@ -286,8 +286,11 @@ static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_moun
 
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, sys, EPERM);
+	/* a mount of the caller's namespace, or the top of a detached tree
+	 * (the kernel's do_mount_setattr(): one with a parent must be ours) */
 	if (at.d != at.mnt->root || at.mnt->dead ||
-	    !(at.mnt->ns == m_cur(sh)->ns || (at.mnt->ns && at.mnt->ns->anon)))
+	    !(at.mnt->ns == m_cur(sh)->ns ||
+	      (at.mnt->ns && at.mnt->ns->anon && !at.mnt->parent)))
 		return ns_cmd_fail(res, sys, EINVAL);
 	/* all or nothing: a locked flag anywhere fails the call before any
 	 * change (mount_setattr(2), EPERM) */
