@@ -111,7 +111,9 @@ struct ns_unshare_args {
  * namespaces (and root, working directory) of another terminal's
  * innermost shell. */
 struct ns_nsenter_args {
-	const char *target;         /* a terminal's prompt name */
+	const char *target;         /* a terminal's prompt name, or NULL */
+	const char *mount_ns;       /* --mount=@NS: a namespace handle made
+				     * by open_tree --namespace, or NULL */
 	bool mnt, user;             /* -m, -U */
 	bool root, wd;              /* -r, -w: the target's root, directory */
 	struct ns_stage *cmd;       /* the command to run (heap), or NULL: a shell */
@@ -145,7 +147,10 @@ struct ns_mount_setattr_args {
  * mount_setattr's --propagation and -o too */
 struct ns_open_tree_args {
 	bool clone;                 /* OPEN_TREE_CLONE */
-	bool recursive;             /* AT_RECURSIVE (with clone only) */
+	bool namespace;             /* OPEN_TREE_NAMESPACE (Linux 7.0): a new
+				     * mount namespace holding the copy */
+	bool recursive;             /* AT_RECURSIVE (with a clone or a
+				     * namespace only) */
 	const char *path;
 	const char *handle;         /* "@NAME" */
 	bool with_attr;             /* open_tree_attr(2) */

@@ -129,6 +129,13 @@ struct ns_parse_err {
 	size_t word;          /* index into stage->argv */
 };
 
+/* What a handle name stands for, for the whole file. */
+enum ns_handle_kind {
+	NS_HANDLE_MOUNT,
+	NS_HANDLE_CONTEXT,
+	NS_HANDLE_NAMESPACE,
+};
+
 struct ns_cmd_def {
 	const char *name;
 	enum ns_cmd_id id;
@@ -180,10 +187,14 @@ struct ns_cmd_def {
 	 * refuses one after a pipe. */
 	size_t (*file)(const void *args);
 
-	/* The handle the command makes, or NULL: a mount (open_tree,
-	 * fsmount) or, with *context set, a filesystem context (fsopen,
-	 * fspick); NULL itself for commands that make none. */
-	const char *(*makes)(const void *args, bool *context);
+	/* The handle the command makes, or NULL, and in *kind what it is: a
+	 * mount (open_tree, fsmount), a filesystem context (fsopen, fspick)
+	 * or a mount namespace (open_tree --namespace); NULL itself for
+	 * commands that make none. */
+	const char *(*makes)(const void *args, enum ns_handle_kind *kind);
+	/* The namespace handle it enters (nsenter --mount=@NS), or NULL;
+	 * NULL itself for commands that enter none. */
+	const char *(*needs_namespace)(const void *args);
 	/* The handle it needs as a filesystem context (fsconfig, fsmount),
 	 * or NULL; NULL itself for commands that need none. Every other
 	 * handle word of a command with `handles` must name a mount, close

@@ -100,7 +100,7 @@ static int unknown_option(struct ns_parse_err *e, size_t word, const char *cmd,
 static int open_tree_opt(struct ns_stage *st, size_t *i, void *args,
 			 struct ns_parse_err *e)
 {
-	static const char *const options[] = { "-c", "--clone", "-R", "--recursive" };
+	static const char *const options[] = { "-c", "--clone", "-R", "--recursive", "--namespace" };
 	struct ns_open_tree_args *a = args;
 	const char *w = st->argv[*i];
 
@@ -108,8 +108,11 @@ static int open_tree_opt(struct ns_stage *st, size_t *i, void *args,
 		a->clone = true;
 	else if (!strcmp(w, "-R") || !strcmp(w, "--recursive"))
 		a->recursive = true;
+	else if (!strcmp(w, "--namespace"))
+		a->namespace = true;
 	else
-		return unknown_option(e, *i, "open_tree", w, options, NS_ARRAY_SIZE(options), "-c, -R");
+		return unknown_option(e, *i, "open_tree", w, options, NS_ARRAY_SIZE(options),
+				      "-c, -R, --namespace");
 	return 0;
 }
 
@@ -125,8 +128,8 @@ static int parse_open_tree(struct ns_stage *st, struct ns_parse_err *e)
 	a->handle = ops[1];
 	if (!ns_is_handle(a->handle))
 		return ns_parse_fail(e, st->argc - 1, "open_tree: name the tree with @NAME, not '%s'", a->handle);
-	if (a->recursive && !a->clone)
-		return ns_parse_fail(e, 0, "open_tree: -R needs -c (AT_RECURSIVE only applies to a clone)");
+	if (a->recursive && !a->clone && !a->namespace)
+		return ns_parse_fail(e, 0, "open_tree: -R needs -c or --namespace (AT_RECURSIVE only applies to a copy)");
 	return 0;
 }
 
@@ -426,27 +429,29 @@ static int parse_fspick(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
-static const char *open_tree_makes(const void *args, bool *context)
+static const char *open_tree_makes(const void *args, enum ns_handle_kind *kind)
 {
-	*context = false;
-	return ((const struct ns_open_tree_args *)args)->handle;
+	const struct ns_open_tree_args *a = args;
+
+	*kind = a->namespace ? NS_HANDLE_NAMESPACE : NS_HANDLE_MOUNT;
+	return a->handle;
 }
 
-static const char *fsopen_makes(const void *args, bool *context)
+static const char *fsopen_makes(const void *args, enum ns_handle_kind *kind)
 {
-	*context = true;
+	*kind = NS_HANDLE_CONTEXT;
 	return ((const struct ns_fsopen_args *)args)->handle;
 }
 
-static const char *fspick_makes(const void *args, bool *context)
+static const char *fspick_makes(const void *args, enum ns_handle_kind *kind)
 {
-	*context = true;
+	*kind = NS_HANDLE_CONTEXT;
 	return ((const struct ns_fspick_args *)args)->handle;
 }
 
-static const char *fsmount_makes(const void *args, bool *context)
+static const char *fsmount_makes(const void *args, enum ns_handle_kind *kind)
 {
-	*context = false;
+	*kind = NS_HANDLE_MOUNT;
 	return ((const struct ns_fsmount_args *)args)->handle;
 }
 

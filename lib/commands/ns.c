@@ -220,6 +220,15 @@ static int nsenter_long_option(struct ns_stage *st, size_t *i, struct ns_nsenter
 	for (size_t k = 1; k < NS_ARRAY_SIZE(nsenter_long); k++) {
 		if (strlen(nsenter_long[k]) != len || strncmp(w, nsenter_long[k], len))
 			continue;
+		/* --mount=FILE: here a namespace open_tree --namespace made */
+		if (k == 1 && w[len] == '=') {
+			if (!ns_is_handle(w + len + 1))
+				return ns_parse_fail(e, *i, "nsenter: --mount=FILE takes a mount namespace handle here, @NAME made by open_tree --namespace, not '%s'",
+						     w + len + 1);
+			a->mount_ns = w + len + 1;
+			a->mnt = true;
+			return 0;
+		}
 		if (w[len] == '=')
 			return nsenter_no_value(e, *i, nsenter_long[k]);
 		*(k == 1 ? &a->mnt : k == 2 ? &a->user : k == 3 ? &a->root : &a->wd) = true;
@@ -290,8 +299,13 @@ static int parse_nsenter(struct ns_stage *st, struct ns_parse_err *e)
 		if (r < 0)
 			return -1;
 	}
+	if (a->mount_ns) {
+		if (a->target || a->user || a->root || a->wd)
+			return ns_parse_fail(e, 0, "nsenter: --mount=@NS enters a namespace handle's mount namespace alone: not with -t, -U, -r or -w");
+		return wrapper_command(st, i, &a->cmd, e);
+	}
 	if (!a->target)
-		return ns_parse_fail(e, 0, "nsenter: give -t TERMINAL, the prompt name of the terminal whose namespaces to enter (nsenter -t sh1 -m)");
+		return ns_parse_fail(e, 0, "nsenter: give -t TERMINAL, the prompt name of the terminal whose namespaces to enter (nsenter -t sh1 -m), or --mount=@NS");
 	if (!*a->target)
 		return ns_parse_fail(e, 0, "nsenter: -t needs a terminal's name; the bare prompt's terminal has none, so give it one ('sh1# ')");
 	if (!a->mnt && !a->user)
@@ -312,6 +326,11 @@ static void free_nsenter(void *p)
 static struct ns_stage *nsenter_inner(void *args)
 {
 	return ((struct ns_nsenter_args *)args)->cmd;
+}
+
+static const char *nsenter_namespace(const void *args)
+{
+	return ((const struct ns_nsenter_args *)args)->mount_ns;
 }
 
 static const char *nsenter_terminal(const void *args)
@@ -340,6 +359,7 @@ const struct ns_cmd_def ns_cmd_ns[] = {
 	  .builtin = true },
 	{ .name = "nsenter", .id = NS_CMD_NSENTER, .parse = parse_nsenter,
 	  .free_args = free_nsenter, .one_way = nsenter_one_way, .inner = nsenter_inner,
-	  .terminal = nsenter_terminal, .shell = NS_SHELL_STARTS },
+	  .terminal = nsenter_terminal, .needs_namespace = nsenter_namespace,
+	  .shell = NS_SHELL_STARTS },
 };
 const size_t ns_cmd_ns_count = NS_ARRAY_SIZE(ns_cmd_ns);

@@ -30,6 +30,7 @@ int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 {
 	const struct ns_open_tree_args *a = args;
 	unsigned flags = OPEN_TREE_CLOEXEC | (a->clone ? OPEN_TREE_CLONE : 0) |
+			 (a->namespace ? NS_OPEN_TREE_NAMESPACE : 0) |
 			 (a->recursive ? AT_RECURSIVE : 0);
 	const char *path;
 	int dfd, fd;

@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "commands/args.h"
+#include "kernel/handles.h"
 #include "kernel/terminal.h"
 
 /* unshare -r: uid and gid 0 of the new user namespace are the ids this
@@ -150,6 +151,22 @@ int ns_kexec_nsenter(struct ns_term *t, const void *args, struct ns_buf *out,
 	if (r <= 0)
 		return r;
 	t->closing = true; /* as for unshare: a failure ends the new shell */
+	if (a->mount_ns) {
+		/* a namespace open_tree --namespace made: setns(2) puts root
+		 * and directory at the top of its root */
+		struct ns_handle *h = ns_handles_find(&t->handles, a->mount_ns, strlen(a->mount_ns));
+
+		if (!h)
+			return ns_cmd_fail(res, "setns", EBADF);
+		if (h->fd < 0)
+			return ns_cmd_fail(res, "setns", h->err);
+		if (setns(h->fd, CLONE_NEWNS) < 0)
+			return ns_cmd_fail(res, "setns", errno);
+		if (a->cmd)
+			return run_inner(t, a->cmd, out, res);
+		t->closing = false;
+		return 0;
+	}
 	if (ns_term_peer_open(t, a->target, &p, res) < 0)
 		return -1;
 	if (!a->user) {

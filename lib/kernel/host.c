@@ -107,6 +107,9 @@ bool ns_host_has_feature(unsigned bit)
 	switch (bit) {
 	case NS_FEAT_OPEN_TREE: return has_syscall(SYS_open_tree);
 	case NS_FEAT_OPEN_TREE_ATTR: return has_syscall(NS_SYS_open_tree_attr);
+	/* an unknown flag is EINVAL before the bad descriptor is EBADF */
+	case NS_FEAT_OPEN_TREE_NAMESPACE:
+		return ns_open_tree(-1, "x", NS_OPEN_TREE_NAMESPACE) < 0 && errno == EBADF;
 	case NS_FEAT_MOVE_MOUNT: return has_syscall(SYS_move_mount);
 	case NS_FEAT_FSMOUNT: return has_syscall(SYS_fsopen) && has_syscall(SYS_fsmount);
 	case NS_FEAT_MOUNT_SETATTR: return has_syscall(SYS_mount_setattr);

@@ -14,6 +14,9 @@
 #ifndef MOVE_MOUNT_BENEATH
 #define MOVE_MOUNT_BENEATH 0x00000200
 #endif
+/* open_tree(2) flag of Linux 7.0: the copy in a new mount namespace, and a
+ * descriptor of that namespace */
+#define NS_OPEN_TREE_NAMESPACE (1u << 1)
 
 static inline int ns_fsopen(const char *fs, unsigned int flags)
 {

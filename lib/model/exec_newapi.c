@@ -39,6 +39,58 @@ static unsigned clone_origin(const struct m_mount *m)
 	return m->ns->anon ? m->ns->origin : m->ns->id;
 }
 
+/* OPEN_TREE_NAMESPACE (Linux 7.0): the copy open_tree -c would make,
+ * attached on the root of a new mount namespace's own root filesystem,
+ * which no listing shows (the reader's root is the copy, on top of it);
+ * the handle names the namespace, which lives while it or a shell in it
+ * does. Only a directory (7.1: ENOTDIR otherwise). */
+static int open_namespace(struct m_shell *sh, struct m_path at, const struct ns_open_tree_args *a,
+			  struct ns_cmd_result *res, const char *sys)
+{
+	struct m_world *w = &sh->sb->w;
+	struct m_level *lv = m_cur(sh);
+	struct m_mount *t, *base;
+	struct m_sb *base_sb;
+	struct m_handle h = { .file = false };
+	struct m_ns *ns;
+	int err;
+
+	if (!at.d->dir)
+		return ns_cmd_fail(res, sys, ENOTDIR);
+	if (at.mnt->unbindable || !may_copy_tree(sh, at.mnt))
+		return ns_cmd_fail(res, sys, EINVAL);
+	if (!a->recursive)
+		for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
+			if (k->locked && m_node_under(k->mp, at.d))
+				return ns_cmd_fail(res, sys, EINVAL);
+	t = m_copy_tree(w, at.mnt, at.d, M_CL_KEEP, a->recursive, &err);
+	if (err) {
+		m_discard(w, t);
+		return ns_cmd_fail(res, sys, err);
+	}
+	t->locked = false;
+	ns = m_ns_new(w, lv->user);
+	base_sb = m_sb_new(w, "rootfs", "rootfs");
+	base = m_mount_new(w, base_sb, base_sb->root);
+	base->ns = ns;
+	ns->root = base;
+	ns->mounts = 1;
+	m_why(w, base, "the root filesystem of a namespace open_tree --namespace made, under the copy");
+	t->parent = base;
+	t->mp = base_sb->root;
+	base->kids = t;
+	for (struct m_mount *m = t; m; m = m_next(m, t)) {
+		m->ns = ns;
+		ns->mounts++;
+		m_why(w, m, "copied by open_tree --namespace%s into a new mount namespace",
+		      a->recursive ? " -R" : "");
+	}
+	h.ns = ns;
+	snprintf(h.name, sizeof(h.name), "%s", a->handle);
+	m_handle_keep(w, lv, h);
+	return 0;
+}
+
 int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 		     struct ns_cmd_result *res)
 {
@@ -51,11 +103,15 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 	int r;
 
 	(void)out;
-	if (a->clone && !m_may_mount(sh))
+	if (a->clone && a->namespace)
+		return ns_cmd_fail(res, sys, EINVAL);
+	if ((a->clone || a->namespace) && !m_may_mount(sh))
 		return ns_cmd_fail(res, sys, EPERM);
 	r = m_lookup(sh, a->path, &at);
 	if (r < 0)
 		return ns_cmd_fail(res, sys, -r);
+	if (a->namespace)
+		return open_namespace(sh, at, a, res, sys);
 	if (a->clone) {
 		/* a detached copy, made as a bind mount's is (open_tree(2)) */
 		struct m_ns *anon;

@@ -6,6 +6,7 @@
 #include "model/shell.h"
 
 #include <errno.h>
+#include <string.h>
 #include <linux/capability.h>
 #include <sys/mount.h>
 
@@ -130,10 +131,27 @@ int m_exec_nsenter(struct m_shell *sh, const void *args, struct ns_buf *out,
 {
 	const struct ns_nsenter_args *a = args;
 	struct m_world *w = &sh->sb->w;
-	struct m_shell *peer = sh->sb->peer ? sh->sb->peer(sh->sb->peer_ctx, a->target) : NULL;
+	struct m_shell *peer = sh->sb->peer && a->target ? sh->sb->peer(sh->sb->peer_ctx, a->target) : NULL;
 	struct m_level creds, *lv;
 	struct target t;
 
+	if (a->mount_ns) {
+		/* setns(2) into a namespace open_tree --namespace made */
+		struct m_handle *h = m_handle_find(m_cur(sh), a->mount_ns, strlen(a->mount_ns));
+		struct m_path top;
+
+		if (!h || !h->ns)
+			return ns_cmd_fail(res, "setns", EBADF);
+		if (!m_may_mount(sh))
+			return ns_cmd_fail(res, "setns", EPERM);
+		top = (struct m_path){ h->ns->root, h->ns->root->root };
+		m_follow(&top);
+		lv = m_shell_push(sh);
+		set_ns(lv, h->ns);
+		m_level_set(w, &lv->root, top);
+		m_level_set(w, &lv->cwd, top);
+		return a->cmd ? run_inner(sh, a->cmd, out, res) : 0;
+	}
 	if (!peer)
 		return ns_cmd_fail(res, "open", ENOENT); /* as /proc/PID of no process */
 	lv = m_cur(peer);

@@ -134,6 +134,10 @@ void m_handle_hold(struct m_handle *h)
 		h->ctx->refs++;
 		return;
 	}
+	if (h->ns) {
+		h->ns->refs++;
+		return;
+	}
 	ns = h->at.mnt->ns;
 	ref(h->at.mnt);
 	if (h->file)
@@ -155,6 +159,13 @@ void m_handle_release(struct m_world *w, struct m_handle *h)
 			ns_buf_free(&h->ctx->data);
 			free(h->ctx);
 		}
+		return;
+	}
+	if (h->ns) {
+		/* as when its last shell leaves: its mounts go, without
+		 * umount propagation */
+		if (--h->ns->refs == 0)
+			m_ns_drop(w, h->ns);
 		return;
 	}
 	ns = h->at.mnt->ns;

@@ -44,6 +44,8 @@ struct m_handle {
 	struct m_path at;
 	struct m_fsctx *ctx;
 	bool file;
+	struct m_ns *ns;              /* a mount namespace open_tree --namespace
+				       * made (at unused): it keeps it alive */
 	struct m_ns *anon;            /* the detached tree's namespace it keeps
 				       * alive: the one its mount was in when
 				       * it was opened, wherever the mount

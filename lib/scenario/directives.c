@@ -76,6 +76,7 @@ static const struct {
 	{ "move_mount_set_group", NS_FEAT_MOVE_MOUNT_SET_GROUP },
 	{ "open_tree_attr", NS_FEAT_OPEN_TREE_ATTR },
 	{ "mount_notify", NS_FEAT_MOUNT_NOTIFY },
+	{ "open_tree_namespace", NS_FEAT_OPEN_TREE_NAMESPACE },
 };
 
 const char *ns_requirement_name(unsigned bit)

@@ -31,7 +31,7 @@ struct parser {
 	struct ns_lines mounted_ro, mounted_rw;
 	/* the handle names made so far: mounts (open_tree, fsmount) and
 	 * filesystem contexts (fsopen, fspick) */
-	struct ns_lines handle_mounts, handle_contexts;
+	struct ns_lines handle_mounts, handle_contexts, handle_namespaces;
 };
 
 /* Record an error at the current line and column col; returns -1. Errors

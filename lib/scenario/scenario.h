@@ -79,8 +79,9 @@ enum ns_errors_form {
 #define NS_FEAT_MOVE_MOUNT_SET_GROUP (1u << 15)
 #define NS_FEAT_OPEN_TREE_ATTR       (1u << 16)
 #define NS_FEAT_MOUNT_NOTIFY         (1u << 17)
+#define NS_FEAT_OPEN_TREE_NAMESPACE  (1u << 18)
 #define NS_FEAT_FIRST NS_FEAT_OPEN_TREE
-#define NS_FEAT_LAST  NS_FEAT_MOUNT_NOTIFY
+#define NS_FEAT_LAST  NS_FEAT_OPEN_TREE_NAMESPACE
 
 /* The name `requires:` gives a NS_REQ_* or NS_FEAT_* bit, or NULL. */
 const char *ns_requirement_name(unsigned bit);

@@ -206,22 +206,77 @@ static int check_terminal(struct parser *p, const struct ns_stage *st, const cha
 	return r;
 }
 
-/* A handle name is a mount or a filesystem context for the whole file,
- * as the command that made it says (def->makes): a context where a mount
- * goes, or a mount where a context goes, is an error here rather than a
- * failure whose errno would be the backend's guess. A name used before
- * any command made it is left to the run (EBADF). */
+/* A handle name is a mount, a filesystem context or a mount namespace for
+ * the whole file, as the command that made it says (def->makes): one
+ * kind where another goes is an error here rather than a failure whose
+ * errno would be the backend's guess. A name used before any command made
+ * it is left to the run (EBADF). */
+static const char *const kind_words[] = {
+	[NS_HANDLE_MOUNT] = "a mount (made by open_tree or fsmount)",
+	[NS_HANDLE_CONTEXT] = "a filesystem context (made by fsopen or fspick)",
+	[NS_HANDLE_NAMESPACE] = "a mount namespace (made by open_tree --namespace)",
+};
+
+static struct ns_lines *kind_list(struct parser *p, enum ns_handle_kind k)
+{
+	return k == NS_HANDLE_CONTEXT ? &p->handle_contexts :
+	       k == NS_HANDLE_NAMESPACE ? &p->handle_namespaces : &p->handle_mounts;
+}
+
+/* The kind name was made as, or -1 when no command made it yet. */
+static int kind_of(struct parser *p, const char *name)
+{
+	for (int k = NS_HANDLE_MOUNT; k <= NS_HANDLE_NAMESPACE; k++)
+		if (lines_have(kind_list(p, (enum ns_handle_kind)k), name))
+			return k;
+	return -1;
+}
+
+static const char *const kind_nouns[] = {
+	[NS_HANDLE_MOUNT] = "mount",
+	[NS_HANDLE_CONTEXT] = "filesystem context",
+	[NS_HANDLE_NAMESPACE] = "mount namespace",
+};
+
+static int wrong_kind(struct parser *p, const struct ns_stage *st, int col, const char *name,
+		      int is, enum ns_handle_kind wanted)
+{
+	struct ns_buf hint = NS_BUF_INIT;
+	int r;
+
+	if (wanted == NS_HANDLE_CONTEXT)
+		ns_buf_adds(&hint, ": fsopen or fspick makes one");
+	else if (wanted == NS_HANDLE_NAMESPACE)
+		ns_buf_adds(&hint, ": open_tree --namespace makes one");
+	else if (is == NS_HANDLE_CONTEXT)
+		ns_buf_addf(&hint, ": fsmount %s @NAME mounts what it created", name);
+	else
+		ns_buf_addf(&hint, ": nsenter --mount=%s enters it", name);
+	r = ns_parser_fail(p, col, "%s: '%s' is %s, not a %s%s", st->def->name, name,
+			   kind_words[is], kind_nouns[wanted], ns_buf_str(&hint));
+	ns_buf_free(&hint);
+	return r;
+}
+
 static int check_handle_kinds(struct parser *p, const struct ns_stage *st)
 {
 	const struct ns_cmd_def *d = st->def;
 	const char *ctx = d->needs_context ? d->needs_context(st->args) : NULL;
-	bool made_ctx = false;
-	const char *made = d->makes ? d->makes(st->args, &made_ctx) : NULL;
+	const char *nsh = d->needs_namespace ? d->needs_namespace(st->args) : NULL;
+	enum ns_handle_kind made_kind = NS_HANDLE_MOUNT;
+	const char *made = d->makes ? d->makes(st->args, &made_kind) : NULL;
+	int is;
 
+	if (nsh) {
+		is = kind_of(p, nsh);
+		if (is >= 0 && is != NS_HANDLE_NAMESPACE)
+			return wrong_kind(p, st, word_col(st, st->argv[0]), nsh, is, NS_HANDLE_NAMESPACE);
+	}
 	for (size_t i = 1; i < st->argc; i++) {
 		const char *w = st->argv[i];
 		struct ns_handle_ref ref;
 		char name[NS_HANDLE_NAME_MAX];
+		enum ns_handle_kind wanted;
 
 		if (w == made || d->handle_any || !ns_handle_ref(w, &ref))
 			continue;
@@ -229,19 +284,17 @@ static int check_handle_kinds(struct parser *p, const struct ns_stage *st)
 					       "a handle of another terminal is TERM:@NAME, TERM its prompt: sh2 for 'sh2# '") < 0)
 			return -1;
 		snprintf(name, sizeof(name), "%.*s", (int)ref.name_len, ref.name);
-		if (w == ctx && lines_have(&p->handle_mounts, name))
-			return ns_parser_fail(p, st->col[i], "%s: '%s' is a mount (made by open_tree or fsmount), not a filesystem context: fsopen or fspick makes one",
-					      d->name, name);
-		if (w != ctx && lines_have(&p->handle_contexts, name))
-			return ns_parser_fail(p, st->col[i], "%s: '%s' is a filesystem context (made by fsopen or fspick), not a mount: fsmount %s @NAME mounts what it created",
-					      d->name, name, name);
+		wanted = w == ctx ? NS_HANDLE_CONTEXT : NS_HANDLE_MOUNT;
+		is = kind_of(p, name);
+		if (is >= 0 && is != (int)wanted)
+			return wrong_kind(p, st, st->col[i], name, is, wanted);
 	}
-	if (made && lines_have(made_ctx ? &p->handle_mounts : &p->handle_contexts, made))
+	is = made ? kind_of(p, made) : -1;
+	if (is >= 0 && is != (int)made_kind)
 		return ns_parser_fail(p, word_col(st, made), "%s: '%s' already names a %s; give the %s another name",
-				      d->name, made, made_ctx ? "mount" : "filesystem context",
-				      made_ctx ? "context" : "mount");
-	if (made && !lines_have(made_ctx ? &p->handle_contexts : &p->handle_mounts, made))
-		ns_lines_push(made_ctx ? &p->handle_contexts : &p->handle_mounts, made);
+				      d->name, made, kind_nouns[is], kind_nouns[made_kind]);
+	if (made && is < 0)
+		ns_lines_push(kind_list(p, made_kind), made);
 	return 0;
 }
 
@@ -288,7 +341,7 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 			if (ns_is_handle_path(st->argv[i], NULL))
 				return ns_parser_fail(p, st->col[i], "%s: '%s' names a place through an open_tree handle, which %s does not take (%s do)",
 						      name, st->argv[i], name, ns_cmd_handle_takers());
-	if (st->def->handles && check_handle_kinds(p, st) < 0)
+	if ((st->def->handles || st->def->needs_namespace) && check_handle_kinds(p, st) < 0)
 		return -1;
 	if (st->def->filter) {
 		size_t file = st->def->file ? st->def->file(st->args) : 0;
@@ -732,12 +785,14 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 	ns_lines_free(&p.mounted_rw);
 	ns_lines_free(&p.handle_mounts);
 	ns_lines_free(&p.handle_contexts);
+	ns_lines_free(&p.handle_namespaces);
 	return sc;
 bad:
 	ns_lines_free(&p.mounted_ro);
 	ns_lines_free(&p.mounted_rw);
 	ns_lines_free(&p.handle_mounts);
 	ns_lines_free(&p.handle_contexts);
+	ns_lines_free(&p.handle_namespaces);
 	report(&p, diag);
 	ns_scenario_free(sc);
 	return NULL;
@@ -909,5 +964,6 @@ int ns_plan_add_command(struct ns_scenario *plan, const char *terminal, char pro
 	ns_lines_free(&p.mounted_rw);
 	ns_lines_free(&p.handle_mounts);
 	ns_lines_free(&p.handle_contexts);
+	ns_lines_free(&p.handle_namespaces);
 	return r;
 }

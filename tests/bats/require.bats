@@ -39,7 +39,7 @@ SCN
 	)
 	run --separate-stderr "$NSTEST" lint "$scn"
 	assert_failure 2
-	assert_equal "$stderr" "$scn:1:16: error: requires: unknown requirement 'warp_drive' (known: root, loop, userns, open_tree, move_mount, fsmount, mount_setattr, statmount, listmount, move_mount_beneath, move_mount_set_group, open_tree_attr, mount_notify)"
+	assert_equal "$stderr" "$scn:1:16: error: requires: unknown requirement 'warp_drive' (known: root, loop, userns, open_tree, move_mount, fsmount, mount_setattr, statmount, listmount, move_mount_beneath, move_mount_set_group, open_tree_attr, mount_notify, open_tree_namespace)"
 }
 
 @test "xfail: a failure inside the marked kernel range is XFAIL and exit 0" {

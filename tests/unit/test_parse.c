@@ -211,7 +211,7 @@ TEST(errors)
 	parse_error("    # unshare --map-root sh\n", "t.scn:1:15: error: unshare: unsupported option --map-root (did you mean --map-root-user?)", "unshare option prefix");
 	parse_error("    # unshare --foo sh\n", "t.scn:1:15: error: unshare: unsupported option --foo (-m, -U, -r and --propagation)", "unshare option: no guess");
 	parse_error("    # open_tree --clon /a @t\n", "t.scn:1:17: error: open_tree: unknown option --clon (did you mean --clone?)", "open_tree option");
-	parse_error("    # open_tree -x /a @t\n", "t.scn:1:17: error: open_tree: unknown option -x (-c, -R)", "open_tree option: no guess");
+	parse_error("    # open_tree -x /a @t\n", "t.scn:1:17: error: open_tree: unknown option -x (-c, -R, --namespace)", "open_tree option: no guess");
 	parse_error("    # move_mount --beneth /a /b\n", "t.scn:1:18: error: move_mount: unknown option --beneth (did you mean --beneath?)", "move_mount option");
 	parse_error("    # mount_setattr --recursiv -o ro /a\n", "t.scn:1:21: error: mount_setattr: unknown option --recursiv (did you mean --recursive?)", "mount_setattr option");
 	parse_error("    # mount /dev/sdb1 /x -o\n", "t.scn:1:26: error: mount: option -o needs a value", "mount -o without its value");
