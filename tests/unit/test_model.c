@@ -876,6 +876,93 @@ TEST(move_mount_set_group_other_superblock)
 	finish(r);
 }
 
+TEST(move_mount_beneath_under_a_shared_parent)
+{
+	/* can_move_mount_beneath() (6.18) refuses only where propagation
+	 * would overmount; F, attached under the shared /s, propagates to
+	 * its peer /c, where T's copy moves onto F's copy */
+	struct run *r = start("move_mount(2) MOVE_MOUNT_BENEATH, shared parent",
+		C("# mkdir /s /c /src")
+		C("# mount --make-shared /dev/sdb1 /s")
+		C("# mkdir /s/d")
+		C("# mount --bind /s /c")
+		C("# mount /dev/sdc1 /s/d")
+		C("# mount /dev/sdd1 /src")
+		C("# open_tree -c /src @f")
+		C("# move_mount --beneath @f /s/d")
+		C("# " MI));
+
+	setup(r, 8);
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /s rw,relatime shared:1",
+		   "22 20 8:17 / /c rw,relatime shared:1",
+		   "23 26 8:33 / /s/d rw,relatime shared:2",
+		   "24 27 8:33 / /c/d rw,relatime shared:2",
+		   "25 20 8:49 / /src rw,relatime",
+		   "26 21 8:49 / /s/d rw,relatime shared:3",
+		   "27 22 8:49 / /c/d rw,relatime shared:3"),
+	      "F beneath T, and F's copy beneath T's copy on the peer");
+	finish(r);
+}
+
+TEST(move_mount_beneath_refusals)
+{
+	/* each refusal breaks one condition of can_move_mount_beneath()
+	 * (6.18); the same move goes through once it holds */
+	struct run *r = start("move_mount(2) MOVE_MOUNT_BENEATH, refusals",
+		C("# mkdir /p /src /o /t /q /x")
+		C("# mount --make-shared /dev/sdb1 /p")
+		C("# mkdir /p/e")
+		C("# mount --bind /p/e /p/e")
+		C("# mount /dev/sdc1 /src")
+		C("# open_tree -c /src @g")
+		C("# move_mount --beneath @g /p/e")
+		C("# mount --make-slave /p/e")
+		C("# move_mount --beneath @g /p/e")
+		C("# mount /dev/sdd1 /o")
+		C("# open_tree /o @o")
+		C("# mount /dev/sde1 /o")
+		C("# mount /dev/sdf1 /t")
+		C("# move_mount --beneath @o /t")
+		C("# umount /o")
+		C("# move_mount --beneath @o /t")
+		C("# mount /dev/sdg1 /q")
+		C("# mkdir /q/m")
+		C("# mount --bind /q/m /x")
+		C("# mount /dev/sdh1 /q/m")
+		C("# mount --make-shared /q")
+		C("# move_mount --set-group /q /x")
+		C("# move_mount --beneath /x /q/m")
+		C("# mount --make-private /x")
+		C("# move_mount --beneath /x /q/m")
+		C("# " MI));
+
+	setup(r, 6);
+	fails(r, EINVAL, "move_mount", "the top, a peer of the parent, has its root at the mount point: EINVAL");
+	quiet(r, "the top becomes a slave of the parent's group");
+	fails(r, EINVAL, "move_mount", "so it still receives there: EINVAL");
+	setup(r, 4);
+	fails(r, EINVAL, "move_mount", "the source is overmounted: EINVAL");
+	quiet(r, "the cover goes");
+	quiet(r, "and the source goes beneath");
+	setup(r, 6);
+	fails(r, EINVAL, "move_mount",
+	      "a source of the shell's namespace receiving from the parent, its root at the mount point: EINVAL");
+	quiet(r, "the source made private");
+	quiet(r, "goes beneath");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /p rw,relatime shared:1",
+		   "22 21 8:17 /e /p/e rw,relatime master:1",
+		   "23 20 8:33 / /src rw,relatime",
+		   "25 20 8:49 / /t rw,relatime",
+		   "27 25 8:81 / /t rw,relatime",
+		   "26 20 8:97 / /q rw,relatime shared:2",
+		   "28 26 8:97 /m /q/m rw,relatime shared:3",
+		   "29 28 8:113 / /q/m rw,relatime"),
+	      "the two moves that went through, nothing of the refused ones");
+	finish(r);
+}
+
 TEST(mount_setattr_recursive)
 {
 	struct run *r = start("mount_setattr(2) AT_RECURSIVE",
