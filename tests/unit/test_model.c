@@ -509,6 +509,39 @@ TEST(5f_umount_busy_cwd_and_lazy)
 	finish(r);
 }
 
+/* propagate_umount.txt: a copy whose only submount covers its root goes
+ * with the mount unmounted (the cover moves down); in use, it makes the
+ * umount EBUSY (umount(2); the kernel's propagate_mount_busy()) */
+#define BUSY_UNDER_COVER \
+	C("sh1# mkdir /b1 /b2") \
+	C("sh1# mount --make-shared /dev/sdb1 /b1") \
+	C("sh1# mkdir /b1/x") \
+	C("sh1# mount --bind /b1 /b2") \
+	C("sh1# mount /dev/sdc1 /b1/x") \
+	C("sh1# mount --make-private /b2/x") \
+	C("sh2# cd /b2/x") \
+	C("sh1# mount /dev/sdc2 /b2/x") \
+	C("sh1# umount /b1/x") \
+	C("sh2# cd /") \
+	C("sh1# umount /b1/x") \
+	C("sh1# " MI)
+
+TEST(5f_umount_busy_copy_under_a_cover)
+{
+	struct run *r = start("umount(2) EBUSY, a covered copy in use", BUSY_UNDER_COVER);
+
+	setup(r, 8);
+	fails(r, EBUSY, "umount2", "the copy C2, under D and a shell's working directory: EBUSY");
+	quiet(r, "the shell leaves C2");
+	quiet(r, "now the umount goes through");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /b1 rw,relatime shared:1",
+		   "22 20 8:17 / /b2 rw,relatime shared:1",
+		   "25 22 8:34 / /b2/x rw,relatime"),
+	      "C and C2 went; D moved down to /b2 at x");
+	finish(r);
+}
+
 /* ---- 5g: a copy of the namespace (unshare -m) ------------------------------ */
 
 TEST(5g_clone_keeps_types)
@@ -1001,26 +1034,40 @@ TEST(quirks_parse)
 {
 	unsigned shifts = 1u << M_QUIRK_UMOUNT_SHIFTS;
 	unsigned drops = 1u << M_QUIRK_COPY_DROPS_UNBINDABLE;
+	unsigned chains = 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS;
 	static const struct { const char *release; unsigned want; } kernel[] = {
 		/* the ranges measured on Debian's kernels (docs/kernels.md) */
-		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL | 1u << M_QUIRK_DETACHED_OURS_ONLY },
-		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
+				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
+			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "6.0.19", 0 },
-		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "6.12.43+deb12-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-					       1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+					       1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "6.12.48", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-			     1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY },
-		{ "6.12.57", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+			     1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.12.57", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		/* the first stretch of umount-busy-skips-chains ends there */
+		{ "6.12.116+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+						1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.12.117+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+						1u << M_QUIRK_DETACHED_OURS_ONLY },
 		/* the second stretch of change-type-ours-only, after "; " */
 		{ "6.16.3+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-					      1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY },
-		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST },
-		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST },
-		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
-		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
-		{ "6.19.0", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
-		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
+					      1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.19.0", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "7.2.11", 0 },
 		{ "7.3.4", 0 },
 		{ "garbage", 0 },
@@ -1044,6 +1091,9 @@ TEST(quirks_parse)
 	ok(m_quirks_parse("copy-drops-unbindable,umount-shifts-stacks", NULL, &mask, &err) == 0 &&
 	   mask == (shifts | drops), "quirks: two names");
 	mask = 99;
+	ok(m_quirks_parse("umount-busy-skips-chains", NULL, &mask, &err) == 0 && mask == chains,
+	   "quirks: the newest name");
+	mask = 99;
 	ok(m_quirks_parse("", NULL, &mask, &err) == 0 && mask == 0, "quirks: empty is none");
 	mask = 99;
 	ok(m_quirks_parse(NULL, NULL, &mask, &err) == 0 && mask == 0, "quirks: NULL is none");
@@ -1051,7 +1101,7 @@ TEST(quirks_parse)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
@@ -1131,6 +1181,66 @@ TEST(quirk_umount_shifts_stacks)
 		   "22 20 8:17 / /q2 rw,relatime shared:1",
 		   "27 22 8:34 / /q2/t rw,relatime"),
 	      "with the quirk T2 goes too and D shifts down to /q2/t");
+	finish(r);
+}
+
+/* A receiver that is itself a peer of the parent, at the place of the
+ * mount unmounted, holds the next copy of the chain: C (at x on /c2, a
+ * peer of /c1) and D (at x on C) are both copies of D2. D goes, so C
+ * goes with it (propagate_umount.txt), and a shell works in C. */
+#define BUSY_CHAIN \
+	C("sh1# mkdir /c1 /c2") \
+	C("sh1# mount --make-shared /dev/sdb1 /c1") \
+	C("sh1# mkdir /c1/x") \
+	C("sh1# mount --bind /c1 /c2") \
+	C("sh1# mount --make-private /c2") \
+	C("sh1# mount --bind /c1 /c2/x") \
+	C("sh1# mount /dev/sdc1 /c2/x/x") \
+	C("sh1# move_mount --set-group /c1 /c2") \
+	C("sh2# cd /c2/x") \
+	C("sh1# umount /c1/x") \
+	C("sh1# " MI)
+
+TEST(quirk_umount_busy_skips_chains)
+{
+	struct run *r = start("umount(2) EBUSY along a chain of copies", BUSY_CHAIN);
+
+	setup(r, 9);
+	fails(r, EBUSY, "umount2", "C, in use, would go with D: EBUSY");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /c1 rw,relatime shared:1",
+		   "22 20 8:17 / /c2 rw,relatime shared:1",
+		   "23 22 8:17 / /c2/x rw,relatime shared:1",
+		   "24 23 8:33 / /c2/x/x rw,relatime shared:2",
+		   "25 21 8:33 / /c1/x rw,relatime shared:2"),
+	      "nothing changed");
+	finish(r);
+
+	r = start_with("quirk umount-busy-skips-chains", BUSY_CHAIN,
+		       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS, M_BREAK_NONE);
+	setup(r, 9);
+	/* the quirk's own description (quirks.c): C has a submount that does
+	 * not cover its root, so it is not looked at, and goes */
+	quiet(r, "with the quirk the umount goes through");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /c1 rw,relatime shared:1",
+		   "22 20 8:17 / /c2 rw,relatime shared:1"),
+	      "and takes D2, C and D, C from under the shell");
+	finish(r);
+
+	/* what the older check does look at: a copy whose only submount
+	 * covers its root */
+	r = start_with("quirk umount-busy-skips-chains, a covered copy", BUSY_UNDER_COVER,
+		       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS, M_BREAK_NONE);
+	setup(r, 8);
+	fails(r, EBUSY, "umount2", "with the quirk too, the covered copy in use: EBUSY");
+	quiet(r, "the shell leaves C2");
+	quiet(r, "now the umount goes through");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /b1 rw,relatime shared:1",
+		   "22 20 8:17 / /b2 rw,relatime shared:1",
+		   "25 22 8:34 / /b2/x rw,relatime"),
+	      "C and C2 went; D moved down to /b2 at x");
 	finish(r);
 }
 
