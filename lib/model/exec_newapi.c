@@ -215,8 +215,27 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 	return 0;
 }
 
+/* Would an event on the shared mount `from` at `mp` land on top of `to`:
+ * does `to` receive from `from` (a peer of it, or a slave of its group
+ * anywhere up the chain of masters) with its root at that very place?
+ * The kernel's propagation_would_overmount() (fs/pnode.c, 6.18). */
+static bool would_overmount(const struct m_mount *from, const struct m_mount *to,
+			    const struct m_node *mp)
+{
+	if (!from->group || to->root != mp)
+		return false;
+	if (to->group == from->group)
+		return true;
+	for (const struct m_group *g = to->master; g; g = g->master)
+		if (g == from->group)
+			return true;
+	return false;
+}
+
 /* MOVE_MOUNT_BENEATH: FROM goes where TO (the top of its stack) is
- * attached, and TO goes on FROM's root (move_mount(2)). */
+ * attached, and TO goes on FROM's root (move_mount(2)). The checks are
+ * 6.18's can_move_mount_beneath(), after lock_mount()'s own; the move's
+ * (m_move, do_move_mount()) come after them. */
 static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 		   struct ns_cmd_result *res)
 {
@@ -225,7 +244,18 @@ static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 	struct m_path place;
 	int r;
 
-	if (to.d != top->root || !parent || top->locked)
+	if (to.d != top->root)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	/* a target in an unmounted tree fails as lock_mount() says, before
+	 * anything is checked of going beneath: the move's own checks give
+	 * that error, and the move goes nowhere */
+	if (!top->ns || top->dead)
+		return m_move(sh, from, to, true, res, "move_mount");
+	if (!parent || top->locked)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	/* the source may not be overmounted (the kernel's reason: no
+	 * pointless shadow mounts when it propagates) */
+	if (m_child_at(from.mnt, from.mnt->root))
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	/* nothing goes beneath the shell's root, or onto the namespace's */
 	if (top == lv->root.mnt || parent == lv->ns->root)
@@ -233,8 +263,11 @@ static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 	for (struct m_mount *p = from.mnt; p; p = p->parent)
 		if (p == top)
 			return ns_cmd_fail(res, "move_mount", EINVAL);
-	/* a copy propagated on top would defeat going beneath */
-	if (parent->group)
+	/* FROM, attached under a shared parent, propagates like any mount;
+	 * a copy that would land on TO's root, or on FROM's own (FROM of the
+	 * shell's namespace: check_mnt()), would put a mount back on top */
+	if (would_overmount(parent, top, top->mp) ||
+	    (from.mnt->ns == lv->ns && would_overmount(parent, from.mnt, top->mp)))
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	place = (struct m_path){ parent, top->mp };
 	/* take TO off, attach FROM there, put TO back on FROM's root */

@@ -73,6 +73,20 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"release, absent from 6.16.3 on (scenarios/newapi/detached-trees.scn, "
 		"docs/kernels.md).",
 	},
+	[M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS] = {
+		"umount-busy-skips-chains", ">= 6.1, < 6.12.117; >= 6.13, < 7.2.11",
+		"a plain umount is EBUSY only when one of the copies without submounts, "
+		"or whose only submount covers their root, is in use: a copy in use "
+		"that goes with the copy inside it (a receiver that is itself a peer of "
+		"the parent holds the next copy of the chain) is taken out from under "
+		"its user. Breaks umount(2) EBUSY for a mount that propagate_umount.txt "
+		"takes out; from 6.12.117 and 7.2.11 propagate_mount_busy() follows "
+		"each chain as propagate_umount() trims it (chain_busy(), read in "
+		"Debian's linux-source-6.12 6.12.118). Measured on every Debian release: "
+		"every 6.1, 6.12.43 to 6.12.116, and 6.16.3 to 7.2.9 (this machine's "
+		"6.18.44 too); gone from 6.12.117 and 7.2.11, 7.2.10 not packaged "
+		"(scenarios/man2/05-umount-busy-chain.scn).",
+	},
 };
 
 static int find(const char *name, size_t len)

@@ -567,11 +567,34 @@ static bool pinned(const struct m_world *w, const struct m_mount *c, unsigned in
 	return false;
 }
 
+/* Is c's only submount one that covers its root? */
+static bool only_overmounted(const struct m_mount *c)
+{
+	return c->kids && !c->kids->sib && c->kids->mp == c->root;
+}
+
+/* A busy umount changes nothing: the marks go, and the cognates unlocked
+ * for the trial are locked again. */
+static int umount_busy(struct m_mount **set, size_t nset, struct m_mount **cand, bool *relock,
+		       size_t ncand)
+{
+	for (size_t k = 0; k < nset; k++)
+		set[k]->mark = 0;
+	for (size_t i = 0; i < ncand; i++)
+		if (relock[i])
+			cand[i]->locked = true;
+	free(set);
+	free(cand);
+	free(relock);
+	return -EBUSY;
+}
+
 int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 {
 	unsigned in = m_new_mark(w);
 	struct m_mount **set = NULL, **cand = NULL;
-	size_t nset = 0, setcap = 0, ncand = 0, candcap = 0, nu;
+	bool *relock = NULL;
+	size_t nset = 0, setcap = 0, ncand = 0, candcap = 0, relockcap = 0, nu;
 	struct ns_buf b = NS_BUF_INIT;
 	bool changed;
 	void *v;
@@ -600,15 +623,18 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 			struct m_mount *c = m_child_at(rv[j], x->mp);
 			if (!c || c->mark == in)
 				continue;
-			/* what sits where the named mount sat may be shown:
-			 * unmounting it proves that safe, so its cognates are
-			 * unlocked (the kernel's propagate_mount_unlock()) */
-			if (x == m)
-				c->locked = false;
 			c->mark = in;
 			v = cand;
 			ns_grow(&v, &candcap, ncand + 1, sizeof(*cand));
 			cand = v;
+			/* what sits where the named mount sat may be shown:
+			 * unmounting it proves that safe, so its cognates are
+			 * unlocked (the kernel's propagate_mount_unlock()),
+			 * once the umount is known not to be busy */
+			v = relock;
+			ns_grow(&v, &relockcap, ncand + 1, sizeof(*relock));
+			relock = v;
+			relock[ncand] = x == m;
 			cand[ncand++] = c;
 			/* it joins the set, and so do the candidates its
 			 * own submounts' copies make */
@@ -619,17 +645,19 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 		}
 		free(rv);
 	}
-	if (!lazy)
+	for (size_t i = 0; i < ncand; i++)
+		relock[i] = relock[i] && cand[i]->locked;
+	/* kernels with umount-busy-skips-chains look, before anything
+	 * else, at the copies without submounts or whose only submount
+	 * covers their root (propagate_mount_busy() before 6.12.117 and
+	 * 7.2.11, 6.18's included) */
+	if (!lazy && (w->quirks & (1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS)))
 		for (size_t i = 0; i < ncand; i++)
-			if (!cand[i]->kids && cand[i]->refs) {
-				/* a copy in use: the kernel's
-				 * propagate_mount_busy() */
-				for (size_t k = 0; k < nset; k++)
-					set[k]->mark = 0;
-				free(set);
-				free(cand);
-				return -EBUSY;
-			}
+			if ((!cand[i]->kids || only_overmounted(cand[i])) && cand[i]->refs)
+				return umount_busy(set, nset, cand, relock, ncand);
+	for (size_t i = 0; i < ncand; i++)
+		if (relock[i])
+			cand[i]->locked = false;
 	/* drop candidates that something staying would end up inside */
 	do {
 		changed = false;
@@ -644,6 +672,16 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 				changed = true;
 			}
 	} while (changed);
+	/* a copy that goes is in use: EBUSY (umount(2)), the named mount
+	 * being only the first of what goes. A copy whose submounts all go
+	 * with it counts, as one whose only submount covers its root does
+	 * (the kernel's propagate_mount_busy() from 6.12.117 and 7.2.11:
+	 * chain_busy() follows each chain of copies as propagate_umount()
+	 * trims it) */
+	if (!lazy && !(w->quirks & (1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS)))
+		for (size_t i = 0; i < ncand; i++)
+			if (cand[i]->mark == in && cand[i]->refs)
+				return umount_busy(set, nset, cand, relock, ncand);
 	/* what stays on top of a removed mount's root goes down to where the
 	 * bottom of its stack is attached to a mount that stays
 	 * ("Reparenting") */
@@ -706,6 +744,7 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 	ns_buf_free(&b);
 	free(set);
 	free(cand);
+	free(relock);
 	return 0;
 }
 

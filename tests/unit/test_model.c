@@ -509,6 +509,39 @@ TEST(5f_umount_busy_cwd_and_lazy)
 	finish(r);
 }
 
+/* propagate_umount.txt: a copy whose only submount covers its root goes
+ * with the mount unmounted (the cover moves down); in use, it makes the
+ * umount EBUSY (umount(2); the kernel's propagate_mount_busy()) */
+#define BUSY_UNDER_COVER \
+	C("sh1# mkdir /b1 /b2") \
+	C("sh1# mount --make-shared /dev/sdb1 /b1") \
+	C("sh1# mkdir /b1/x") \
+	C("sh1# mount --bind /b1 /b2") \
+	C("sh1# mount /dev/sdc1 /b1/x") \
+	C("sh1# mount --make-private /b2/x") \
+	C("sh2# cd /b2/x") \
+	C("sh1# mount /dev/sdc2 /b2/x") \
+	C("sh1# umount /b1/x") \
+	C("sh2# cd /") \
+	C("sh1# umount /b1/x") \
+	C("sh1# " MI)
+
+TEST(5f_umount_busy_copy_under_a_cover)
+{
+	struct run *r = start("umount(2) EBUSY, a covered copy in use", BUSY_UNDER_COVER);
+
+	setup(r, 8);
+	fails(r, EBUSY, "umount2", "the copy C2, under D and a shell's working directory: EBUSY");
+	quiet(r, "the shell leaves C2");
+	quiet(r, "now the umount goes through");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /b1 rw,relatime shared:1",
+		   "22 20 8:17 / /b2 rw,relatime shared:1",
+		   "25 22 8:34 / /b2/x rw,relatime"),
+	      "C and C2 went; D moved down to /b2 at x");
+	finish(r);
+}
+
 /* ---- 5g: a copy of the namespace (unshare -m) ------------------------------ */
 
 TEST(5g_clone_keeps_types)
@@ -942,6 +975,93 @@ TEST(move_mount_set_group_other_superblock)
 	finish(r);
 }
 
+TEST(move_mount_beneath_under_a_shared_parent)
+{
+	/* can_move_mount_beneath() (6.18) refuses only where propagation
+	 * would overmount; F, attached under the shared /s, propagates to
+	 * its peer /c, where T's copy moves onto F's copy */
+	struct run *r = start("move_mount(2) MOVE_MOUNT_BENEATH, shared parent",
+		C("# mkdir /s /c /src")
+		C("# mount --make-shared /dev/sdb1 /s")
+		C("# mkdir /s/d")
+		C("# mount --bind /s /c")
+		C("# mount /dev/sdc1 /s/d")
+		C("# mount /dev/sdd1 /src")
+		C("# open_tree -c /src @f")
+		C("# move_mount --beneath @f /s/d")
+		C("# " MI));
+
+	setup(r, 8);
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /s rw,relatime shared:1",
+		   "22 20 8:17 / /c rw,relatime shared:1",
+		   "23 26 8:33 / /s/d rw,relatime shared:2",
+		   "24 27 8:33 / /c/d rw,relatime shared:2",
+		   "25 20 8:49 / /src rw,relatime",
+		   "26 21 8:49 / /s/d rw,relatime shared:3",
+		   "27 22 8:49 / /c/d rw,relatime shared:3"),
+	      "F beneath T, and F's copy beneath T's copy on the peer");
+	finish(r);
+}
+
+TEST(move_mount_beneath_refusals)
+{
+	/* each refusal breaks one condition of can_move_mount_beneath()
+	 * (6.18); the same move goes through once it holds */
+	struct run *r = start("move_mount(2) MOVE_MOUNT_BENEATH, refusals",
+		C("# mkdir /p /src /o /t /q /x")
+		C("# mount --make-shared /dev/sdb1 /p")
+		C("# mkdir /p/e")
+		C("# mount --bind /p/e /p/e")
+		C("# mount /dev/sdc1 /src")
+		C("# open_tree -c /src @g")
+		C("# move_mount --beneath @g /p/e")
+		C("# mount --make-slave /p/e")
+		C("# move_mount --beneath @g /p/e")
+		C("# mount /dev/sdd1 /o")
+		C("# open_tree /o @o")
+		C("# mount /dev/sde1 /o")
+		C("# mount /dev/sdf1 /t")
+		C("# move_mount --beneath @o /t")
+		C("# umount /o")
+		C("# move_mount --beneath @o /t")
+		C("# mount /dev/sdg1 /q")
+		C("# mkdir /q/m")
+		C("# mount --bind /q/m /x")
+		C("# mount /dev/sdh1 /q/m")
+		C("# mount --make-shared /q")
+		C("# move_mount --set-group /q /x")
+		C("# move_mount --beneath /x /q/m")
+		C("# mount --make-private /x")
+		C("# move_mount --beneath /x /q/m")
+		C("# " MI));
+
+	setup(r, 6);
+	fails(r, EINVAL, "move_mount", "the top, a peer of the parent, has its root at the mount point: EINVAL");
+	quiet(r, "the top becomes a slave of the parent's group");
+	fails(r, EINVAL, "move_mount", "so it still receives there: EINVAL");
+	setup(r, 4);
+	fails(r, EINVAL, "move_mount", "the source is overmounted: EINVAL");
+	quiet(r, "the cover goes");
+	quiet(r, "and the source goes beneath");
+	setup(r, 6);
+	fails(r, EINVAL, "move_mount",
+	      "a source of the shell's namespace receiving from the parent, its root at the mount point: EINVAL");
+	quiet(r, "the source made private");
+	quiet(r, "goes beneath");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /p rw,relatime shared:1",
+		   "22 21 8:17 /e /p/e rw,relatime master:1",
+		   "23 20 8:33 / /src rw,relatime",
+		   "25 20 8:49 / /t rw,relatime",
+		   "27 25 8:81 / /t rw,relatime",
+		   "26 20 8:97 / /q rw,relatime shared:2",
+		   "28 26 8:97 /m /q/m rw,relatime shared:3",
+		   "29 28 8:113 / /q/m rw,relatime"),
+	      "the two moves that went through, nothing of the refused ones");
+	finish(r);
+}
+
 TEST(mount_setattr_recursive)
 {
 	struct run *r = start("mount_setattr(2) AT_RECURSIVE",
@@ -980,26 +1100,40 @@ TEST(quirks_parse)
 {
 	unsigned shifts = 1u << M_QUIRK_UMOUNT_SHIFTS;
 	unsigned drops = 1u << M_QUIRK_COPY_DROPS_UNBINDABLE;
+	unsigned chains = 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS;
 	static const struct { const char *release; unsigned want; } kernel[] = {
 		/* the ranges measured on Debian's kernels (docs/kernels.md) */
-		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL | 1u << M_QUIRK_DETACHED_OURS_ONLY },
-		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
+				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
+			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "6.0.19", 0 },
-		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "6.12.43+deb12-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-					       1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+					       1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "6.12.48", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-			     1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY },
-		{ "6.12.57", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST | 1u << M_QUIRK_DETACHED_OURS_ONLY },
+			     1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.12.57", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		/* the first stretch of umount-busy-skips-chains ends there */
+		{ "6.12.116+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+						1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.12.117+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+						1u << M_QUIRK_DETACHED_OURS_ONLY },
 		/* the second stretch of change-type-ours-only, after "; " */
 		{ "6.16.3+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-					      1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY },
-		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST },
-		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST },
-		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
-		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
-		{ "6.19.0", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
-		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE },
+					      1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "6.19.0", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
 		{ "7.2.11", 0 },
 		{ "7.3.4", 0 },
 		{ "garbage", 0 },
@@ -1023,6 +1157,9 @@ TEST(quirks_parse)
 	ok(m_quirks_parse("copy-drops-unbindable,umount-shifts-stacks", NULL, &mask, &err) == 0 &&
 	   mask == (shifts | drops), "quirks: two names");
 	mask = 99;
+	ok(m_quirks_parse("umount-busy-skips-chains", NULL, &mask, &err) == 0 && mask == chains,
+	   "quirks: the newest name");
+	mask = 99;
 	ok(m_quirks_parse("", NULL, &mask, &err) == 0 && mask == 0, "quirks: empty is none");
 	mask = 99;
 	ok(m_quirks_parse(NULL, NULL, &mask, &err) == 0 && mask == 0, "quirks: NULL is none");
@@ -1030,7 +1167,7 @@ TEST(quirks_parse)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
@@ -1110,6 +1247,66 @@ TEST(quirk_umount_shifts_stacks)
 		   "22 20 8:17 / /q2 rw,relatime shared:1",
 		   "27 22 8:34 / /q2/t rw,relatime"),
 	      "with the quirk T2 goes too and D shifts down to /q2/t");
+	finish(r);
+}
+
+/* A receiver that is itself a peer of the parent, at the place of the
+ * mount unmounted, holds the next copy of the chain: C (at x on /c2, a
+ * peer of /c1) and D (at x on C) are both copies of D2. D goes, so C
+ * goes with it (propagate_umount.txt), and a shell works in C. */
+#define BUSY_CHAIN \
+	C("sh1# mkdir /c1 /c2") \
+	C("sh1# mount --make-shared /dev/sdb1 /c1") \
+	C("sh1# mkdir /c1/x") \
+	C("sh1# mount --bind /c1 /c2") \
+	C("sh1# mount --make-private /c2") \
+	C("sh1# mount --bind /c1 /c2/x") \
+	C("sh1# mount /dev/sdc1 /c2/x/x") \
+	C("sh1# move_mount --set-group /c1 /c2") \
+	C("sh2# cd /c2/x") \
+	C("sh1# umount /c1/x") \
+	C("sh1# " MI)
+
+TEST(quirk_umount_busy_skips_chains)
+{
+	struct run *r = start("umount(2) EBUSY along a chain of copies", BUSY_CHAIN);
+
+	setup(r, 9);
+	fails(r, EBUSY, "umount2", "C, in use, would go with D: EBUSY");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /c1 rw,relatime shared:1",
+		   "22 20 8:17 / /c2 rw,relatime shared:1",
+		   "23 22 8:17 / /c2/x rw,relatime shared:1",
+		   "24 23 8:33 / /c2/x/x rw,relatime shared:2",
+		   "25 21 8:33 / /c1/x rw,relatime shared:2"),
+	      "nothing changed");
+	finish(r);
+
+	r = start_with("quirk umount-busy-skips-chains", BUSY_CHAIN,
+		       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS, M_BREAK_NONE);
+	setup(r, 9);
+	/* the quirk's own description (quirks.c): C has a submount that does
+	 * not cover its root, so it is not looked at, and goes */
+	quiet(r, "with the quirk the umount goes through");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /c1 rw,relatime shared:1",
+		   "22 20 8:17 / /c2 rw,relatime shared:1"),
+	      "and takes D2, C and D, C from under the shell");
+	finish(r);
+
+	/* what the older check does look at: a copy whose only submount
+	 * covers its root */
+	r = start_with("quirk umount-busy-skips-chains, a covered copy", BUSY_UNDER_COVER,
+		       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS, M_BREAK_NONE);
+	setup(r, 8);
+	fails(r, EBUSY, "umount2", "with the quirk too, the covered copy in use: EBUSY");
+	quiet(r, "the shell leaves C2");
+	quiet(r, "now the umount goes through");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /b1 rw,relatime shared:1",
+		   "22 20 8:17 / /b2 rw,relatime shared:1",
+		   "25 22 8:34 / /b2/x rw,relatime"),
+	      "C and C2 went; D moved down to /b2 at x");
 	finish(r);
 }
 
