@@ -55,7 +55,7 @@ static int open_namespace(struct m_shell *sh, struct m_path at, const struct ns_
 	struct m_ns *ns;
 	int err;
 
-	if (!at.d->dir)
+	if (!at.d->dir && !(w->quirks & (1u << M_QUIRK_NAMESPACE_OF_A_FILE)))
 		return ns_cmd_fail(res, sys, ENOTDIR);
 	if (at.mnt->unbindable || !may_copy_tree(sh, at.mnt))
 		return ns_cmd_fail(res, sys, EINVAL);

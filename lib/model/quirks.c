@@ -85,7 +85,17 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"Debian's linux-source-6.12 6.12.118). Measured on every Debian release: "
 		"every 6.1, 6.12.43 to 6.12.116, and 6.16.3 to 7.2.9 (this machine's "
 		"6.18.44 too); gone from 6.12.117 and 7.2.11, 7.2.10 not packaged "
-		"(scenarios/man2/05-umount-busy-chain.scn).",
+		"(scenarios/man2/07-umount-busy-chain.scn).",
+	},
+	[M_QUIRK_NAMESPACE_OF_A_FILE] = {
+		"namespace-of-a-file", ">= 7.0, < 7.0.13",
+		"open_tree with OPEN_TREE_NAMESPACE copies a file as readily as a "
+		"directory and makes it the root of the new namespace; the commit "
+		"\"namespace: restrict OPEN_TREE_NAMESPACE/FSMOUNT_NAMESPACE to "
+		"directories\" (merged for 7.1, backported to 7.0.13) makes it "
+		"ENOTDIR. Measured on Debian 7.0.4 to 7.0.12; ENOTDIR on 7.0.13 and "
+		"every 7.1, 7.2 and 7.3 release (scenarios/newapi/open-tree-namespace.scn, "
+		"docs/kernels.md).",
 	},
 };
 

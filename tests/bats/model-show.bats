@@ -91,7 +91,7 @@ SCN
 	scn=$(slave_demo)
 	run "$NSTEST" run --backend model --quirk no-such-quirk "$scn"
 	assert_failure 2
-	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only; or kernel)"
+	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file; or kernel)"
 }
 
 @test "run --quirks takes only 'kernel'" {
@@ -156,4 +156,22 @@ SCN
 	assert_failure 1
 	assert_line --regexp '^ *\+move_mount: EINVAL \(Invalid argument\)$'
 	assert_line --regexp '^ *\+mount: EINVAL \(Invalid argument\)$'
+}
+
+@test "run --quirk namespace-of-a-file: the model makes a namespace of a file, as 7.0.4 to 7.0.12 do" {
+	scn=$NSTEST_ROOT/scenarios/newapi/open-tree-namespace.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk namespace-of-a-file "$scn"
+	assert_failure 1
+	assert_line --regexp '^ *-open_tree: ENOTDIR \(Not a directory\)$'
+}
+
+@test "run --quirk umount-busy-skips-chains: the busy copy of a chain goes from under its user, as 6.18.44 does" {
+	scn=$NSTEST_ROOT/scenarios/man2/07-umount-busy-chain.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk umount-busy-skips-chains "$scn"
+	assert_failure 1
+	assert_line --regexp '^ *-umount: .*busy.*$'
 }
