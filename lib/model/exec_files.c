@@ -252,12 +252,8 @@ int m_exec_exec(struct m_shell *sh, const void *args, struct ns_buf *out,
 		snprintf(h.name, sizeof(h.name), "&%d", a->v[i].fd);
 		if (!a->v[i].file) {
 			old = m_handle_find(lv, h.name, strlen(h.name));
-			if (old) {
-				struct m_handle gone = *old;
-
-				*old = lv->handles[--lv->nhandles];
-				m_handle_release(&sh->sb->w, &gone);
-			}
+			if (old)
+				m_handle_close(&sh->sb->w, lv, old);
 			continue;
 		}
 		r = m_lookup(sh, a->v[i].file, &h.at);

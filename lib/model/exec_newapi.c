@@ -39,6 +39,37 @@ static unsigned clone_origin(const struct m_mount *m)
 	return m->ns->anon ? m->ns->origin : m->ns->id;
 }
 
+/* The copy open_tree -c and --namespace make, as a bind mount's is
+ * (__do_loopback()): not of an unbindable mount, nor of one the shell may
+ * not copy, nor without -R of one with a locked submount that -R would
+ * have to bring (EINVAL). NULL with res filled on failure. */
+static struct m_mount *copy_for_open(struct m_shell *sh, struct m_path at, bool recursive,
+				     struct ns_cmd_result *res, const char *sys)
+{
+	struct m_world *w = &sh->sb->w;
+	struct m_mount *t;
+	int err;
+
+	if (at.mnt->unbindable || !may_copy_tree(sh, at.mnt)) {
+		ns_cmd_fail(res, sys, EINVAL);
+		return NULL;
+	}
+	if (!recursive)
+		for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
+			if (k->locked && m_node_under(k->mp, at.d)) {
+				ns_cmd_fail(res, sys, EINVAL);
+				return NULL;
+			}
+	t = m_copy_tree(w, at.mnt, at.d, M_CL_KEEP, recursive, &err);
+	if (err) {
+		m_discard(w, t);
+		ns_cmd_fail(res, sys, err);
+		return NULL;
+	}
+	t->locked = false;
+	return t;
+}
+
 /* OPEN_TREE_NAMESPACE (Linux 7.0): the copy open_tree -c would make,
  * attached on the root of a new mount namespace's own root filesystem,
  * which no listing shows (the reader's root is the copy, on top of it);
@@ -53,22 +84,11 @@ static int open_namespace(struct m_shell *sh, struct m_path at, const struct ns_
 	struct m_sb *base_sb;
 	struct m_handle h = { .file = false };
 	struct m_ns *ns;
-	int err;
 
 	if (!at.d->dir && !(w->quirks & (1u << M_QUIRK_NAMESPACE_OF_A_FILE)))
 		return ns_cmd_fail(res, sys, ENOTDIR);
-	if (at.mnt->unbindable || !may_copy_tree(sh, at.mnt))
-		return ns_cmd_fail(res, sys, EINVAL);
-	if (!a->recursive)
-		for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
-			if (k->locked && m_node_under(k->mp, at.d))
-				return ns_cmd_fail(res, sys, EINVAL);
-	t = m_copy_tree(w, at.mnt, at.d, M_CL_KEEP, a->recursive, &err);
-	if (err) {
-		m_discard(w, t);
-		return ns_cmd_fail(res, sys, err);
-	}
-	t->locked = false;
+	if (!(t = copy_for_open(sh, at, a->recursive, res, sys)))
+		return -1;
 	ns = m_ns_new(w, lv->user);
 	base_sb = m_sb_new(w, "rootfs", "rootfs");
 	base = m_mount_new(w, base_sb, base_sb->root);
@@ -115,21 +135,10 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 	if (a->clone) {
 		/* a detached copy, made as a bind mount's is (open_tree(2)) */
 		struct m_ns *anon;
-		struct m_mount *t;
-		int err;
+		struct m_mount *t = copy_for_open(sh, at, a->recursive, res, sys);
 
-		if (at.mnt->unbindable || !may_copy_tree(sh, at.mnt))
-			return ns_cmd_fail(res, sys, EINVAL);
-		if (!a->recursive)
-			for (struct m_mount *k = at.mnt->kids; k; k = k->sib)
-				if (k->locked && m_node_under(k->mp, at.d))
-					return ns_cmd_fail(res, sys, EINVAL);
-		t = m_copy_tree(w, at.mnt, at.d, M_CL_KEEP, a->recursive, &err);
-		if (err) {
-			m_discard(w, t);
-			return ns_cmd_fail(res, sys, err);
-		}
-		t->locked = false;
+		if (!t)
+			return -1;
 		anon = m_ns_new(w, lv->ns->owner);
 		anon->anon = true;
 		anon->origin = clone_origin(at.mnt);
@@ -171,13 +180,10 @@ int m_exec_close(struct m_shell *sh, const void *args, struct ns_buf *out,
 	(void)out;
 	for (size_t k = 0; k < a->n; k++) {
 		struct m_handle *h = m_handle_find(lv, a->handles[k], strlen(a->handles[k]));
-		struct m_handle gone;
 
 		if (!h)
 			return ns_cmd_fail(res, "close", EBADF);
-		gone = *h;
-		*h = lv->handles[--lv->nhandles];
-		m_handle_release(&sh->sb->w, &gone);
+		m_handle_close(&sh->sb->w, lv, h);
 	}
 	return 0;
 }

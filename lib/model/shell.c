@@ -118,6 +118,14 @@ void m_handle_keep(struct m_world *w, struct m_level *lv, struct m_handle h)
 	lv->handles[lv->nhandles++] = h;
 }
 
+void m_handle_close(struct m_world *w, struct m_level *lv, struct m_handle *h)
+{
+	struct m_handle gone = *h;
+
+	*h = lv->handles[--lv->nhandles];
+	m_handle_release(w, &gone);
+}
+
 struct m_handle *m_handle_find(struct m_level *lv, const char *name, size_t len)
 {
 	for (size_t i = 0; i < lv->nhandles; i++)

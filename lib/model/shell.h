@@ -130,6 +130,8 @@ void m_handle_release(struct m_world *w, struct m_handle *h);
 /* Keep h as the level's handle of its name, in place of an old one of
  * that name (released once h is held, as dup2(2) closes the old fd). */
 void m_handle_keep(struct m_world *w, struct m_level *lv, struct m_handle h);
+/* Take h off lv's list and release it (close(2) on the descriptor). */
+void m_handle_close(struct m_world *w, struct m_level *lv, struct m_handle *h);
 /* The per-mount flags of MOUNT_ATTR_* bits (mount_setattr, fsmount). */
 unsigned m_attr_flags(unsigned long long attr);
 
