@@ -50,10 +50,18 @@ bool ns_parser_is_devname(const char *s)
 	return s[-1] != '/';
 }
 
+bool ns_parser_devname_too_long(const char *s)
+{
+	return strlen(s) > NS_DEVNAME_MAX;
+}
+
 static int dir_root(struct parser *p, const char *v, int col)
 {
 	if (!ns_parser_is_devname(v))
 		return ns_parser_fail(p, col, "root: '%s' is not a device path like /dev/sda1", v);
+	if (ns_parser_devname_too_long(v))
+		return ns_parser_fail(p, col, "root: '%.40s...' is %zu characters long: a mount's source is at most %d",
+				      v, strlen(v), NS_DEVNAME_MAX);
 	free(p->sc->root_dev);
 	p->sc->root_dev = xstrdup(v);
 	return 0;

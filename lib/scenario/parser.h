@@ -48,6 +48,10 @@ struct ns_step *ns_parser_new_step(struct ns_scenario *sc);
 
 /* directives.c: whether s is a stand-in device name (/dev/NAME). */
 bool ns_parser_is_devname(const char *s);
+/* Longer than a mount's source may be: the kernel refuses a source of
+ * 256 characters or more (EINVAL), so the stand-in could never mount. */
+#define NS_DEVNAME_MAX 255
+bool ns_parser_devname_too_long(const char *s);
 /* directives.c: "key: value" split (false for anything else), the index
  * of a known key (or -1), and one directive line read. */
 bool ns_parser_split_directive(const char *line, size_t *keylen, const char **val);

@@ -356,6 +356,9 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 		const char *dev = st->def->device(st->args, &ro);
 		if (dev && !ns_parser_is_devname(dev))
 			return ns_parser_fail(p, word_col(st, dev), "device name '%s' is not a path like /dev/sdb6", dev);
+		if (dev && ns_parser_devname_too_long(dev))
+			return ns_parser_fail(p, word_col(st, dev), "device name '%.40s...' is %zu characters long: a mount's source is at most %d (longer, mount(2) and fsconfig(2) say EINVAL)",
+					      dev, strlen(dev), NS_DEVNAME_MAX);
 		if (dev && nested(p->sc, dev))
 			return ns_parser_fail(p, word_col(st, dev), "device name '%s' and %s cannot both be devices: one is a folder of the other",
 				    dev, nested(p->sc, dev));

@@ -113,6 +113,7 @@ lint_bad() {
 @test "bad: a descriptor's redirection is exec's alone, and exec runs no command" { lint_bad exec-redirections; }
 @test "bad: watch takes start, stop or nothing" { lint_bad watch-operands; }
 @test "bad: a namespace handle is entered, never used as a mount" { lint_bad namespace-handle-kinds; }
+@test "bad: a /dev/ name longer than a mount source may be" { lint_bad device-name-too-long; }
 @test "bad: a place in a handle's tree given to a command that does not take one" { lint_bad handle-path-to-mkdir; }
 @test "bad: umount -R with a handle" { lint_bad handle-umount-recursive; }
 @test "bad: mount -o remount with a handle" { lint_bad handle-remount; }
