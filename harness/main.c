@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <string.h>
+#include <sys/resource.h>
 
 #include "base/outfile.h"
 
@@ -85,8 +86,22 @@ static int command(int argc, char **argv)
 	return EXIT_USAGE;
 }
 
+/* Every terminal keeps descriptors (its places, handles, sockets): take
+ * the hard limit as the soft one, as a shell could with ulimit -n, so the
+ * common soft limit of 1024 does not end a scenario of many terminals. */
+static void raise_fd_limit(void)
+{
+	struct rlimit r;
+
+	if (getrlimit(RLIMIT_NOFILE, &r) == 0 && r.rlim_cur < r.rlim_max) {
+		r.rlim_cur = r.rlim_max;
+		(void)setrlimit(RLIMIT_NOFILE, &r);
+	}
+}
+
 int main(int argc, char **argv)
 {
+	raise_fd_limit();
 	ns_stdout_watch();
 	setvbuf(stdout, NULL, _IOLBF, 0);
 	return stdout_done(command(argc, argv));

@@ -134,3 +134,23 @@ run_measured() {
 	assert_line "FAIL  $SCN_DIR/table-wrong.scn"
 	assert_host_unchanged
 }
+
+# Every terminal keeps descriptors open; nstest takes the hard fd limit as
+# its soft one at start, as `ulimit -n` could, so a low soft limit does not
+# end a scenario of many terminals ("Too many open files" before it did,
+# at the 10th of 40 terminals under a soft limit of 40).
+@test "limits: a low soft fd limit is raised to the hard one: 40 terminals under ulimit -S -n 40" {
+	local scn=$BATS_TEST_TMPDIR/many.scn i
+	{
+		echo 'title: many terminals under a low soft fd limit'
+		echo
+		for ((i = 1; i <= 40; i++)); do
+			echo "    t$i# mkdir -p /d$i"
+			echo "    t$i# cd /d$i"
+		done
+	} >"$scn"
+	[[ $(ulimit -H -n) == unlimited || $(ulimit -H -n) -gt 1024 ]] || skip "the hard fd limit is too low to raise to"
+	run bash -c 'ulimit -S -n 40 && exec "$0" run "$1"' "$NSTEST" "$scn"
+	assert_success
+	assert_output --partial '1 passed, 0 failed'
+}
