@@ -188,7 +188,7 @@ static int make_link(struct m_shell *sh, const char *target, const char *path)
 		return -EEXIST;
 	if (ends_with_slash(path))
 		return -ENOENT;
-	r = m_node_create(parent, last, false, &made);
+	r = m_node_create(sh, parent, last, false, &made);
 	if (r == 0)
 		made->link = xstrdup(target);
 	return r;

@@ -209,7 +209,7 @@ TEST(errors)
 	parse_error("    # mount -x /a /b\n", "t.scn:1:13: error: mount: unknown option -x", "short mount option: no guess");
 	parse_error("    # umount --lazzy /a\n", "t.scn:1:14: error: umount: unknown option --lazzy (did you mean --lazy?)", "umount option");
 	parse_error("    # unshare --map-root sh\n", "t.scn:1:15: error: unshare: unsupported option --map-root (did you mean --map-root-user?)", "unshare option prefix");
-	parse_error("    # unshare --foo sh\n", "t.scn:1:15: error: unshare: unsupported option --foo (-m, -U, -r and --propagation)", "unshare option: no guess");
+	parse_error("    # unshare --foo sh\n", "t.scn:1:15: error: unshare: unsupported option --foo (-m, -U, -r, -c, --map-user, --map-group, --map-users, --map-groups and --propagation)", "unshare option: no guess");
 	parse_error("    # open_tree --clon /a @t\n", "t.scn:1:17: error: open_tree: unknown option --clon (did you mean --clone?)", "open_tree option");
 	parse_error("    # open_tree -x /a @t\n", "t.scn:1:17: error: open_tree: unknown option -x (-c, -R)", "open_tree option: no guess");
 	parse_error("    # move_mount --beneth /a /b\n", "t.scn:1:18: error: move_mount: unknown option --beneth (did you mean --beneath?)", "move_mount option");
