@@ -170,16 +170,19 @@ struct ns_sleep_args {
 	struct timespec ts;
 };
 
-/* mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET */
+/* mount_setattr [-R] [--propagation TYPE] [-o FLAGS] [--idmap TERMINAL] TARGET */
 struct ns_mount_setattr_args {
 	bool recursive;             /* AT_RECURSIVE */
 	unsigned long long set, clr; /* MOUNT_ATTR_* */
 	unsigned long propagation;  /* MS_SHARED, ... or 0 */
 	const char *target;         /* a path or @NAME */
+	/* MOUNT_ATTR_IDMAP (in set) with the user namespace of this
+	 * terminal's innermost shell (a prompt's name), or NULL */
+	const char *idmap;
 };
 
 /* open_tree [-c] [-R] PATH @NAME, and open_tree_attr, which takes
- * mount_setattr's --propagation and -o too */
+ * mount_setattr's --propagation, -o and --idmap too */
 struct ns_open_tree_args {
 	bool clone;                 /* OPEN_TREE_CLONE */
 	bool recursive;             /* AT_RECURSIVE (with clone only) */

@@ -518,6 +518,6 @@ const struct ns_cmd_def ns_cmd_ns[] = {
 	  .builtin = true },
 	{ .name = "nsenter", .id = NS_CMD_NSENTER, .parse = parse_nsenter,
 	  .free_args = free_nsenter, .one_way = nsenter_one_way, .inner = nsenter_inner,
-	  .terminal = nsenter_terminal, .shell = NS_SHELL_STARTS },
+	  .terminal = nsenter_terminal, .terminal_option = "-t", .shell = NS_SHELL_STARTS },
 };
 const size_t ns_cmd_ns_count = NS_ARRAY_SIZE(ns_cmd_ns);

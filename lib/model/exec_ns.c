@@ -171,6 +171,8 @@ int m_exec_nsenter(struct m_shell *sh, const void *args, struct ns_buf *out,
 	if (!peer)
 		return ns_cmd_fail(res, "open", ENOENT); /* as /proc/PID of no process */
 	lv = m_cur(peer);
+	if (!m_may_read_ns(m_cur(sh), lv))
+		return ns_cmd_fail(res, "open", EACCES);
 	t = (struct target){ lv->ns, lv->user, lv->root, lv->cwd };
 	creds = *m_cur(sh);
 	if (may_enter(a, &t, &creds, res) < 0)

@@ -177,6 +177,15 @@ void m_owner_seen(const struct m_mount *mnt, const struct m_node *d, const struc
 	*gid = m_id_shown(&u->gids, vfs_id(mnt->idmap, d->sb, kg, true));
 }
 
+bool m_owner_mapped(const struct m_mount *mnt, const struct m_node *d)
+{
+	unsigned ku, kg;
+
+	m_node_owner(d, &ku, &kg);
+	return vfs_id(mnt->idmap, d->sb, ku, false) != M_NO_ID &&
+	       vfs_id(mnt->idmap, d->sb, kg, true) != M_NO_ID;
+}
+
 bool m_owner_new(const struct m_mount *mnt, unsigned fsuid, unsigned fsgid, unsigned *uid,
 		 unsigned *gid)
 {

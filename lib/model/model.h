@@ -374,6 +374,10 @@ void m_node_owner(const struct m_node *d, unsigned *uid, unsigned *gid);
  * namespace u (from_kuid_munged()): what stat(2) says there. */
 void m_owner_seen(const struct m_mount *mnt, const struct m_node *d, const struct m_userns *u,
 		  unsigned *uid, unsigned *gid);
+/* Whether the owner seen through mnt is an id at all (may_delete():
+ * removing or renaming a file whose owner the idmap does not map is
+ * EOVERFLOW). */
+bool m_owner_mapped(const struct m_mount *mnt, const struct m_node *d);
 /* The owner a file made through mnt by a caller with fsuid and fsgid
  * gets on disk (inode_init_owner(): mapped_fsuid(), up through the
  * idmap); false when it has none there, or the superblock's user

@@ -426,6 +426,11 @@ bool m_capable(const struct m_level *lv, const struct m_userns *u, bool has)
 	return false;
 }
 
+bool m_may_read_ns(const struct m_level *lv, const struct m_level *target)
+{
+	return m_capable(lv, target->user, true);
+}
+
 int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,
 		    char *last, size_t lastsz)
 {

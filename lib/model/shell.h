@@ -165,6 +165,12 @@ int m_may_change_propagation(struct m_shell *sh, const struct m_mount *m);
 /* Does level lv have a capability in user namespace u, holding it in its
  * own namespace when has is true (the kernel's ns_capable())? */
 bool m_capable(const struct m_level *lv, const struct m_userns *u, bool has);
+/* May level lv open the /proc/PID/ns files (and root, cwd) of a shell
+ * at level target: ptrace read access (ptrace(2), "Ptrace access mode
+ * checking"; the kernel's cap_ptrace_access_check()): in the target's
+ * user namespace, or with CAP_SYS_PTRACE over it, which the model takes
+ * every shell to hold in its own namespace. EACCES otherwise. */
+bool m_may_read_ns(const struct m_level *lv, const struct m_level *target);
 /* The superblock of a stand-in device, made on its first mount. */
 struct m_sb *m_device(struct m_shell *sh, const char *name);
 
