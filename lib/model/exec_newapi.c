@@ -332,8 +332,12 @@ static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_moun
 
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, sys, EPERM);
+	/* the caller's namespace, or the top of a detached tree; a mount
+	 * below that top is outside the caller's namespace (EINVAL; the
+	 * kernel's anon_ns_root() and check_mnt()) */
 	if (at.d != at.mnt->root || at.mnt->dead ||
-	    !(at.mnt->ns == m_cur(sh)->ns || (at.mnt->ns && at.mnt->ns->anon)))
+	    !(at.mnt->ns == m_cur(sh)->ns ||
+	      (at.mnt->ns && at.mnt->ns->anon && at.mnt->ns->root == at.mnt)))
 		return ns_cmd_fail(res, sys, EINVAL);
 	/* all or nothing: a locked flag anywhere fails the call before any
 	 * change (mount_setattr(2), EPERM), and so does a mount that may
