@@ -231,7 +231,11 @@ static int enter_namespaces(struct ns_peer *p, struct ns_cmd_result *res)
 
 /* After -U: uid and gid 0 of the namespace entered, no supplementary
  * groups (which a namespace with setgroups denied refuses to drop), as
- * nsenter(1) does without --preserve-credentials. */
+ * nsenter(1) does without --preserve-credentials. Changing ids made the
+ * process not dumpable, which the shell nsenter(1) executes next is
+ * again (execve(2); prctl(2), PR_SET_DUMPABLE): otherwise its
+ * /proc/PID files would be root's, and other shells, a map writer among
+ * them, could not open them where they could open a real shell's. */
 static int become_root(struct ns_cmd_result *res)
 {
 	if (setgroups(0, NULL) < 0 && errno != EPERM)
@@ -240,6 +244,8 @@ static int become_root(struct ns_cmd_result *res)
 		return ns_cmd_fail(res, "setgid", errno);
 	if (setuid(0) < 0)
 		return ns_cmd_fail(res, "setuid", errno);
+	if (prctl(PR_SET_DUMPABLE, 1) < 0)
+		return ns_cmd_fail(res, "prctl", errno);
 	return 0;
 }
 

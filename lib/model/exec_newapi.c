@@ -339,6 +339,10 @@ static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_moun
 	    !(at.mnt->ns == m_cur(sh)->ns ||
 	      (at.mnt->ns && at.mnt->ns->anon && at.mnt->ns->root == at.mnt)))
 		return ns_cmd_fail(res, sys, EINVAL);
+	/* the idmap is a copy of the namespace's maps, both of which must
+	 * have been written (fs/mnt_idmapping.c copy_mnt_idmap(), EINVAL) */
+	if (idmap && (!idmap->uids.n || !idmap->gids.n))
+		return ns_cmd_fail(res, sys, EINVAL);
 	/* all or nothing: a locked flag anywhere fails the call before any
 	 * change (mount_setattr(2), EPERM), and so does a mount that may
 	 * not be idmapped (mount_setattr_prepare()) */
