@@ -89,7 +89,9 @@ struct ns_umount_args {
 
 struct ns_stage;
 
-/* unshare [-m] [-U [-r]] [--propagation MODE] [sh | CMD ARGS...] */
+/* unshare [-m] [-U] [-r|-c] [--map-user=UID] [--map-group=GID]
+ * [--map-users=OUTER,INNER,COUNT] [--map-groups=OUTER,INNER,COUNT]
+ * [--propagation MODE] [sh | CMD ARGS...] */
 enum ns_unshare_prop {
 	NS_UNSHARE_PRIVATE,         /* unshare(1)'s default */
 	NS_UNSHARE_SHARED,
@@ -103,9 +105,44 @@ struct ns_unshare_args {
 	 * flags: MS_REC | MS_PRIVATE (its default), | MS_SHARED, | MS_SLAVE,
 	 * or 0 for unchanged (ns_unshare_propagation) */
 	unsigned long propagation;
-	bool mnt, user, map_root;
+	bool mnt, user;
+	/* util-linux 2.38's id maps, each option's last occurrence: the
+	 * caller's effective uid mapped to map_uid inside (--map-user, -r:
+	 * 0, -c: itself, map_uid unused), the effective gid likewise; and
+	 * the ranges --map-users and --map-groups */
+	bool map_user, map_user_self, map_group, map_group_self;
+	unsigned map_uid, map_gid;
+	bool map_users, map_groups;
+	struct ns_id_range {
+		unsigned outer, inner, count;
+	} users, groups;
 	struct ns_stage *cmd;       /* the command to run (heap), or NULL: a shell */
 };
+
+/* One line of a uid_map or gid_map: count ids from inner up inside the
+ * new user namespace are the ids from outer up in its parent. */
+struct ns_id_extent {
+	unsigned inner, outer, count;
+};
+
+/* What unshare(1) writes into one map file of the new namespace: nothing
+ * (n 0), or n lines. helper: written from the parent namespace, as
+ * util-linux 2.38 has newuidmap(1) or newgidmap(1) write a range (which
+ * needs CAP_SETUID or CAP_SETGID there unless it maps only the caller's
+ * own id); otherwise by unshare itself once in the new namespace, its
+ * one id (for gids after setgroups is denied), as its map_id() does. */
+struct ns_id_map {
+	struct ns_id_extent v[4];
+	size_t n;
+	bool helper;
+};
+
+/* The uid and gid maps of an unshare, for a caller whose effective ids
+ * (as its own user namespace shows them) are euid and egid: a range and
+ * the single id together leave the single id out of the range as
+ * unshare(1)'s map_ids() does (a "hole"). */
+void ns_unshare_id_maps(const struct ns_unshare_args *a, unsigned euid, unsigned egid,
+			struct ns_id_map *uids, struct ns_id_map *gids);
 
 /* nsenter -t TERMINAL [-m] [-U] [-r] [-w] [sh | CMD ARGS...]: the
  * namespaces (and root, working directory) of another terminal's
@@ -135,16 +172,19 @@ struct ns_sleep_args {
 	struct timespec ts;
 };
 
-/* mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET */
+/* mount_setattr [-R] [--propagation TYPE] [-o FLAGS] [--idmap TERMINAL] TARGET */
 struct ns_mount_setattr_args {
 	bool recursive;             /* AT_RECURSIVE */
 	unsigned long long set, clr; /* MOUNT_ATTR_* */
 	unsigned long propagation;  /* MS_SHARED, ... or 0 */
 	const char *target;         /* a path or @NAME */
+	/* MOUNT_ATTR_IDMAP (in set) with the user namespace of this
+	 * terminal's innermost shell (a prompt's name), or NULL */
+	const char *idmap;
 };
 
 /* open_tree [-c] [-R] PATH @NAME, and open_tree_attr, which takes
- * mount_setattr's --propagation and -o too */
+ * mount_setattr's --propagation, -o and --idmap too */
 struct ns_open_tree_args {
 	bool clone;                 /* OPEN_TREE_CLONE */
 	bool namespace;             /* OPEN_TREE_NAMESPACE (Linux 7.0): a new

@@ -175,8 +175,10 @@ struct ns_cmd_def {
 	 * own (its def and args), with the wrapper's argv and columns. */
 	struct ns_stage *(*inner)(void *args);
 	/* The terminal the command names (nsenter -t NAME), or NULL; the
-	 * parser checks that a prompt of that name came before. */
+	 * parser checks that a prompt of that name came before, and names
+	 * terminal_option ("-t") in its message. */
 	const char *(*terminal)(const void *args);
+	const char *terminal_option;
 	/* Called when the command's output goes into a pipe (filters follow
 	 * it, on its own or run by a wrapper), as a program's stdout would
 	 * then be no terminal: ls prints one name a line. NULL: no change. */

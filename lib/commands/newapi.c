@@ -1,9 +1,9 @@
 /* newapi.c - the new mount API as scenario commands, parsing side:
  *
  *   open_tree [-c|--clone] [-R|--recursive] PATH @NAME
- *   open_tree_attr [-c] [-R] [--propagation TYPE] [-o FLAGS] PATH @NAME
+ *   open_tree_attr [-c] [-R] [--propagation TYPE] [-o FLAGS] [--idmap TERMINAL] PATH @NAME
  *   move_mount [--beneath|--set-group] FROM TO
- *   mount_setattr [-R] [--propagation TYPE] [-o FLAGS] TARGET
+ *   mount_setattr [-R] [--propagation TYPE] [-o FLAGS] [--idmap TERMINAL] TARGET
  *   close @NAME...
  *   fsopen TYPE @FC
  *   fsconfig @FC set-flag KEY | set-string KEY VALUE | create | reconfigure
@@ -210,10 +210,32 @@ static int setattr_flags(const char *optstr, struct ns_mount_setattr_args *a)
 	return r;
 }
 
+/* --idmap TERMINAL (or --idmap=TERMINAL): MOUNT_ATTR_IDMAP with the
+ * user namespace of that terminal's innermost shell, named by its
+ * prompt as nsenter -t names one (the parser checks it came before). */
+static int idmap_opt(struct ns_stage *st, size_t *i, struct ns_mount_setattr_args *a,
+		     struct ns_parse_err *e)
+{
+	const char *w = st->argv[*i];
+
+	if (!strncmp(w, "--idmap=", 8)) {
+		a->idmap = w + 8;
+	} else {
+		if (*i + 1 >= st->argc)
+			return ns_parse_fail(e, *i, "%s: --idmap needs a terminal's name", st->argv[0]);
+		a->idmap = st->argv[++*i];
+	}
+	if (!*a->idmap)
+		return ns_parse_fail(e, *i, "%s: --idmap needs a terminal's name; the bare prompt's terminal has none, so give it one ('sh1# ')",
+				     st->argv[0]);
+	a->set |= MOUNT_ATTR_IDMAP;
+	return 0;
+}
+
 static int setattr_opt(struct ns_stage *st, size_t *i, void *args,
 		       struct ns_parse_err *e)
 {
-	static const char *const options[] = { "-R", "--recursive", "--propagation", "-o" };
+	static const char *const options[] = { "-R", "--recursive", "--propagation", "-o", "--idmap" };
 	struct ns_mount_setattr_args *a = args;
 	const char *w = st->argv[*i];
 
@@ -221,9 +243,11 @@ static int setattr_opt(struct ns_stage *st, size_t *i, void *args,
 		a->recursive = true;
 		return 0;
 	}
+	if (!strcmp(w, "--idmap") || !strncmp(w, "--idmap=", 8))
+		return idmap_opt(st, i, a, e);
 	if (strcmp(w, "--propagation") && strcmp(w, "-o"))
 		return unknown_option(e, *i, "mount_setattr", w, options, NS_ARRAY_SIZE(options),
-				      "-R, --propagation TYPE, -o FLAGS");
+				      "-R, --propagation TYPE, -o FLAGS, --idmap TERMINAL");
 	if (*i + 1 >= st->argc)
 		return ns_parse_fail(e, *i, "mount_setattr: option %s needs a value", w);
 	++*i;
@@ -246,14 +270,19 @@ static int setattr_opt(struct ns_stage *st, size_t *i, void *args,
 static int open_tree_attr_opt(struct ns_stage *st, size_t *i, void *args,
 			      struct ns_parse_err *e)
 {
+	static const char *const options[] = {
+		"-c", "--clone", "-R", "--recursive", "--propagation", "-o", "--idmap",
+	};
 	struct ns_open_tree_args *a = args;
 	const char *w = st->argv[*i];
 
-	if (!strcmp(w, "--propagation") || !strcmp(w, "-o"))
+	if (!strcmp(w, "--propagation") || !strcmp(w, "-o") || !strcmp(w, "--idmap") ||
+	    !strncmp(w, "--idmap=", 8))
 		return setattr_opt(st, i, &a->attr, e);
 	if (!strcmp(w, "-c") || !strcmp(w, "--clone") || !strcmp(w, "-R") || !strcmp(w, "--recursive"))
 		return open_tree_opt(st, i, args, e);
-	return ns_parse_fail(e, *i, "open_tree_attr: unknown option %s (-c, -R, --propagation TYPE, -o FLAGS)", w);
+	return unknown_option(e, *i, "open_tree_attr", w, options, NS_ARRAY_SIZE(options),
+			      "-c, -R, --propagation TYPE, -o FLAGS, --idmap TERMINAL");
 }
 
 static int parse_open_tree_attr(struct ns_stage *st, struct ns_parse_err *e)
@@ -283,8 +312,18 @@ static int parse_mount_setattr(struct ns_stage *st, struct ns_parse_err *e)
 	if (operands(st, e, 1, &a->target, a, setattr_opt) < 0)
 		return -1;
 	if (!a->set && !a->clr && !a->propagation)
-		return ns_parse_fail(e, 0, "mount_setattr: nothing to change: give --propagation or -o");
+		return ns_parse_fail(e, 0, "mount_setattr: nothing to change: give --propagation, -o or --idmap");
 	return 0;
+}
+
+static const char *setattr_terminal(const void *args)
+{
+	return ((const struct ns_mount_setattr_args *)args)->idmap;
+}
+
+static const char *open_tree_attr_terminal(const void *args)
+{
+	return ((const struct ns_open_tree_args *)args)->attr.idmap;
 }
 
 /* close @NAME...: each a handle; whether it is open is the run's to say
@@ -470,9 +509,11 @@ const struct ns_cmd_def ns_cmd_newapi[] = {
 	  .makes = open_tree_makes },
 	/* the same executors as open_tree, which look at with_attr */
 	{ .name = "open_tree_attr", .id = NS_CMD_OPEN_TREE, .handles = true, .parse = parse_open_tree_attr,
-	  .free_args = free_args, .makes = open_tree_makes },
+	  .free_args = free_args, .makes = open_tree_makes, .terminal = open_tree_attr_terminal,
+	  .terminal_option = "--idmap" },
 	{ .name = "move_mount", .id = NS_CMD_MOVE_MOUNT, .handles = true, .parse = parse_move_mount, .free_args = free_args },
-	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .handles = true, .parse = parse_mount_setattr, .free_args = free_args },
+	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .handles = true, .parse = parse_mount_setattr, .free_args = free_args,
+	  .terminal = setattr_terminal, .terminal_option = "--idmap" },
 	{ .name = "close", .id = NS_CMD_CLOSE, .handles = true, .handle_any = true, .parse = parse_close,
 	  .free_args = free_args },
 	{ .name = "fsopen", .id = NS_CMD_FSOPEN, .handles = true, .parse = parse_fsopen, .free_args = free_args,

@@ -1,5 +1,7 @@
 /* ns.c - entering and leaving shells in new namespaces, parsing side:
- * `unshare [-m] [-U [-r]] [--propagation MODE] [sh | CMD ARGS...]`,
+ * `unshare [-m] [-U] [-r|-c] [--map-user=UID] [--map-group=GID]
+ * [--map-users=OUTER,INNER,COUNT] [--map-groups=OUTER,INNER,COUNT]
+ * [--propagation MODE] [sh | CMD ARGS...]` (and the id maps it writes),
  * `nsenter -t TERMINAL [-m] [-U] [-r] [-w] [sh | CMD ARGS...]` and
  * `exit`. */
 #include "commands/command.h"
@@ -91,18 +93,126 @@ static int set_prop(struct ns_unshare_args *a, const char *v, struct ns_parse_er
 static int unsupported_long(struct ns_parse_err *e, size_t word, const char *w)
 {
 	static const char *const long_options[] = {
-		"--mount", "--user", "--map-root-user", "--propagation",
+		"--mount", "--user", "--map-root-user", "--map-current-user", "--map-user",
+		"--map-group", "--map-users", "--map-groups", "--propagation",
 	};
 	char *name = xstrndup(w, strcspn(w, "="));
 	const char *near = ns_closest(name, long_options, NS_ARRAY_SIZE(long_options));
 	int r;
 
-	if (near)
+	if (!strcmp(name, "--map-auto"))
+		r = ns_parse_fail(e, word, "unshare: --map-auto is not supported: it maps the ranges /etc/subuid and /etc/subgid give the host's user (write them with --map-users and --map-groups)");
+	else if (near)
 		r = ns_parse_fail(e, word, "unshare: unsupported option %s (did you mean %s?)", w, near);
 	else
-		r = ns_parse_fail(e, word, "unshare: unsupported option %s (-m, -U, -r and --propagation)", w);
+		r = ns_parse_fail(e, word, "unshare: unsupported option %s (-m, -U, -r, -c, --map-user, --map-group, --map-users, --map-groups and --propagation)", w);
 	free(name);
 	return r;
+}
+
+/* One id of a map option, in decimal as util-linux's strtoul_or_err()
+ * reads it; (uid_t)-1 is no id (unshare(1) takes it for "not given"),
+ * and a name would be looked up in the host's user database. */
+static bool parse_id(const char *s, size_t len, unsigned *out)
+{
+	unsigned long long v = 0;
+
+	if (!len || len > 10)
+		return false;
+	for (size_t k = 0; k < len; k++) {
+		if (s[k] < '0' || s[k] > '9')
+			return false;
+		v = v * 10 + (unsigned)(s[k] - '0');
+	}
+	if (v >= 0xffffffffULL)
+		return false;
+	*out = (unsigned)v;
+	return true;
+}
+
+/* --map-user=UID, --map-group=GID: one id, a number here. */
+static int map_one(const char *opt, const char *v, unsigned *id, struct ns_parse_err *e,
+		   size_t word)
+{
+	if (parse_id(v, strlen(v), id))
+		return 0;
+	if (*v && strspn(v, "0123456789") < strlen(v))
+		return ns_parse_fail(e, word, "unshare: %s takes a number here, not '%s': a name would be looked up in the host's user database", opt, v);
+	return ns_parse_fail(e, word, "unshare: %s '%s' is no id (0 to 4294967294)", opt, v);
+}
+
+/* --map-users=OUTER,INNER,COUNT (and --map-groups): util-linux 2.38's
+ * order, three numbers (get_map_range()); 2.39 changed it to
+ * INNER:OUTER:COUNT, which is refused rather than read the wrong way. */
+static int map_range(const char *opt, const char *v, struct ns_id_range *r,
+		     struct ns_parse_err *e, size_t word)
+{
+	unsigned n[3];
+	const char *p = v;
+
+	if (!strcmp(v, "auto"))
+		return ns_parse_fail(e, word, "unshare: %s=auto is not supported: it maps the range %s gives the host's user (write it as OUTER,INNER,COUNT)",
+				     opt, strcmp(opt, "--map-users") ? "/etc/subgid" : "/etc/subuid");
+	for (size_t k = 0; k < 3; k++) {
+		size_t len = strcspn(p, ",");
+
+		if (!parse_id(p, len, &n[k]) || (k < 2 ? p[len] != ',' : p[len] != '\0')) {
+			return ns_parse_fail(e, word, "unshare: %s takes OUTER,INNER,COUNT, three ids separated by commas as in util-linux 2.38 (2.39's INNER:OUTER:COUNT is not read), not '%s'",
+					     opt, v);
+		}
+		p += len + 1;
+	}
+	*r = (struct ns_id_range){ n[0], n[1], n[2] };
+	return 0;
+}
+
+/* The map options, each with its value in its own word after '=' or in
+ * the next one, as getopt_long(3) gives a required argument. Returns 1
+ * when w is none of them. */
+static int map_option(struct ns_stage *st, size_t *i, struct ns_unshare_args *a,
+		      struct ns_parse_err *e)
+{
+	static const char *const opts[] = { "--map-user", "--map-group", "--map-users", "--map-groups" };
+	const char *w = st->argv[*i], *v;
+	size_t len = strcspn(w, "="), k = 0;
+
+	while (k < NS_ARRAY_SIZE(opts) && (strlen(opts[k]) != len || strncmp(w, opts[k], len)))
+		k++;
+	if (k == NS_ARRAY_SIZE(opts))
+		return 1;
+	if (w[len] == '=') {
+		v = w + len + 1;
+	} else {
+		if (*i + 1 >= st->argc)
+			return ns_parse_fail(e, *i, "unshare: %s needs a value", opts[k]);
+		v = st->argv[++*i];
+	}
+	a->user = true;
+	switch (k) {
+	case 0:
+		a->map_user = true;
+		a->map_user_self = false;
+		return map_one(opts[k], v, &a->map_uid, e, *i);
+	case 1:
+		a->map_group = true;
+		a->map_group_self = false;
+		return map_one(opts[k], v, &a->map_gid, e, *i);
+	case 2:
+		a->map_users = true;
+		return map_range(opts[k], v, &a->users, e, *i);
+	default:
+		a->map_groups = true;
+		return map_range(opts[k], v, &a->groups, e, *i);
+	}
+}
+
+/* -r: uid and gid 0; -c: the caller's own (--map-user=0 --map-group=0,
+ * and the same with $(id -ru) and $(id -rg), as unshare(1) says). */
+static void map_root_or_self(struct ns_unshare_args *a, bool self)
+{
+	a->user = a->map_user = a->map_group = true;
+	a->map_user_self = a->map_group_self = self;
+	a->map_uid = a->map_gid = 0;
 }
 
 /* One option word: long options, or bundled short ones such as -Urm. */
@@ -110,13 +220,16 @@ static int unshare_option(struct ns_stage *st, size_t *i, struct ns_unshare_args
 			  struct ns_parse_err *e)
 {
 	const char *w = st->argv[*i];
+	int r;
 
 	if (!strcmp(w, "--mount"))
 		a->mnt = true;
 	else if (!strcmp(w, "--user"))
 		a->user = true;
 	else if (!strcmp(w, "--map-root-user"))
-		a->user = a->map_root = true;
+		map_root_or_self(a, false);
+	else if (!strcmp(w, "--map-current-user"))
+		map_root_or_self(a, true);
 	else if (!strncmp(w, "--propagation=", 14))
 		return set_prop(a, w + 14, e, *i);
 	else if (!strcmp(w, "--propagation")) {
@@ -130,15 +243,80 @@ static int unshare_option(struct ns_stage *st, size_t *i, struct ns_unshare_args
 				a->mnt = true;
 			else if (*f == 'U')
 				a->user = true;
-			else if (*f == 'r')
-				a->user = a->map_root = true;
+			else if (*f == 'r' || *f == 'c')
+				map_root_or_self(a, *f == 'c');
 			else
-				return ns_parse_fail(e, *i, "unshare: unsupported option -%c (-m, -U, -r and --propagation)", *f);
+				return ns_parse_fail(e, *i, "unshare: unsupported option -%c (-m, -U, -r, -c, --map-user, --map-group, --map-users, --map-groups and --propagation)", *f);
 		}
+	} else if ((r = map_option(st, i, a, e)) <= 0) {
+		return r;
 	} else {
 		return unsupported_long(e, *i, w);
 	}
 	return 0;
+}
+
+/* util-linux 2.38's map_ids(): the range, and the single id (outer, the
+ * caller's, as inner) when one is given, with a hole cut so that they do
+ * not overlap; the sums wrap as its unsigned ints do. */
+static void range_map(unsigned outer, unsigned inner, bool single, struct ns_id_range map,
+		      struct ns_id_map *out)
+{
+	struct ns_id_range lo, mid, hi;
+	unsigned outer_off, inner_off;
+
+	out->helper = true;
+	if (!single) {
+		out->v[out->n++] = (struct ns_id_extent){ map.inner, map.outer, map.count };
+		return;
+	}
+	if ((outer >= map.outer && outer <= map.outer + map.count) ||
+	    (inner >= map.inner && inner <= map.inner + map.count))
+		map.count--;
+	outer_off = outer > map.outer ? outer - map.outer : 0;
+	if (outer_off > map.count)
+		outer_off = map.count;
+	inner_off = inner > map.inner ? inner - map.inner : 0;
+	if (inner_off > map.count)
+		inner_off = map.count;
+	lo = (struct ns_id_range){ map.outer, map.inner, inner_off < outer_off ? inner_off : outer_off };
+	mid.outer = lo.outer + lo.count;
+	mid.outer += mid.outer == outer;
+	mid.inner = lo.inner + lo.count;
+	mid.inner += mid.inner == inner;
+	mid.count = outer_off > inner_off ? outer_off - inner_off : inner_off - outer_off;
+	hi.outer = mid.outer + mid.count;
+	hi.outer += hi.outer == outer;
+	hi.inner = mid.inner + mid.count;
+	hi.inner += hi.inner == inner;
+	hi.count = map.count - lo.count - mid.count;
+	out->v[out->n++] = (struct ns_id_extent){ inner, outer, 1 };
+	/* newuidmap(1) refuses empty lines: they are left out */
+	if (lo.count)
+		out->v[out->n++] = (struct ns_id_extent){ lo.inner, lo.outer, lo.count };
+	if (mid.count)
+		out->v[out->n++] = (struct ns_id_extent){ mid.inner, mid.outer, mid.count };
+	if (hi.count)
+		out->v[out->n++] = (struct ns_id_extent){ hi.inner, hi.outer, hi.count };
+}
+
+static void one_map(bool single, bool self, unsigned id, unsigned caller, bool ranged,
+		    struct ns_id_range range, struct ns_id_map *out)
+{
+	unsigned inner = self ? caller : id;
+
+	*out = (struct ns_id_map){ .n = 0 };
+	if (ranged)
+		range_map(caller, inner, single, range, out);
+	else if (single)
+		out->v[out->n++] = (struct ns_id_extent){ inner, caller, 1 };
+}
+
+void ns_unshare_id_maps(const struct ns_unshare_args *a, unsigned euid, unsigned egid,
+			struct ns_id_map *uids, struct ns_id_map *gids)
+{
+	one_map(a->map_user, a->map_user_self, a->map_uid, euid, a->map_users, a->users, uids);
+	one_map(a->map_group, a->map_group_self, a->map_gid, egid, a->map_groups, a->groups, gids);
 }
 
 static int parse_unshare(struct ns_stage *st, struct ns_parse_err *e)
@@ -359,7 +537,7 @@ const struct ns_cmd_def ns_cmd_ns[] = {
 	  .builtin = true },
 	{ .name = "nsenter", .id = NS_CMD_NSENTER, .parse = parse_nsenter,
 	  .free_args = free_nsenter, .one_way = nsenter_one_way, .inner = nsenter_inner,
-	  .terminal = nsenter_terminal, .needs_namespace = nsenter_namespace,
-	  .shell = NS_SHELL_STARTS },
+	  .terminal = nsenter_terminal, .terminal_option = "-t",
+	  .needs_namespace = nsenter_namespace, .shell = NS_SHELL_STARTS },
 };
 const size_t ns_cmd_ns_count = NS_ARRAY_SIZE(ns_cmd_ns);

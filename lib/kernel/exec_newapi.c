@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <unistd.h>
@@ -25,6 +26,27 @@ static int resolve(struct ns_term *t, const char *s, int *dfd, const char **path
 	return 0;
 }
 
+/* --idmap TERM: a descriptor of the user namespace of terminal TERM's
+ * innermost shell, opened as nsenter opens it (ns_term_peer_open(): its
+ * /proc/PID/ns/user, or the sandbox's when terminals share a process),
+ * for mount_attr's userns_fd; -1 without --idmap. 0, or -1 with *res
+ * filled. */
+static int idmap_fd(struct ns_term *t, const struct ns_mount_setattr_args *a, int *fd,
+		    struct ns_cmd_result *res)
+{
+	struct ns_peer p;
+
+	*fd = -1;
+	if (!a->idmap)
+		return 0;
+	if (ns_term_peer_open(t, a->idmap, &p, res) < 0)
+		return -1;
+	*fd = p.user;
+	p.user = -1;
+	ns_peer_close(&p);
+	return 0;
+}
+
 int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 		       struct ns_cmd_result *res)
 {
@@ -41,10 +63,17 @@ int ns_kexec_open_tree(struct ns_term *t, const void *args, struct ns_buf *out,
 	if (a->with_attr) {
 		struct mount_attr ma = { .attr_set = a->attr.set, .attr_clr = a->attr.clr,
 					 .propagation = a->attr.propagation };
+		int userns, e;
 
+		if (idmap_fd(t, &a->attr, &userns, res) < 0)
+			return -1;
+		ma.userns_fd = (uint64_t)userns;
 		fd = ns_open_tree_attr(dfd, path, flags, &ma, sizeof(ma));
+		e = errno;
+		if (userns >= 0)
+			close(userns);
 		if (fd < 0)
-			return ns_cmd_fail(res, "open_tree_attr", errno);
+			return ns_cmd_fail(res, "open_tree_attr", e);
 		ns_handles_keep(&t->handles, a->handle, fd);
 		return 0;
 	}
@@ -103,12 +132,19 @@ int ns_kexec_mount_setattr(struct ns_term *t, const void *args, struct ns_buf *o
 				 .propagation = a->propagation };
 	unsigned flags = a->recursive ? AT_RECURSIVE : 0;
 	const char *path;
-	int dfd;
+	int dfd, userns, r, e;
 
 	(void)out;
 	if (resolve(t, a->target, &dfd, &path, &flags, AT_EMPTY_PATH) < 0)
 		return ns_cmd_fail(res, "mount_setattr", errno);
-	if (ns_mount_setattr(dfd, path, flags, &ma, sizeof(ma)) < 0)
-		return ns_cmd_fail(res, "mount_setattr", errno);
+	if (idmap_fd(t, a, &userns, res) < 0)
+		return -1;
+	ma.userns_fd = (uint64_t)userns;
+	r = ns_mount_setattr(dfd, path, flags, &ma, sizeof(ma));
+	e = errno;
+	if (userns >= 0)
+		close(userns);
+	if (r < 0)
+		return ns_cmd_fail(res, "mount_setattr", e);
 	return 0;
 }

@@ -45,6 +45,9 @@ static int remove_dir(struct m_shell *sh, const char *path)
 	k = m_node_child(parent.d, last);
 	if (!k)
 		return -ENOENT;
+	/* may_delete(): an owner the mount's idmap cannot name */
+	if (!m_owner_mapped(parent.mnt, k))
+		return -EOVERFLOW;
 	if (!k->dir)
 		return -ENOTDIR;
 	if (m_is_local_mountpoint(&sh->sb->w, m_cur(sh)->ns, k))
@@ -131,6 +134,16 @@ static int rename_path(struct m_shell *sh, const char *from, const char *to)
 		return -ENOTEMPTY;      /* onto a directory above it */
 	if (old == new)
 		return 0;
+	/* may_delete() of the old name (and of a file replaced), may_create()
+	 * of a new one: owners the mount's idmap can name */
+	if (!m_owner_mapped(op.mnt, old) || (new && !m_owner_mapped(np.mnt, new)))
+		return -EOVERFLOW;
+	if (!new) {
+		unsigned uid, gid;
+
+		if (!m_owner_new(np.mnt, m_cur(sh)->uid, m_cur(sh)->gid, &uid, &gid))
+			return -EOVERFLOW;
+	}
 	if (new && old->dir && !new->dir)
 		return -ENOTDIR;
 	if (new && !old->dir && new->dir)
@@ -188,7 +201,7 @@ static int make_link(struct m_shell *sh, const char *target, const char *path)
 		return -EEXIST;
 	if (ends_with_slash(path))
 		return -ENOENT;
-	r = m_node_create(parent, last, false, &made);
+	r = m_node_create(sh, parent, last, false, &made);
 	if (r == 0)
 		made->link = xstrdup(target);
 	return r;

@@ -33,18 +33,28 @@ static int make(struct m_shell *sh, const char *path, bool dir, bool exist_ok,
 		*made = p.d;
 		return exist_ok ? 0 : -EEXIST;
 	}
-	return m_node_create(parent, last, dir, made);
+	return m_node_create(sh, parent, last, dir, made);
 }
 
-int m_node_create(struct m_path parent, const char *name, bool dir, struct m_node **made)
+int m_node_create(struct m_shell *sh, struct m_path parent, const char *name, bool dir,
+		  struct m_node **made)
 {
+	struct m_level *lv = m_cur(sh);
+	unsigned uid, gid;
+
 	/* a directory that was removed takes no new names (the kernel's
 	 * IS_DEADDIR) */
 	if (parent.d->gone)
 		return -ENOENT;
 	if (m_read_only(parent))
 		return -EROFS;
+	/* may_create(): the new owner must be one the mount and the
+	 * filesystem can name (fsuidgid_has_mapping()) */
+	if (!m_owner_new(parent.mnt, lv->uid, lv->gid, &uid, &gid))
+		return -EOVERFLOW;
 	*made = m_node_add(parent.d, name, dir);
+	(*made)->uid = uid;
+	(*made)->gid = gid;
 	return 0;
 }
 
@@ -108,7 +118,7 @@ int m_open_create(struct m_shell *sh, const char *path, struct m_node **file)
 		return r;
 	if (m_node_child(parent.d, last))
 		return -ENOENT; /* a component on the way is missing */
-	return m_node_create(parent, last, false, file);
+	return m_node_create(sh, parent, last, false, file);
 }
 
 /* mkdir -p: every missing component, then the whole must be a directory. */

@@ -145,6 +145,8 @@ static int create(struct m_shell *sh, struct m_fsctx *fc, struct ns_cmd_result *
 	if (!m_capable(lv, fc->user, lv->sys_admin))
 		return ns_cmd_fail(res, "fsconfig", EPERM);
 	m_fsopts_init(&o, fc->type, w->ram_pages);
+	o.uid = lv->uid; /* the root's owner, unless uid= and gid= say */
+	o.gid = lv->gid;
 	r = m_fsopts_parse(&o, ns_buf_str(&fc->data), w->ram_pages, fc->user);
 	if (r < 0) {
 		fc->phase = M_FC_FAILED;

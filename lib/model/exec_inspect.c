@@ -6,7 +6,9 @@
  * creation order, directories 0755 (a superblock's root 1777, tmpfs's
  * default mode), files 0644, links 0777; a directory's size is 40 bytes
  * and 20 more per entry (BOGO_DIRENT_SIZE), its link count 2 and one
- * more per subdirectory; a removed node has no links; owner root. */
+ * more per subdirectory; a removed node has no links. The owner is the
+ * file's, through the mount's idmap, as the shell's user namespace
+ * names it (m_owner_seen()). */
 #include "model/shell.h"
 
 #include <errno.h>
@@ -84,6 +86,7 @@ int m_exec_stat(struct m_shell *sh, const void *args, struct ns_buf *out,
 		if (r < 0)
 			return ns_cmd_fail(res, "stat", -r);
 		node_info(at.d, &in);
+		m_owner_seen(at.mnt, at.d, m_cur(sh)->user, &in.uid, &in.gid);
 		if (ns_stat_wants(a, NS_STAT_MOUNT)) {
 			r = mount_point(sh, f, at, &mp);
 			if (r < 0) {

@@ -332,6 +332,10 @@ static struct m_sb *typed_sb(struct m_shell *sh, const struct ns_mount_args *a,
 	int r;
 
 	m_fsopts_init(&o, a->type, w->ram_pages);
+	/* the root is the mounter's unless uid= and gid= say otherwise
+	 * (shmem_init_fs_context(), ramfs_fill_super(): current_fsuid()) */
+	o.uid = m_cur(sh)->uid;
+	o.gid = m_cur(sh)->gid;
 	r = m_fsopts_parse(&o, a->data, w->ram_pages, m_cur(sh)->user);
 	if (r < 0) {
 		ns_cmd_fail(res, r == -EOPNOTSUPP ? "mount (option not modelled)" : "mount", -r);

@@ -11,7 +11,44 @@
 
 static bool attr_invalid(const struct ns_mount_setattr_args *a);
 static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_mount_setattr_args *a,
-		      struct ns_cmd_result *res, const char *sys);
+		      struct m_userns *idmap, bool replace, struct ns_cmd_result *res,
+		      const char *sys);
+
+/* --idmap TERM: the user namespace of terminal TERM's innermost shell,
+ * as a descriptor of its /proc/PID/ns/user gives it (ENOENT, as for a
+ * process that is gone, when TERM is not running; EACCES when the
+ * caller may not read it); NULL without. */
+static int idmap_peer(struct m_shell *sh, const struct ns_mount_setattr_args *a,
+		      struct m_userns **user, struct ns_cmd_result *res)
+{
+	struct m_shell *peer;
+
+	*user = NULL;
+	if (!a->idmap)
+		return 0;
+	peer = sh->sb->peer ? sh->sb->peer(sh->sb->peer_ctx, a->idmap) : NULL;
+	if (!peer)
+		return ns_cmd_fail(res, "open", ENOENT);
+	if (!m_may_read_ns(m_cur(sh), m_cur(peer)))
+		return ns_cmd_fail(res, "open", EACCES);
+	*user = m_cur(peer)->user;
+	return 0;
+}
+
+/* The user namespace itself, when the call is built (the kernel's
+ * build_mount_idmapped()): the initial one stands for "not idmapped"
+ * (EPERM), and the caller needs CAP_SYS_ADMIN in it (EPERM). */
+static int idmap_allowed(struct m_shell *sh, const struct m_userns *user,
+			 struct ns_cmd_result *res, const char *sys)
+{
+	struct m_level *lv = m_cur(sh);
+
+	if (!user)
+		return 0;
+	if (!user->parent || !m_capable(lv, user, lv->sys_admin))
+		return ns_cmd_fail(res, sys, EPERM);
+	return 0;
+}
 
 /* May open_tree -c copy m (the kernel's may_copy_tree(), 6.15 on, which
  * __do_loopback() asks for a bind and a clone alike): a mount of the
@@ -118,6 +155,7 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 	struct m_world *w = &sh->sb->w;
 	struct m_level *lv = m_cur(sh);
 	const char *sys = a->with_attr ? "open_tree_attr" : "open_tree";
+	struct m_userns *idmap;
 	struct m_handle h;
 	struct m_path at;
 	int r;
@@ -125,6 +163,8 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 	(void)out;
 	if (a->clone && a->namespace)
 		return ns_cmd_fail(res, sys, EINVAL);
+	if (idmap_peer(sh, &a->attr, &idmap, res) < 0)
+		return -1;
 	if ((a->clone || a->namespace) && !m_may_mount(sh))
 		return ns_cmd_fail(res, sys, EPERM);
 	r = m_lookup(sh, a->path, &at);
@@ -155,8 +195,12 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 	 * the tree just opened, after it was (EINVAL for a bad set first);
 	 * on failure no descriptor is made, so a clone goes again */
 	if (a->with_attr && (a->attr.set || a->attr.clr || a->attr.propagation)) {
+		/* a clone may have its idmap replaced: nobody has seen it
+		 * (MOUNT_KATTR_IDMAP_REPLACE, Linux 6.15) */
 		r = attr_invalid(&a->attr) ? ns_cmd_fail(res, sys, EINVAL)
-					   : setattr_at(sh, at, &a->attr, res, sys);
+					   : idmap_allowed(sh, idmap, res, sys);
+		if (r == 0)
+			r = setattr_at(sh, at, &a->attr, idmap, a->clone, res, sys);
 		if (r < 0) {
 			if (a->clone)
 				m_ns_drop(w, at.mnt->ns);
@@ -372,31 +416,71 @@ static bool attr_invalid(const struct ns_mount_setattr_args *a)
 	return atime != 0;
 }
 
+/* Whether mount m may take the idmap of user namespace idmap (the
+ * kernel's can_idmap_mount(), in its order): not the filesystem's own
+ * namespace (EINVAL), not a mount idmapped already unless replace
+ * (EPERM), a filesystem that allows idmaps, tmpfs since Linux 6.3 and
+ * not ramfs (EINVAL), CAP_SYS_ADMIN over the filesystem's namespace
+ * (EPERM), and a detached mount, never attached (EINVAL). 0 or the
+ * errno. */
+static int can_idmap(struct m_shell *sh, const struct m_mount *m, const struct m_userns *idmap,
+		     bool replace)
+{
+	struct m_level *lv = m_cur(sh);
+	const struct m_userns *fs = m_sb_userns(m->sb, sh->sb->user0);
+
+	if (idmap == fs)
+		return EINVAL;
+	if (m->idmap && !replace)
+		return EPERM;
+	if (m->sb->opts.kind != M_FS_TMPFS)
+		return EINVAL;
+	if (!m_capable(lv, fs, lv->sys_admin))
+		return EPERM;
+	if (!m->ns || !m->ns->anon)
+		return EINVAL;
+	return 0;
+}
+
 /* mount_setattr's change of the mount at `at` (and with -R its tree),
- * once the path is looked up: the kernel's do_mount_setattr(). */
+ * once the path is looked up: the kernel's do_mount_setattr(), with the
+ * idmap of user namespace idmap (or none). */
 static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_mount_setattr_args *a,
-		      struct ns_cmd_result *res, const char *sys)
+		      struct m_userns *idmap, bool replace, struct ns_cmd_result *res,
+		      const char *sys)
 {
 	struct m_world *w = &sh->sb->w;
 
 	if (!m_may_mount(sh))
 		return ns_cmd_fail(res, sys, EPERM);
-	/* a mount of the caller's namespace, or the top of a detached tree
-	 * (the kernel's do_mount_setattr(): one with a parent must be ours) */
+	/* the caller's namespace, or the top of a detached tree; a mount
+	 * below that top is outside the caller's namespace (EINVAL; the
+	 * kernel's anon_ns_root() and check_mnt()) */
 	if (at.d != at.mnt->root || at.mnt->dead ||
 	    !(at.mnt->ns == m_cur(sh)->ns ||
-	      (at.mnt->ns && at.mnt->ns->anon && !at.mnt->parent)))
+	      (at.mnt->ns && at.mnt->ns->anon && at.mnt->ns->root == at.mnt)))
+		return ns_cmd_fail(res, sys, EINVAL);
+	/* the idmap is a copy of the namespace's maps, both of which must
+	 * have been written (fs/mnt_idmapping.c copy_mnt_idmap(), EINVAL) */
+	if (idmap && (!idmap->uids.n || !idmap->gids.n))
 		return ns_cmd_fail(res, sys, EINVAL);
 	/* all or nothing: a locked flag anywhere fails the call before any
-	 * change (mount_setattr(2), EPERM) */
+	 * change (mount_setattr(2), EPERM), and so does a mount that may
+	 * not be idmapped (mount_setattr_prepare()) */
 	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {
 		unsigned f = new_flags(a, m->flags), changed = f ^ m->flags;
+		int err;
+
 		if ((changed & m->locked_flags & ~(unsigned)M_LOCK_ATIME) ||
 		    ((changed & M_ATIME_ALL) && (m->locked_flags & M_LOCK_ATIME)))
 			return ns_cmd_fail(res, sys, EPERM);
+		if (idmap && (err = can_idmap(sh, m, idmap, replace)) != 0)
+			return ns_cmd_fail(res, sys, err);
 	}
 	for (struct m_mount *m = at.mnt; m; m = a->recursive ? m_next(m, at.mnt) : NULL) {
 		m->flags = new_flags(a, m->flags);
+		if (idmap)
+			m->idmap = idmap;
 		if (a->propagation)
 			m_change_type(w, m, a->propagation);
 	}
@@ -407,15 +491,20 @@ int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *ou
 			 struct ns_cmd_result *res)
 {
 	const struct ns_mount_setattr_args *a = args;
+	struct m_userns *idmap;
 	struct m_path at;
 	int r;
 
 	(void)out;
+	if (idmap_peer(sh, a, &idmap, res) < 0)
+		return -1;
 	/* checked before the path is looked up */
 	if (attr_invalid(a))
 		return ns_cmd_fail(res, "mount_setattr", EINVAL);
+	if (idmap_allowed(sh, idmap, res, "mount_setattr") < 0)
+		return -1;
 	r = m_lookup(sh, a->target, &at);
 	if (r < 0)
 		return ns_cmd_fail(res, "mount_setattr", -r);
-	return setattr_at(sh, at, a, res, "mount_setattr");
+	return setattr_at(sh, at, a, idmap, false, res, "mount_setattr");
 }

@@ -31,6 +31,30 @@ static void set_ns(struct m_level *lv, struct m_ns *ns)
 	ns->refs++;
 }
 
+/* The maps unshare(1) writes into new namespace u for a caller at level
+ * outer, in its order: newuidmap's and newgidmap's from the parent
+ * namespace, then its own uid line, and its gid line after setgroups is
+ * denied. The model does not track CAP_SETUID and CAP_SETGID (capsh drops
+ * only what it models): a writer in the parent holds them. */
+static int write_maps(const struct ns_unshare_args *a, const struct m_level *outer,
+		      struct m_userns *u, struct ns_cmd_result *res)
+{
+	struct ns_id_map uids, gids;
+	const struct ns_id_map *m[] = { &uids, &gids };
+	unsigned kid[] = { outer->uid, outer->gid };
+	int r = 0;
+
+	/* the ids it maps are the caller's, as the caller's namespace
+	 * names them (geteuid(2), before unshare(2)) */
+	ns_unshare_id_maps(a, m_id_shown(&outer->user->uids, outer->uid),
+			   m_id_shown(&outer->user->gids, outer->gid), &uids, &gids);
+	for (int pass = 0; pass < 2 && r == 0; pass++)
+		for (int k = 0; k < 2 && r == 0; k++)
+			if (m[k]->n && m[k]->helper == !pass)
+				r = m_map_write(u, k, m[k]->v, m[k]->n, m[k]->helper, true, kid[k]);
+	return r < 0 ? ns_cmd_fail(res, "write id map", -r) : 0;
+}
+
 int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
 {
@@ -47,9 +71,12 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 		m_follow(&top);
 		if (top.mnt != outer->root.mnt || top.d != outer->root.d)
 			return ns_cmd_fail(res, "unshare", EPERM);
-		/* a new user namespace: every capability in it */
+		/* a new user namespace, its creator's: every capability in it */
 		user = m_userns_new(w, outer->user);
-		user->root_mapped = a->map_root;
+		user->owner = outer->uid;
+		user->group = outer->gid;
+		if (write_maps(a, outer, user, res) < 0)
+			return -1;
 		admin = true;
 	}
 	if (a->mnt && !admin)
@@ -121,8 +148,15 @@ static int may_enter(const struct ns_nsenter_args *a, const struct target *t,
 				return ns_cmd_fail(res, "setns", EPERM);
 		}
 	}
-	if (a->user && !t->user->root_mapped)
-		return ns_cmd_fail(res, "setgid", EINVAL);
+	if (a->user) {
+		/* setgid(0), then setuid(0): 0 must be mapped there */
+		lv->gid = m_id_down(&t->user->gids, 0);
+		if (lv->gid == M_NO_ID)
+			return ns_cmd_fail(res, "setgid", EINVAL);
+		lv->uid = m_id_down(&t->user->uids, 0);
+		if (lv->uid == M_NO_ID)
+			return ns_cmd_fail(res, "setuid", EINVAL);
+	}
 	return 0;
 }
 
@@ -155,12 +189,16 @@ int m_exec_nsenter(struct m_shell *sh, const void *args, struct ns_buf *out,
 	if (!peer)
 		return ns_cmd_fail(res, "open", ENOENT); /* as /proc/PID of no process */
 	lv = m_cur(peer);
+	if (!m_may_read_ns(m_cur(sh), lv))
+		return ns_cmd_fail(res, "open", EACCES);
 	t = (struct target){ lv->ns, lv->user, lv->root, lv->cwd };
 	creds = *m_cur(sh);
 	if (may_enter(a, &t, &creds, res) < 0)
 		return -1;
 	lv = m_shell_push(sh);
 	lv->user = creds.user;
+	lv->uid = creds.uid;
+	lv->gid = creds.gid;
 	lv->sys_admin = creds.sys_admin;
 	lv->sys_chroot = creds.sys_chroot;
 	if (a->mnt) {

@@ -92,16 +92,12 @@ static char *next_option(char **p, bool digits_join)
 	}
 }
 
-/* Whether id, as the mounter's user namespace u names it, maps to a user
- * (make_kuid()): every id but (uid_t)-1 in the first namespace; in one
- * below it only 0, and only when 0 is mapped all the way up (nstest's
- * unshare -r maps 0 to the 0 of the namespace above). */
-static bool id_maps(const struct m_userns *u, unsigned id)
+/* The kernel id of id as the mounter's user namespace u names it
+ * (make_kuid() in fs_param_is_uid()), which the filesystem's namespace,
+ * the mounter's, must map (shmem_parse_one()): M_NO_ID for none. */
+static unsigned id_maps(const struct m_userns *u, unsigned id, bool gid)
 {
-	for (; u && u->parent; u = u->parent)
-		if (!u->root_mapped || id != 0)
-			return false;
-	return id != UINT32_MAX;
+	return m_id_down(gid ? &u->gids : &u->uids, id);
 }
 
 enum tparam {
@@ -161,10 +157,16 @@ static int tmpfs_count(const char *val, uint64_t max, unsigned long long *n)
 	return 0;
 }
 
-/* A uid or gid (fsparam_u32 or _uid: base 0) that maps. */
-static int tmpfs_id(const char *val, const struct m_userns *user, unsigned *id)
+/* A uid or gid (fsparam_u32 or _uid: base 0) that maps, kept as the
+ * kernel id. */
+static int tmpfs_id(const char *val, const struct m_userns *user, bool gid, unsigned *id)
 {
-	return m_kstrtouint(val, 0, id) && id_maps(user, *id) ? 0 : -EINVAL;
+	unsigned v;
+
+	if (!m_kstrtouint(val, 0, &v) || (v = id_maps(user, v, gid)) == M_NO_ID)
+		return -EINVAL;
+	*id = v;
+	return 0;
 }
 
 static int tmpfs_mode(const char *val, unsigned *mode)
@@ -198,9 +200,9 @@ static int tmpfs_one(struct m_fsopts *o, const char *key, const char *val,
 	case T_MODE:
 		return tmpfs_mode(val, &o->mode);
 	case T_UID:
-		return tmpfs_id(val, user, &o->uid);
+		return tmpfs_id(val, user, false, &o->uid);
 	case T_GID:
-		return tmpfs_id(val, user, &o->gid);
+		return tmpfs_id(val, user, true, &o->gid);
 	case T_INODE32:
 	case T_INODE64:
 		o->inode64 = p == T_INODE64;

@@ -20,6 +20,27 @@
 struct m_sb;
 struct m_userns;
 
+/* One line of a user namespace's uid_map or gid_map, as the kernel keeps
+ * it: count ids from first up inside are the kernel ids (kuid, kgid, the
+ * first namespace's) from lower up. */
+struct m_idext {
+	unsigned first, lower, count;
+};
+
+/* A map: up to five lines (the kernel's UID_GID_MAP_MAX_BASE_EXTENTS;
+ * unshare(1) writes four at most). */
+#define M_IDMAP_MAX 5
+
+struct m_idmap {
+	struct m_idext v[M_IDMAP_MAX];
+	size_t n;
+};
+
+/* (uid_t)-1: no id; and the overflow ids that stand for an id with no
+ * mapping (user_namespaces(7): /proc/sys/kernel/overflowuid, 65534). */
+#define M_NO_ID 0xffffffffu
+#define M_OVERFLOW_ID 65534u
+
 /* A file, directory or symbolic link of a superblock. */
 struct m_node {
 	char *name;                 /* "" for the superblock's root */
@@ -35,6 +56,8 @@ struct m_node {
 	bool gone;                  /* removed (rmdir, or replaced by mv): out
 				     * of its parent's kids, on sb->gone, since
 				     * a shell or mount may still hold it */
+	unsigned uid, gid;          /* owner, as kernel ids (a superblock's
+				     * root: its opts' uid and gid instead) */
 };
 
 /* The options a filesystem mounted by type keeps (fsopts.c): tmpfs's
@@ -47,7 +70,9 @@ struct m_fsopts {
 	unsigned long long blocks;  /* tmpfs: size, in 4096-byte pages; 0: no limit */
 	unsigned long long inodes;  /* tmpfs: nr_inodes; 0: no limit */
 	unsigned mode;              /* the root directory's mode */
-	unsigned uid, gid;          /* tmpfs: the root directory's owner */
+	unsigned uid, gid;          /* the root directory's owner, kernel
+				     * ids: tmpfs's uid= and gid=, or whoever
+				     * made the superblock (current_fsuid()) */
 	bool inode64;               /* tmpfs: 64-bit inode numbers asked for */
 };
 
@@ -119,11 +144,15 @@ struct m_mount {
 	unsigned mark;              /* scratch for the algorithms */
 	struct m_mount *copy;       /* scratch: its copy during m_copy_tree */
 	char *why;                  /* how it came to be (tracing only) */
+	struct m_userns *idmap;     /* MOUNT_ATTR_IDMAP: the maps of this user
+				     * namespace (never written again once
+				     * a step made it), or NULL */
 };
 
 struct m_userns {
-	struct m_userns *parent;    /* NULL: the first one */
-	bool root_mapped;           /* uid and gid 0 are mapped (unshare -r) */
+	struct m_userns *parent;    /* NULL: the first one, the initial */
+	struct m_idmap uids, gids;  /* empty until written (the first: all) */
+	unsigned owner, group;      /* its creator's euid and egid (kernel ids) */
 };
 
 struct m_ns {
@@ -321,6 +350,49 @@ void m_statmount(struct m_world *w, struct m_mount *m, struct m_path root,
 void m_mount_where(const struct m_mount *m, struct ns_buf *out);
 /* The path of p as seen from root, or false when root cannot reach it. */
 bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out);
+
+/* ---- ids.c: user namespaces' maps, owners, idmapped mounts ---- */
+/* The initial namespace's maps: every id is itself. */
+void m_idmap_all(struct m_idmap *m);
+/* make_kuid(): the kernel id of id inside (map_id_down()), or M_NO_ID. */
+unsigned m_id_down(const struct m_idmap *m, unsigned id);
+/* from_kuid(): the id inside of kernel id kid (map_id_up()), or M_NO_ID. */
+unsigned m_id_up(const struct m_idmap *m, unsigned kid);
+/* from_kuid_munged(): as m_id_up(), the overflow id for none. */
+unsigned m_id_shown(const struct m_idmap *m, unsigned kid);
+/* Write the map of new namespace u (gid: its gid_map) with lines v[0..n)
+ * whose outer ids are ids of u's parent, as the kernel's map_write()
+ * judges it: a second write (EPERM), malformed, empty or overlapping
+ * lines (EINVAL), a writer without the right (EPERM: unless a single
+ * line maps the writer's own id, for gids with setgroups denied, the
+ * writer must have CAP_SETUID or CAP_SETGID over the parent, which a
+ * process that has left for u does not), outer ids the parent does not
+ * map (EPERM). in_parent: the writer is in the parent (newuidmap's
+ * place); writer_admin: it holds its capabilities there; kid: its euid
+ * or egid. 0 or -errno. */
+struct ns_id_extent;
+int m_map_write(struct m_userns *u, bool gid, const struct ns_id_extent *v, size_t n,
+		bool in_parent, bool writer_admin, unsigned kid);
+/* A file's owner as kernel ids (a superblock's root: its options'). */
+void m_node_owner(const struct m_node *d, unsigned *uid, unsigned *gid);
+/* The owner seen through mount mnt (make_vfsuid(): down through its
+ * idmap, M_NO_ID where that has no line for it), then named in user
+ * namespace u (from_kuid_munged()): what stat(2) says there. */
+void m_owner_seen(const struct m_mount *mnt, const struct m_node *d, const struct m_userns *u,
+		  unsigned *uid, unsigned *gid);
+/* Whether the owner seen through mnt is an id at all (may_delete():
+ * removing or renaming a file whose owner the idmap does not map is
+ * EOVERFLOW). */
+bool m_owner_mapped(const struct m_mount *mnt, const struct m_node *d);
+/* The owner a file made through mnt by a caller with fsuid and fsgid
+ * gets on disk (inode_init_owner(): mapped_fsuid(), up through the
+ * idmap); false when it has none there, or the superblock's user
+ * namespace cannot name it: creating is then EOVERFLOW (the kernel's
+ * fsuidgid_has_mapping()). */
+bool m_owner_new(const struct m_mount *mnt, unsigned fsuid, unsigned fsgid, unsigned *uid,
+		 unsigned *gid);
+/* The user namespace a superblock belongs to (s_user_ns). */
+struct m_userns *m_sb_userns(const struct m_sb *sb, struct m_userns *user0);
 
 /* ---- quirks.c ---- */
 /* Parse "NAME[,NAME...]" or "kernel" (with release: every quirk whose

@@ -81,7 +81,7 @@ static unsigned dominating(struct m_world *w, struct m_mount *m, struct m_path r
 	return 0;
 }
 
-static void vfs_options(unsigned f, struct ns_buf *b)
+static void vfs_options(unsigned f, bool idmapped, struct ns_buf *b)
 {
 	ns_buf_adds(b, f & M_RDONLY ? "ro" : "rw");
 	if (f & M_NOSUID)
@@ -98,6 +98,9 @@ static void vfs_options(unsigned f, struct ns_buf *b)
 		ns_buf_adds(b, ",relatime");
 	if (f & M_NOSYMFOLLOW)
 		ns_buf_adds(b, ",nosymfollow");
+	/* after the flags, as show_mnt_opts() prints it */
+	if (idmapped)
+		ns_buf_adds(b, ",idmapped");
 }
 
 static void fields(struct m_world *w, struct m_mount *m, struct m_path root, struct ns_buf *b)
@@ -114,9 +117,9 @@ static void fields(struct m_world *w, struct m_mount *m, struct m_path root, str
 		ns_buf_addf(b, "%sunbindable", b->len ? " " : "");
 }
 
-/* statmount(2)'s mnt_attr: the mount's flags as MOUNT_ATTR_* (the
- * kernel's mnt_to_attr_flags()) */
-static unsigned long long attr_flags(unsigned f)
+/* statmount(2)'s mnt_attr: the mount's flags as MOUNT_ATTR_*, and
+ * MOUNT_ATTR_IDMAP for an idmapped one (the kernel's mnt_to_attr_flags()) */
+static unsigned long long attr_flags(unsigned f, bool idmapped)
 {
 	unsigned long long a = 0;
 
@@ -136,6 +139,8 @@ static unsigned long long attr_flags(unsigned f)
 		a |= MOUNT_ATTR_NOATIME;
 	else if (!(f & M_RELATIME))
 		a |= MOUNT_ATTR_STRICTATIME;
+	if (idmapped)
+		a |= MOUNT_ATTR_IDMAP;
 	return a;
 }
 
@@ -151,7 +156,7 @@ void m_statmount(struct m_world *w, struct m_mount *m, struct m_path root,
 		.major = 0, .minor = m->sb->minor,
 		.root = ns_buf_str(root_s), .point = ns_buf_str(point_s),
 		.fstype = m->sb->fstype,
-		.attr = attr_flags(m->flags),
+		.attr = attr_flags(m->flags, m->idmap),
 		.propagation = (m->group ? MS_SHARED : 0) | (m->master ? MS_SLAVE : 0) |
 			       (m->unbindable ? MS_UNBINDABLE : 0),
 		.peer_group = m->group ? m->group->id : 0,
@@ -213,7 +218,7 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 			continue;
 		}
 		m_node_path(m->root, &t[1]);
-		vfs_options(m->flags, &t[2]);
+		vfs_options(m->flags, m->idmap, &t[2]);
 		fields(w, m, root, &t[3]);
 		super_options(w, m->sb, &t[4]);
 		v[n] = (struct ns_mount_entry){

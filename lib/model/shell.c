@@ -22,7 +22,8 @@ void m_sandbox_init(struct m_sandbox *sb, const struct ns_scenario *sc, unsigned
 	sb->sc = sc;
 	sb->devs = xcalloc(sc->ndevnames ? sc->ndevnames : 1, sizeof(*sb->devs));
 	sb->user0 = m_userns_new(w, NULL);
-	sb->user0->root_mapped = true;
+	m_idmap_all(&sb->user0->uids);
+	m_idmap_all(&sb->user0->gids);
 	sb->first = m_ns_new(w, sb->user0);
 	/* the base: the namespace's own root, below the root stand-in and
 	 * out of every shell's sight, as the sandbox's detached old root is */
@@ -435,17 +436,21 @@ bool m_capable(const struct m_level *lv, const struct m_userns *u, bool has)
 {
 	/* capabilities hold in the shell's user namespace and those below
 	 * it; a namespace owned higher up is out of reach. In one below, the
-	 * shell has every capability whatever it holds itself: the user
-	 * that made a namespace has them all there, and every namespace of a
-	 * scenario is made by the same user (user_namespaces(7), "Capability
-	 * rules"; the kernel's cap_capable()) */
+	 * shell has every capability whatever it holds itself when its euid
+	 * made the namespace that hangs below its own (user_namespaces(7),
+	 * "Capability rules"; the kernel's cap_capable()) */
 	for (; u; u = u->parent) {
 		if (u == lv->user)
 			return has;
-		if (u->parent == lv->user)
+		if (u->parent == lv->user && u->owner == lv->uid)
 			return true;
 	}
 	return false;
+}
+
+bool m_may_read_ns(const struct m_level *lv, const struct m_level *target)
+{
+	return m_capable(lv, target->user, true);
 }
 
 int m_lookup_parent(struct m_shell *sh, const char *path, struct m_path *parent,

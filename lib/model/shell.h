@@ -71,6 +71,8 @@ struct m_level {
 	struct m_ns *ns;
 	struct m_path root, cwd;
 	struct m_userns *user;
+	unsigned uid, gid;            /* its credentials (the fsuid and fsgid
+				       * too), as kernel ids */
 	bool sys_admin, sys_chroot;   /* CAP_SYS_ADMIN, CAP_SYS_CHROOT */
 	struct m_handle *handles;     /* as many as it opens */
 	size_t nhandles, handles_cap;
@@ -161,9 +163,12 @@ int m_lookup_parent_at(struct m_shell *sh, struct m_path start, const char *path
  * crossed. */
 void m_dotdot(struct m_path *p, struct m_path root);
 
-/* Files (exec_fs.c). A new directory or file in parent: ENOENT in a
- * removed directory, EROFS on a read-only mount. */
-int m_node_create(struct m_path parent, const char *name, bool dir, struct m_node **made);
+/* Files (exec_fs.c). A new directory or file in parent, owned by the
+ * current level's fsuid and fsgid as the mount maps them: ENOENT in a
+ * removed directory, EROFS on a read-only mount, EOVERFLOW for an owner
+ * the mount or the filesystem cannot name (m_owner_new()). */
+int m_node_create(struct m_shell *sh, struct m_path parent, const char *name, bool dir,
+		  struct m_node **made);
 bool m_read_only(struct m_path at);
 /* open(2) with O_WRONLY | O_CREAT: the file at path, made if missing
  * (through a dangling symbolic link too, as open(2) does). */
@@ -180,6 +185,12 @@ int m_may_change_propagation(struct m_shell *sh, const struct m_mount *m);
 /* Does level lv have a capability in user namespace u, holding it in its
  * own namespace when has is true (the kernel's ns_capable())? */
 bool m_capable(const struct m_level *lv, const struct m_userns *u, bool has);
+/* May level lv open the /proc/PID/ns files (and root, cwd) of a shell
+ * at level target: ptrace read access (ptrace(2), "Ptrace access mode
+ * checking"; the kernel's cap_ptrace_access_check()): in the target's
+ * user namespace, or with CAP_SYS_PTRACE over it, which the model takes
+ * every shell to hold in its own namespace. EACCES otherwise. */
+bool m_may_read_ns(const struct m_level *lv, const struct m_level *target);
 /* The superblock of a stand-in device, made on its first mount. */
 struct m_sb *m_device(struct m_shell *sh, const char *name);
 

@@ -176,6 +176,7 @@ static struct m_mount *clone_one(struct m_world *w, struct m_mount *old,
 	struct m_mount *c = m_mount_new(w, old->sb, root);
 
 	c->flags = old->flags;
+	c->idmap = old->idmap;
 	c->locked_flags = old->locked_flags;
 	c->unbindable = old->unbindable;
 	c->locked = old->locked;

@@ -370,11 +370,17 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	if (st->def->one_way && st->def->one_way(st->args))
 		p->sc->one_way = true;
 	ns_cmd_set_add(&p->sc->commands, st->def->id);
-	if (st->def->terminal && st->def->terminal(st->args) &&
-	    check_terminal(p, st, st->def->terminal(st->args), strlen(st->def->terminal(st->args)),
-			   word_col(st, st->def->terminal(st->args)),
-			   "-t names a terminal by its prompt: sh1 for 'sh1# '") < 0)
-		return -1;
+	if (st->def->terminal && st->def->terminal(st->args)) {
+		char *hint = xasprintf("%s names a terminal by its prompt: sh1 for 'sh1# '",
+				       st->def->terminal_option);
+		int r = check_terminal(p, st, st->def->terminal(st->args),
+				       strlen(st->def->terminal(st->args)),
+				       word_col(st, st->def->terminal(st->args)), hint);
+
+		free(hint);
+		if (r < 0)
+			return -1;
+	}
 	if (st->def->inner && st->def->inner(st->args))
 		return parse_inner(p, st, st->def->inner(st->args));
 	return 0;

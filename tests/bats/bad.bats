@@ -102,6 +102,16 @@ lint_bad() {
 @test "bad: a misspelt unshare --propagation value, with the nearest" { lint_bad unshare-propagation-typo; }
 @test "bad: unshare running a shell builtin" { lint_bad unshare-builtin; }
 @test "bad: unshare running another wrapper" { lint_bad unshare-runs-wrapper; }
+@test "bad: unshare --map-user with a name, not a number" { lint_bad unshare-map-user-name; }
+@test "bad: unshare --map-users in util-linux 2.39's INNER:OUTER:COUNT form" { lint_bad unshare-map-users-colons; }
+@test "bad: unshare --map-auto, which reads /etc/subuid" { lint_bad unshare-map-auto; }
+@test "bad: unshare --map-groups=auto, which reads /etc/subgid" { lint_bad unshare-map-groups-auto; }
+@test "bad: unshare --map-group (gid_t)-1, which is no id" { lint_bad unshare-map-group-no-id; }
+@test "bad: unshare --map-user without its value" { lint_bad unshare-map-user-no-value; }
+@test "bad: mount_setattr --idmap names a terminal not seen before" { lint_bad mount-setattr-idmap-unknown-terminal; }
+@test "bad: mount_setattr --idmap without a terminal" { lint_bad mount-setattr-idmap-no-value; }
+@test "bad: open_tree_attr --idmap= with an empty terminal" { lint_bad open-tree-attr-idmap-empty; }
+@test "bad: a misspelt open_tree_attr option, with the nearest" { lint_bad open-tree-attr-idmap-typo; }
 @test "bad: nsenter -t names no terminal, with the nearest" { lint_bad nsenter-unknown-terminal; }
 @test "bad: nsenter -t names a terminal that starts later" { lint_bad nsenter-terminal-later; }
 @test "bad: nsenter without -t" { lint_bad nsenter-no-target; }

@@ -72,7 +72,7 @@ SCN
 	)
 	run --separate-stderr "$NSTEST" lint "$scn"
 	assert_failure 2
-	assert_equal "$stderr" "$scn:1:15: error: unshare: unsupported option -p (-m, -U, -r and --propagation)"
+	assert_equal "$stderr" "$scn:1:15: error: unshare: unsupported option -p (-m, -U, -r, -c, --map-user, --map-group, --map-users, --map-groups and --propagation)"
 }
 
 @test "userns: a stand-in is a block device, which a user namespace may not mount" {

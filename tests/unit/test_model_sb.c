@@ -25,10 +25,13 @@
  * type fstype (by the first user namespace), or "ERR <errno>". */
 static char *shown(const char *fstype, const char *data, const struct m_userns *user)
 {
-	static const struct m_userns first = { NULL, true };
+	static struct m_userns first;
 	struct m_fsopts o;
 	struct ns_buf b = NS_BUF_INIT;
 	int r;
+
+	m_idmap_all(&first.uids);
+	m_idmap_all(&first.gids);
 
 	m_fsopts_init(&o, fstype, RAM);
 	r = m_fsopts_parse(&o, data, RAM, user ? user : &first);
@@ -93,9 +96,16 @@ TEST(tmpfs_mode_ids_order)
 
 TEST(tmpfs_ids_in_a_user_namespace)
 {
-	static struct m_userns first = { NULL, true };
-	static struct m_userns mapped = { &first, true }, unmapped = { &first, false };
+	static struct m_userns first, mapped, unmapped;
 	char *got;
+
+	m_idmap_all(&first.uids);
+	m_idmap_all(&first.gids);
+	/* unshare -r: 0 0 1 in both maps; unshare -U: none */
+	mapped = (struct m_userns){ .parent = &first,
+				    .uids = { .v = { { 0, 0, 1 } }, .n = 1 },
+				    .gids = { .v = { { 0, 0, 1 } }, .n = 1 } };
+	unmapped = (struct m_userns){ .parent = &first };
 
 	got = shown("tmpfs", "uid=0,gid=0", &mapped);
 	is_str(got, "", "tmpfs: uid=0 in a namespace that maps root (unshare -r) is root");

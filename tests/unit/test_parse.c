@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <linux/mount.h>
 #include <sys/mount.h>
 
 #include "commands/args.h"
@@ -109,7 +110,7 @@ TEST(file_commands)
 		{ "open_tree_attr -R", "    # open_tree_attr -R /a @t\n",
 		  "t.scn:1:7: error: open_tree_attr: -R needs -c (AT_RECURSIVE only applies to a clone)" },
 		{ "open_tree_attr -x", "    # open_tree_attr -x /a @t\n",
-		  "t.scn:1:22: error: open_tree_attr: unknown option -x (-c, -R, --propagation TYPE, -o FLAGS)" },
+		  "t.scn:1:22: error: open_tree_attr: unknown option -x (-c, -R, --propagation TYPE, -o FLAGS, --idmap TERMINAL)" },
 		{ "realpath", "    # realpath\n",
 		  "t.scn:1:7: error: realpath: missing operand" },
 		{ "a handle path to mkdir", "    # mkdir @t/x\n",
@@ -209,7 +210,7 @@ TEST(errors)
 	parse_error("    # mount -x /a /b\n", "t.scn:1:13: error: mount: unknown option -x", "short mount option: no guess");
 	parse_error("    # umount --lazzy /a\n", "t.scn:1:14: error: umount: unknown option --lazzy (did you mean --lazy?)", "umount option");
 	parse_error("    # unshare --map-root sh\n", "t.scn:1:15: error: unshare: unsupported option --map-root (did you mean --map-root-user?)", "unshare option prefix");
-	parse_error("    # unshare --foo sh\n", "t.scn:1:15: error: unshare: unsupported option --foo (-m, -U, -r and --propagation)", "unshare option: no guess");
+	parse_error("    # unshare --foo sh\n", "t.scn:1:15: error: unshare: unsupported option --foo (-m, -U, -r, -c, --map-user, --map-group, --map-users, --map-groups and --propagation)", "unshare option: no guess");
 	parse_error("    # open_tree --clon /a @t\n", "t.scn:1:17: error: open_tree: unknown option --clon (did you mean --clone?)", "open_tree option");
 	parse_error("    # open_tree -x /a @t\n", "t.scn:1:17: error: open_tree: unknown option -x (-c, -R, --namespace)", "open_tree option: no guess");
 	parse_error("    # move_mount --beneth /a /b\n", "t.scn:1:18: error: move_mount: unknown option --beneth (did you mean --beneath?)", "move_mount option");
@@ -505,6 +506,45 @@ TEST(wrappers)
 
 		ok(n && n->mnt && !n->user && !strcmp(n->target, "sh1") && n->cmd && n->cmd->def &&
 		   n->cmd->def->id == NS_CMD_LS, "nsenter --target=sh1 --mount ls");
+	}
+	ns_scenario_free(sc);
+}
+
+TEST(id_maps_and_idmaps)
+{
+	struct ns_scenario *sc;
+	const struct ns_stage *st = only_stage("    # unshare -r --map-users 10000,0,10000 --map-group=7 sh\n", &sc);
+	const struct ns_unshare_args *u = st ? st->args : NULL;
+
+	ok(u && u->user && u->map_user && !u->map_user_self && u->map_uid == 0,
+	   "-r: --map-user=0");
+	ok(u && u->map_group && u->map_gid == 7, "--map-group=7 after -r: the last one counts");
+	ok(u && u->map_users && u->users.outer == 10000 && u->users.inner == 0 &&
+	   u->users.count == 10000, "--map-users OUTER,INNER,COUNT, its value the next word");
+	ok(u && !u->map_groups, "no --map-groups");
+	ns_scenario_free(sc);
+
+	st = only_stage("    # unshare --map-user=5 -c sh\n", &sc);
+	u = st ? st->args : NULL;
+	ok(u && u->map_user && u->map_user_self && u->map_group_self, "-c after --map-user: the caller's own ids");
+	ns_scenario_free(sc);
+
+	st = only_stage("    sh1# mkdir /a\n    sh2# mount_setattr -R --idmap=sh1 /a\n", &sc);
+	{
+		const struct ns_mount_setattr_args *m = st ? st->args : NULL;
+
+		ok(m && m->recursive && (m->set & MOUNT_ATTR_IDMAP) && !strcmp(m->idmap, "sh1"),
+		   "mount_setattr --idmap=sh1: MOUNT_ATTR_IDMAP with sh1's user namespace");
+	}
+	ns_scenario_free(sc);
+
+	st = only_stage("    sh1# mkdir /a\n    sh1# open_tree_attr -c --idmap sh1 -o ro /a @t\n", &sc);
+	{
+		const struct ns_open_tree_args *o = st ? st->args : NULL;
+
+		ok(o && o->clone && o->attr.idmap && !strcmp(o->attr.idmap, "sh1") &&
+		   o->attr.set == (MOUNT_ATTR_IDMAP | MOUNT_ATTR_RDONLY),
+		   "open_tree_attr --idmap sh1 -o ro: both attributes");
 	}
 	ns_scenario_free(sc);
 }
