@@ -284,31 +284,48 @@ static bool would_overmount(const struct m_mount *from, const struct m_mount *to
 
 /* MOVE_MOUNT_BENEATH: FROM goes where TO (the top of its stack) is
  * attached, and TO goes on FROM's root (move_mount(2)). The checks are
- * 6.18's can_move_mount_beneath(), after lock_mount()'s own; the move's
- * (m_move, do_move_mount()) come after them. */
+ * can_move_mount_beneath()'s, after lock_mount()'s own; the move's
+ * (m_move, do_move_mount()) come after them. From Debian's 7.1.3 (C.
+ * Brauner's patches "move_mount: allow MOVE_MOUNT_BENEATH on the rootfs"
+ * and "move_mount: transfer MNT_LOCKED", 2026, and the kernel's selftest
+ * filesystems/move_mount/move_mount_test.c) the top may be the shell's
+ * root mount, or a mount on the namespace's root, and it may be locked:
+ * FROM takes its lock (attach_recursive_mnt()). The older checks are the
+ * quirks beneath-not-root and beneath-not-locked. */
 static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 		   struct ns_cmd_result *res)
 {
 	struct m_level *lv = m_cur(sh);
-	struct m_mount *top = to.mnt, *parent = top->parent;
+	unsigned quirks = sh->sb->w.quirks;
+	struct m_mount *top, *parent;
 	struct m_path place;
+	bool take_lock;
 	int r;
 
-	if (to.d != top->root)
+	if (to.d != to.mnt->root)
 		return ns_cmd_fail(res, "move_mount", EINVAL);
+	/* the top of the stack at the place, also where the lookup stopped
+	 * below it ("/", ".": lock_mount() looks up what is on top) */
+	m_follow(&to);
+	top = to.mnt;
+	parent = top->parent;
 	/* a target in an unmounted tree fails as lock_mount() says, before
 	 * anything is checked of going beneath: the move's own checks give
 	 * that error, and the move goes nowhere */
 	if (!top->ns || top->dead)
 		return m_move(sh, from, to, true, res, "move_mount");
-	if (!parent || top->locked)
+	if (!parent)
+		return ns_cmd_fail(res, "move_mount", EINVAL);
+	if (top->locked && (quirks & (1u << M_QUIRK_BENEATH_NOT_LOCKED)))
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	/* the source may not be overmounted (the kernel's reason: no
 	 * pointless shadow mounts when it propagates) */
 	if (m_child_at(from.mnt, from.mnt->root))
 		return ns_cmd_fail(res, "move_mount", EINVAL);
-	/* nothing goes beneath the shell's root, or onto the namespace's */
-	if (top == lv->root.mnt || parent == lv->ns->root)
+	/* before 7.1.3: nothing beneath the shell's root, or onto the
+	 * namespace's root */
+	if ((quirks & (1u << M_QUIRK_BENEATH_NOT_ROOT)) &&
+	    (top == lv->root.mnt || parent == lv->ns->root))
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	for (struct m_mount *p = from.mnt; p; p = p->parent)
 		if (p == top)
@@ -320,6 +337,7 @@ static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 	    (from.mnt->ns == lv->ns && would_overmount(parent, from.mnt, top->mp)))
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	place = (struct m_path){ parent, top->mp };
+	take_lock = top->locked;
 	/* take TO off, attach FROM there, put TO back on FROM's root */
 	{
 		struct m_mount **pp;
@@ -341,6 +359,14 @@ static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 		for (tail = &on->kids; *tail; tail = &(*tail)->sib)
 			;
 		*tail = top;
+	}
+	if (r == 0 && take_lock) {
+		/* what TO hid is now under FROM, which hides it in its place:
+		 * FROM is locked and TO may go (attach_recursive_mnt(), 7.1.3) */
+		from.mnt->locked = true;
+		top->locked = false;
+		m_why(&sh->sb->w, from.mnt, "%s; it took the lock of mount %u, which it went beneath",
+		      from.mnt->why ? from.mnt->why : "", top->id);
 	}
 	return r;
 }

@@ -174,8 +174,12 @@ enum m_quirk {
 	M_QUIRK_MOVE_TARGET_FIRST,  /* a move checks its target before its source */
 	M_QUIRK_CHANGE_TYPE_OURS_ONLY, /* --make-* only on the caller's namespace */
 	M_QUIRK_DETACHED_OURS_ONLY, /* no bind from, no attach onto a detached tree */
-	M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS,
-	M_QUIRK_NAMESPACE_OF_A_FILE, /* open_tree --namespace takes a file */ /* umount's busy check: bare copies only */
+	M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS, /* umount's busy check: bare copies only */
+	M_QUIRK_NAMESPACE_OF_A_FILE, /* open_tree --namespace takes a file */
+	M_QUIRK_BENEATH_NOT_ROOT,   /* nothing beneath the root or onto the ns root */
+	M_QUIRK_BENEATH_NOT_LOCKED, /* nothing beneath a locked mount */
+	M_QUIRK_COPY_UNDER_LOCK_UNLOCKED, /* a copy put under a locked mount: unlocked */
+	M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK, /* ... locked, and the mount on top not */
 	M_QUIRK__COUNT
 };
 

@@ -97,6 +97,51 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"every 7.1, 7.2 and 7.3 release (scenarios/newapi/open-tree-namespace.scn, "
 		"docs/kernels.md).",
 	},
+	[M_QUIRK_BENEATH_NOT_ROOT] = {
+		"beneath-not-root", ">= 6.5, < 7.1.3",
+		"move_mount with MOVE_MOUNT_BENEATH refuses (EINVAL) to put a mount "
+		"beneath the caller's root mount, or beneath a mount that sits on the "
+		"namespace's root, as it did from 6.5 (can_move_mount_beneath()). C. "
+		"Brauner's \"move_mount: allow MOVE_MOUNT_BENEATH on the rootfs\" "
+		"(2026; selftest filesystems/move_mount) allows both, for a root switch "
+		"of open_tree, move_mount beneath /, chroot . and umount -l . in turn. "
+		"A change of rule. Measured on every Debian release from 6.12.43 to "
+		"7.0.13 (this machine's 6.18.44 too); allowed on every 7.1, 7.2 and 7.3 "
+		"release from 7.1.3 (scenarios/peers/kselftest-move-mount-beneath-root.scn).",
+	},
+	[M_QUIRK_BENEATH_NOT_LOCKED] = {
+		"beneath-not-locked", ">= 6.5, < 7.1.3",
+		"move_mount with MOVE_MOUNT_BENEATH refuses (EINVAL) to put a mount "
+		"beneath a locked mount (one a less privileged namespace got with a "
+		"copy). From 7.1.3 the mount put beneath takes the lock and the one on "
+		"top may be unmounted (C. Brauner's \"move_mount: transfer "
+		"MNT_LOCKED\", 2026). A change of rule. Measured on every Debian "
+		"release from 6.12.43 to 7.0.13 (this machine's 6.18.44 too); allowed "
+		"on every release from 7.1.3 to 7.3.4 "
+		"(scenarios/peers/kselftest-move-mount-beneath-root.scn).",
+	},
+	[M_QUIRK_COPY_UNDER_LOCK_UNLOCKED] = {
+		"copy-under-lock-unlocked", ">= 6.1, < 7.1.3",
+		"a copy that propagation puts under a locked mount (the mount already "
+		"at the receiving place goes on top of it) is not locked, though it "
+		"now hides what the locked mount hid: a plain bind of its parent, "
+		"which leaves out what is mounted on the parent, is allowed. From "
+		"7.1.3 the copy is locked. A difference between kernels. Measured on "
+		"every Debian release from 6.1.170 to 7.0.13 (this machine's 6.18.44 "
+		"too) (scenarios/man7/userns-copy-under-a-locked-mount.scn).",
+	},
+	[M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK] = {
+		"copy-under-lock-takes-lock", ">= 7.1.3, < 7.2.11",
+		"a copy that propagation puts under a locked mount takes the lock "
+		"away from it: the copy is locked and the mount on top may be "
+		"unmounted in the less privileged namespace, as \"move_mount: "
+		"transfer MNT_LOCKED\" said (\"This also works during mount "
+		"propagation\"). From 7.2.11 (and 7.3) the copy is locked and the "
+		"mount on top keeps its lock; only a mount put beneath by move_mount "
+		"takes it over. Measured on every Debian 7.1 release (7.1.3 to 7.1.13) "
+		"and 7.2.6 to 7.2.9; gone from 7.2.11, 7.2.10 not packaged "
+		"(scenarios/man7/userns-copy-under-a-locked-mount.scn).",
+	},
 };
 
 static int find(const char *name, size_t len)

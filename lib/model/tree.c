@@ -460,6 +460,14 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 	for (size_t i = 0; i < r.n; i++) {
 		struct m_mount *c = r.v[i].copy, *at_mnt = r.v[i].at;
 		struct m_mount *under = m_child_at(at_mnt, at.d);
+		/* a copy that goes under a locked mount hides what that one
+		 * hid: it is locked too, from 7.2.11 (and 7.3) with the mount
+		 * on top still locked; 7.1.3 to 7.2.9 unlocked the mount on
+		 * top, and kernels before 7.1.3 left the copy unlocked
+		 * (attach_recursive_mnt(); quirks copy-under-lock-takes-lock,
+		 * copy-under-lock-unlocked) */
+		bool lock_copy = under && under->locked &&
+				 !(w->quirks & (1u << M_QUIRK_COPY_UNDER_LOCK_UNLOCKED));
 
 		add_kid(at_mnt, c, at.d);
 		if (under) {
@@ -498,6 +506,16 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 		for (struct m_mount *m = c; m; m = m_next(m, c))
 			m_why(w, m, "propagated from mount %u's event to mount %u, %s", P->id, at_mnt->id,
 			      r.v[i].how);
+		if (lock_copy) {
+			bool take = w->quirks & (1u << M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK);
+
+			c->locked = true;
+			if (take)
+				under->locked = false;
+			m_why(w, c, take ? "%s; it took the lock of mount %u, which went on top of it"
+					 : "%s; locked, as mount %u is, which went on top of it",
+			      c->why ? c->why : "", under->id);
+		}
 	}
 	free(r.v);
 	return 0;

@@ -91,7 +91,7 @@ SCN
 	scn=$(slave_demo)
 	run "$NSTEST" run --backend model --quirk no-such-quirk "$scn"
 	assert_failure 2
-	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file; or kernel)"
+	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock; or kernel)"
 }
 
 @test "run --quirks takes only 'kernel'" {
@@ -174,4 +174,44 @@ SCN
 	run "$NSTEST" run --backend model --quirk umount-busy-skips-chains "$scn"
 	assert_failure 1
 	assert_line --regexp '^ *-umount: .*busy.*$'
+}
+
+@test "run --quirk beneath-not-root: the model refuses to go beneath the root, as 6.18.44 does" {
+	scn=$NSTEST_ROOT/scenarios/peers/kselftest-move-mount-beneath-root.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk beneath-not-root "$scn"
+	assert_failure 1
+	assert_line --regexp '^.*:[0-9]+: sh1# move_mount --beneath @tree /$'
+	assert_line --regexp '^ *\+move_mount: EINVAL \(Invalid argument\)$'
+	refute_line --regexp '^.*sh6# move_mount --beneath @new /mnt_dir$'
+}
+
+@test "run --quirk beneath-not-locked: the model refuses to go beneath a locked mount, as 6.18.44 does" {
+	scn=$NSTEST_ROOT/scenarios/peers/kselftest-move-mount-beneath-root.scn
+	run "$NSTEST" run --backend model --quirk beneath-not-locked "$scn"
+	assert_failure 1
+	assert_line --regexp '^.*:[0-9]+: sh6# move_mount --beneath @new /mnt_dir$'
+	assert_line --regexp '^ *\+move_mount: EINVAL \(Invalid argument\)$'
+	refute_line --regexp '^.*sh1# move_mount --beneath @tree /$'
+}
+
+@test "run --quirk copy-under-lock-unlocked: a copy under a locked mount is not locked, as 6.18.44 does" {
+	scn=$NSTEST_ROOT/scenarios/man7/userns-copy-under-a-locked-mount.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk copy-under-lock-unlocked "$scn"
+	assert_failure 1
+	assert_line --regexp '^.*:[0-9]+: sh2# mount --bind /c /z$'
+	assert_line --regexp '^ *-mount: EINVAL \(Invalid argument\)$'
+	refute_line --regexp '^.*sh2# umount /c/y$'
+}
+
+@test "run --quirk copy-under-lock-takes-lock: the copy takes the lock of the mount on top, as 7.1.3 to 7.2.9 do" {
+	scn=$NSTEST_ROOT/scenarios/man7/userns-copy-under-a-locked-mount.scn
+	run "$NSTEST" run --backend model --quirk copy-under-lock-takes-lock "$scn"
+	assert_failure 1
+	assert_line --regexp '^.*:[0-9]+: sh2# umount /c/y$'
+	assert_line --regexp '^ *-umount: EINVAL \(Invalid argument\)$'
+	refute_line --regexp '^.*sh2# mount --bind /c /z$'
 }

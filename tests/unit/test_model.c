@@ -1062,6 +1062,125 @@ TEST(move_mount_beneath_refusals)
 	finish(r);
 }
 
+/* From 7.1.3 (C. Brauner's patches "move_mount: allow MOVE_MOUNT_BENEATH
+ * on the rootfs" and "move_mount: transfer MNT_LOCKED", 2026; selftest
+ * filesystems/move_mount) MOVE_MOUNT_BENEATH may go beneath the shell's
+ * root mount, which sits on the namespace's root, and beneath a locked
+ * mount, whose lock the mount beneath takes; before, both were EINVAL
+ * (quirks beneath-not-root and beneath-not-locked). */
+#define BENEATH_ROOT \
+	C("# open_tree -c / @t") \
+	C("# cd @t") \
+	C("# move_mount --beneath @t /")
+
+TEST(move_mount_beneath_the_root)
+{
+	struct run *r = start("move_mount(2) MOVE_MOUNT_BENEATH of the root",
+		BENEATH_ROOT
+		C("# chroot .")
+		C("# " MI)
+		C("# umount -l .")
+		C("# " MI));
+
+	setup(r, 2);
+	quiet(r, "the clone goes beneath the shell's root, onto the namespace's root");
+	quiet(r, "chroot . into the clone");
+	table(r, L("21 19 8:1 / / rw,relatime", "20 21 8:1 / / rw,relatime"),
+	      "the old root sits on the clone, which is where the old root was");
+	quiet(r, "the old root goes through \".\"");
+	table(r, L("21 19 8:1 / / rw,relatime"), "and the clone is the root");
+	finish(r);
+
+	r = start_with("quirk beneath-not-root", BENEATH_ROOT, 1u << M_QUIRK_BENEATH_NOT_ROOT, M_BREAK_NONE);
+	setup(r, 2);
+	fails(r, EINVAL, "move_mount", "nothing goes beneath the shell's root");
+	finish(r);
+}
+
+#define BENEATH_LOCKED \
+	C("sh1# mkdir /d") \
+	C("sh1# mount /dev/sdb1 /d") \
+	C("sh1# mount /dev/sdc1 /d") \
+	C("sh2# unshare -Urm sh") \
+	C("sh2# fsopen tmpfs @fc") \
+	C("sh2# fsconfig @fc create") \
+	C("sh2# fsmount @fc @n") \
+	C("sh2# umount /d") \
+	C("sh2# move_mount --beneath @n /d")
+
+TEST(move_mount_beneath_a_locked_mount)
+{
+	struct run *r = start("move_mount(2) MOVE_MOUNT_BENEATH of a locked mount",
+		BENEATH_LOCKED
+		C("sh2# umount /d")
+		C("sh2# " MI)
+		C("sh2# umount /d"));
+
+	setup(r, 7);
+	fails(r, EINVAL, "umount2", "the copy of the top is locked");
+	quiet(r, "a new mount goes beneath it all the same");
+	quiet(r, "and takes its lock: the top may go");
+	table(r, L("40 39 8:1 / / rw,relatime",
+		   "41 40 8:17 / /d rw,relatime",
+		   "43 41 0:10 / /d rw,relatime"),
+	      "the new mount shows on the copy of the first");
+	fails(r, EINVAL, "umount2", "and may not be unmounted itself");
+	finish(r);
+
+	r = start_with("quirk beneath-not-locked", BENEATH_LOCKED, 1u << M_QUIRK_BENEATH_NOT_LOCKED, M_BREAK_NONE);
+	setup(r, 7);
+	fails(r, EINVAL, "umount2", "the copy of the top is locked");
+	fails(r, EINVAL, "move_mount", "nothing goes beneath a locked mount");
+	finish(r);
+}
+
+/* A mount at /p/y reaches /c's copy in sh2, less privileged, where the
+ * locked copy of /c/y goes on top of it (attach_recursive_mnt()). The
+ * copy hides what the locked mount hid and is locked too; the mount on
+ * top stays locked (7.2.11 and 7.3). 7.1.3 to 7.2.9 moved the lock to the
+ * copy (quirk copy-under-lock-takes-lock); kernels before left the copy
+ * unlocked (quirk copy-under-lock-unlocked). A plain bind of /c, which
+ * would leave the copy out, tells whether the copy is locked. */
+#define TUCK_LOCKED \
+	C("sh1# mkdir /p /c /z") \
+	C("sh1# mount --make-shared /dev/sdb1 /p") \
+	C("sh1# mkdir /p/y") \
+	C("sh1# mount --bind /p /c") \
+	C("sh1# mount --make-slave /c") \
+	C("sh1# mount /dev/sdc1 /c/y") \
+	C("sh2# unshare -Urm --propagation unchanged sh") \
+	C("sh1# mount /dev/sdd1 /p/y") \
+	C("sh2# mount --bind /c /z") \
+	C("sh2# umount /c/y") \
+	C("sh2# umount /c/y")
+
+TEST(propagated_copy_under_a_locked_mount)
+{
+	struct run *r = start("a copy propagated under a locked mount", TUCK_LOCKED);
+
+	setup(r, 8);
+	fails(r, EINVAL, "mount", "the copy is locked: no plain bind of its parent");
+	fails(r, EINVAL, "umount2", "the mount on top keeps its lock");
+	fails(r, EINVAL, "umount2", "still");
+	finish(r);
+
+	r = start_with("quirk copy-under-lock-takes-lock", TUCK_LOCKED,
+		       1u << M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK, M_BREAK_NONE);
+	setup(r, 8);
+	fails(r, EINVAL, "mount", "the copy is locked");
+	quiet(r, "and the mount on top is not: it may go");
+	fails(r, EINVAL, "umount2", "then the copy, locked, may not");
+	finish(r);
+
+	r = start_with("quirk copy-under-lock-unlocked", TUCK_LOCKED,
+		       1u << M_QUIRK_COPY_UNDER_LOCK_UNLOCKED, M_BREAK_NONE);
+	setup(r, 8);
+	quiet(r, "the copy is not locked: a plain bind of its parent goes through");
+	fails(r, EINVAL, "umount2", "the mount on top keeps its lock");
+	fails(r, EINVAL, "umount2", "still");
+	finish(r);
+}
+
 TEST(mount_setattr_recursive)
 {
 	struct run *r = start("mount_setattr(2) AT_RECURSIVE",
@@ -1101,49 +1220,70 @@ TEST(quirks_parse)
 	unsigned shifts = 1u << M_QUIRK_UMOUNT_SHIFTS;
 	unsigned drops = 1u << M_QUIRK_COPY_DROPS_UNBINDABLE;
 	unsigned chains = 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS;
+	/* up to 7.1.3: copy-under-lock-unlocked, and from 6.5, where
+	 * MOVE_MOUNT_BENEATH came, beneath-not-root and beneath-not-locked;
+	 * then copy-under-lock-takes-lock up to 7.2.11 */
+#define LOCK (1u << M_QUIRK_COPY_UNDER_LOCK_UNLOCKED)
+#define ROOT (1u << M_QUIRK_BENEATH_NOT_ROOT | 1u << M_QUIRK_BENEATH_NOT_LOCKED)
+#define TAKES (1u << M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK)
 	static const struct { const char *release; unsigned want; } kernel[] = {
 		/* the ranges measured on Debian's kernels (docs/kernels.md) */
 		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
-				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
 		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
-			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
 		{ "6.0.19", 0 },
 		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
+		{ "6.4.16", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
+		{ "6.5.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		{ "6.12.43+deb12-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 					       1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		{ "6.12.48", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 			     1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		{ "6.12.57", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		/* the first stretch of umount-busy-skips-chains ends there */
 		{ "6.12.116+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-						1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+						1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
+						LOCK | ROOT },
 		{ "6.12.117+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-						1u << M_QUIRK_DETACHED_OURS_ONLY },
+						1u << M_QUIRK_DETACHED_OURS_ONLY | LOCK | ROOT },
 		/* the second stretch of change-type-ours-only, after "; " */
 		{ "6.16.3+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-					      1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+					      1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
+					      LOCK | ROOT },
 		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
-		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
-		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
-		{ "6.19.0", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
+				      LOCK | ROOT },
+		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+		{ "6.19.0", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		/* namespace-of-a-file: 7.0 up to 7.0.12 */
 		{ "7.0.4+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
-					     1u << M_QUIRK_NAMESPACE_OF_A_FILE },
+					     1u << M_QUIRK_NAMESPACE_OF_A_FILE | LOCK | ROOT },
 		{ "7.0.12", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
-			    1u << M_QUIRK_NAMESPACE_OF_A_FILE },
-		{ "7.0.13", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
-		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS },
+			    1u << M_QUIRK_NAMESPACE_OF_A_FILE | LOCK | ROOT },
+		{ "7.0.13", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+		{ "7.1.2", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+		{ "7.1.3+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
+					     TAKES },
+		{ "7.1.13", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | TAKES },
+		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
+					     TAKES },
 		{ "7.2.11", 0 },
 		{ "7.3.4", 0 },
 		{ "garbage", 0 },
 	};
+#undef LOCK
+#undef ROOT
+#undef TAKES
 	struct ns_buf err = NS_BUF_INIT;
 	unsigned mask = 99;
 
@@ -1166,6 +1306,10 @@ TEST(quirks_parse)
 	ok(m_quirks_parse("umount-busy-skips-chains", NULL, &mask, &err) == 0 && mask == chains,
 	   "quirks: the newest name");
 	mask = 99;
+	ok(m_quirks_parse("beneath-not-locked,beneath-not-root", NULL, &mask, &err) == 0 &&
+	   mask == (1u << M_QUIRK_BENEATH_NOT_LOCKED | 1u << M_QUIRK_BENEATH_NOT_ROOT),
+	   "quirks: the two of MOVE_MOUNT_BENEATH before 7.1.3");
+	mask = 99;
 	ok(m_quirks_parse("", NULL, &mask, &err) == 0 && mask == 0, "quirks: empty is none");
 	mask = 99;
 	ok(m_quirks_parse(NULL, NULL, &mask, &err) == 0 && mask == 0, "quirks: NULL is none");
@@ -1173,7 +1317,7 @@ TEST(quirks_parse)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
