@@ -123,6 +123,9 @@ enum {
 struct m_mount {
 	unsigned id;                /* mount ID, the lowest free one */
 	unsigned long long seq;     /* creation order: mountinfo's order */
+	unsigned long long list_seq; /* when it entered its namespace's list:
+				     * mountinfo's order before 6.8 (quirk
+				     * mountinfo-attach-order) */
 	struct m_sb *sb;
 	struct m_node *root;        /* the directory the mount shows */
 	struct m_mount *parent;     /* NULL: the top of its tree */
@@ -180,6 +183,7 @@ enum m_quirk {
 	M_QUIRK_BENEATH_NOT_LOCKED, /* nothing beneath a locked mount */
 	M_QUIRK_COPY_UNDER_LOCK_UNLOCKED, /* a copy put under a locked mount: unlocked */
 	M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK, /* ... locked, and the mount on top not */
+	M_QUIRK_MOUNTINFO_ATTACH_ORDER, /* mountinfo in the namespace list's order */
 	M_QUIRK__COUNT
 };
 
@@ -213,7 +217,7 @@ struct m_world {
 	size_t id_cap;
 	unsigned char *gid_used;    /* peer group IDs in use */
 	size_t gid_cap;
-	unsigned long long seq;
+	unsigned long long seq, list_seq;
 	unsigned long long ram_pages; /* the machine's RAM, for tmpfs sizes */
 	unsigned next_minor, next_ns;
 	unsigned quirks;            /* 1 << enum m_quirk */
@@ -323,6 +327,9 @@ void m_detach_mounts_on(struct m_world *w, const struct m_node *d);
 bool m_is_local_mountpoint(const struct m_world *w, const struct m_ns *ns, const struct m_node *d);
 /* Detach t from its parent, keeping its tree (for a move). */
 void m_detach(struct m_mount *t);
+/* t's tree entered a namespace's list, at its end in tree order (the
+ * kernel's commit_tree() before 6.8). */
+void m_list_append(struct m_world *w, struct m_mount *t);
 /* pivot_root(2)'s exchange, all in one namespace and without
  * propagation: new_root leaves its parent, the old root goes on old_at,
  * and new_root takes the old root's place (and its MNT_LOCKED). */

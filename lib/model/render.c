@@ -188,15 +188,33 @@ static void super_options(const struct m_world *w, const struct m_sb *sb, struct
  * fields, super options. */
 #define NTEXT 5
 
+/* Before 6.8 the namespace kept its mounts in a list, a tree put at its
+ * end when it entered (quirk mountinfo-attach-order); from 6.8 in a tree
+ * sorted by the unique mount ID, which is creation order. */
+static int by_list(const void *a, const void *b)
+{
+	const struct m_mount *x = *(struct m_mount *const *)a, *y = *(struct m_mount *const *)b;
+
+	if (x->list_seq != y->list_seq)
+		return x->list_seq < y->list_seq ? -1 : 1;
+	return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
 int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
 {
 	struct ns_mount_entry *v = NULL;
 	struct ns_buf *text = NULL;
+	struct m_mount **order = w->mounts;
 	size_t n = 0, cap = 0, tcap = 0;
 	int r;
 
+	if (w->quirks & (1u << M_QUIRK_MOUNTINFO_ATTACH_ORDER) && w->nmounts) {
+		order = xcalloc(w->nmounts, sizeof(*order));
+		memcpy(order, w->mounts, w->nmounts * sizeof(*order));
+		qsort(order, w->nmounts, sizeof(*order), by_list);
+	}
 	for (size_t i = 0; i < w->nmounts; i++) {
-		struct m_mount *m = w->mounts[i];
+		struct m_mount *m = order[i];
 		struct m_path at = { m, m->root };
 		struct ns_buf *t;
 		void *p = v;
@@ -236,6 +254,8 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 		v[i].fields = ns_buf_str(&text[i * NTEXT + 3]);
 		v[i].fs_options = ns_buf_str(&text[i * NTEXT + 4]);
 	}
+	if (order != w->mounts)
+		free(order);
 	r = ns_snapshot_from_entries(v, n, out);
 	for (size_t i = 0; i < n * NTEXT; i++)
 		ns_buf_free(&text[i]);

@@ -394,6 +394,12 @@ void m_detach_mounts_on(struct m_world *w, const struct m_node *d)
 	}
 }
 
+void m_list_append(struct m_world *w, struct m_mount *t)
+{
+	for (struct m_mount *m = t; m; m = m_next(m, t))
+		m->list_seq = ++w->list_seq;
+}
+
 void m_detach(struct m_mount *t)
 {
 	remove_kid(t);
@@ -425,6 +431,7 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 	struct receipts r = { 0 };
 	size_t n = tree_size(t), extra = 0;
 	int ret = 0;
+	bool same_ns;
 
 	/* a removed directory cannot be mounted on (the kernel's
 	 * cant_mount() in lock_mount()) */
@@ -452,10 +459,15 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 		free(r.v);
 		return ret;
 	}
+	/* a move within the namespace keeps the tree's place in its list;
+	 * a tree that enters it goes at the end (before 6.8) */
+	same_ns = moving && t->ns == P->ns;
 	if (moving)
 		m_detach(t);
 	add_kid(P, t, at.d);
 	set_ns(t, P->ns);
+	if (!same_ns)
+		m_list_append(w, t);
 	m_why(w, t, "%s", what);
 	for (size_t i = 0; i < r.n; i++) {
 		struct m_mount *c = r.v[i].copy, *at_mnt = r.v[i].at;
@@ -470,6 +482,7 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 				 !(w->quirks & (1u << M_QUIRK_COPY_UNDER_LOCK_UNLOCKED));
 
 		add_kid(at_mnt, c, at.d);
+		m_list_append(w, c);
 		if (under) {
 			/* a mount already there goes on top of the copy, and
 			 * of whatever the copy brings on its own root (the
@@ -794,6 +807,7 @@ struct m_ns *m_ns_copy(struct m_world *w, struct m_ns *old, struct m_userns *own
 		flags |= M_CL_SHARED_TO_SLAVE | M_CL_LOCK;
 	ns->root = m_copy_tree(w, old->root, old->root->root, flags, true, &err);
 	set_ns(ns->root, ns);
+	m_list_append(w, ns->root);
 	if (w->quirks & (1u << M_QUIRK_COPY_DROPS_UNBINDABLE))
 		for (struct m_mount *m = ns->root; m; m = m_next(m, ns->root))
 			m->unbindable = false;

@@ -91,7 +91,7 @@ SCN
 	scn=$(slave_demo)
 	run "$NSTEST" run --backend model --quirk no-such-quirk "$scn"
 	assert_failure 2
-	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock; or kernel)"
+	assert_output --partial "unknown quirk 'no-such-quirk' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order; or kernel)"
 }
 
 @test "run --quirks takes only 'kernel'" {
@@ -214,4 +214,15 @@ SCN
 	assert_line --regexp '^.*:[0-9]+: sh2# umount /c/y$'
 	assert_line --regexp '^ *-umount: EINVAL \(Invalid argument\)$'
 	refute_line --regexp '^.*sh2# mount --bind /c /z$'
+}
+
+@test "run --quirk mountinfo-attach-order: the model lists mounts in the order they entered the namespace, as 6.1 does" {
+	scn=$NSTEST_ROOT/scenarios/newapi/mountinfo-order.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk mountinfo-attach-order "$scn"
+	assert_failure 1
+	# the clone attached last is listed last, after /b
+	assert_line --regexp '^ *-22 20 0:31 / /c rw,relatime$'
+	assert_line --regexp '^ *\+24 20 0:31 / /c rw,relatime$'
 }

@@ -1226,18 +1226,24 @@ TEST(quirks_parse)
 #define LOCK (1u << M_QUIRK_COPY_UNDER_LOCK_UNLOCKED)
 #define ROOT (1u << M_QUIRK_BENEATH_NOT_ROOT | 1u << M_QUIRK_BENEATH_NOT_LOCKED)
 #define TAKES (1u << M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK)
+#define ORDER (1u << M_QUIRK_MOUNTINFO_ATTACH_ORDER)
 	static const struct { const char *release; unsigned want; } kernel[] = {
 		/* the ranges measured on Debian's kernels (docs/kernels.md) */
 		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
-				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
+				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
 		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
-			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
+			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
 		{ "6.0.19", 0 },
 		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
 		{ "6.4.16", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK },
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
 		{ "6.5.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ORDER },
+		/* mountinfo-attach-order ends at 6.8 */
+		{ "6.7.12", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ORDER },
+		{ "6.8.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
 			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		{ "6.12.43+deb12-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 					       1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
@@ -1284,6 +1290,7 @@ TEST(quirks_parse)
 #undef LOCK
 #undef ROOT
 #undef TAKES
+#undef ORDER
 	struct ns_buf err = NS_BUF_INIT;
 	unsigned mask = 99;
 
@@ -1317,7 +1324,7 @@ TEST(quirks_parse)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
