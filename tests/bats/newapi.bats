@@ -171,10 +171,7 @@ SCN
     # mount2 MS_SLAVE /x
 SCN
 	)
-	for backend in kernel model; do
-		run "$NSTEST" run --backend "$backend" "$scn"
-		assert_success
-	done
+	judged_on_both "$scn" 0
 	# mount(8)'s message for EINVAL is no way to write mount2's failure
 	sed -i 's|^    mount2: EINVAL (Invalid argument)$|    mount: /x: wrong fs type, bad option, bad superblock on none, missing codepage or helper program, or other error.|' "$scn"
 	run "$NSTEST" run "$scn"
@@ -286,6 +283,21 @@ SCN
 	assert_failure 1
 }
 
+# judged_on_both SCN STATUS: the kernel and the model both pass SCN
+# (STATUS 0) or both fail it (1, with a FAIL line).
+judged_on_both() {
+	local backend
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$1"
+		if (($2 == 0)); then
+			assert_success
+		else
+			assert_failure 1
+			assert_output --partial 'FAIL'
+		fi
+	done
+}
+
 # statmount's numbers are renamed as mountinfo's, so each wrong twin of a
 # right block must fail: a group where there is none, a master swapped
 # with the peer group, another mount's ID, two namespaces made one.
@@ -316,19 +328,12 @@ SCN
 @test "statmount: a right block passes on both backends; each wrong twin fails on both" {
 	local scn twin
 	scn=$(statmount_scn right '22 20 slave - 1' '23 8')
-	for backend in kernel model; do
-		run "$NSTEST" run --backend "$backend" "$scn"
-		assert_success
-	done
+	judged_on_both "$scn" 0
 	for twin in '22 20 slave 1 1|23 8' '22 20 slave 1 -|23 8' '21 20 slave - 1|23 8' \
 		    '22 21 slave - 1|23 8' '22 20 shared - 1|23 8' '22 20 slave - 2|23 8' \
 		    '22 20 slave - 1|23 7' '22 20 slave - 1|21 8'; do
 		scn=$(statmount_scn twin "${twin%|*}" "${twin#*|}")
-		for backend in kernel model; do
-			run "$NSTEST" run --backend "$backend" "$scn"
-			assert_failure 1
-			assert_output --partial 'FAIL'
-		done
+		judged_on_both "$scn" 1
 	done
 }
 
@@ -377,10 +382,7 @@ SCN
 @test "watch: mount events pass on both backends; each wrong twin fails on both" {
 	local scn twin
 	scn=$(watch_scn right "$(printf '    [unordered]\n    attach 7\n    attach 8\n    attach,detach 8\n    detach 8')")
-	for backend in kernel model; do
-		run "$NSTEST" run --backend "$backend" "$scn"
-		assert_success
-	done
+	judged_on_both "$scn" 0
 	for twin in 'detach 7|attach 8|attach,detach 8|detach 8' \
 		    'attach 7|attach 8|attach,detach 7|detach 8' \
 		    'attach 7|attach 8|attach 8|detach 8' \
@@ -389,10 +391,6 @@ SCN
 		    'attach 7|attach 8|attach,detach 8' \
 		    'attach 7|attach 9|attach,detach 8|detach 8'; do
 		scn=$(watch_scn twin "$(printf '    [unordered]\n'; tr '|' '\n' <<<"$twin" | sed 's/^/    /')")
-		for backend in kernel model; do
-			run "$NSTEST" run --backend "$backend" "$scn"
-			assert_failure 1
-			assert_output --partial 'FAIL'
-		done
+		judged_on_both "$scn" 1
 	done
 }
