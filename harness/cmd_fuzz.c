@@ -285,9 +285,35 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 
 /* ---- --print-scenarios and --play-dump ---------------------------------- */
 
-static int print_scenarios(const struct fuzz_cli *cli)
+/* The backends the sides will be, as sides() picks them; second is NULL
+ * for a VM. */
+static void side_backends(const struct fuzz_cli *cli, const struct ns_backend **first,
+			  const struct ns_backend **second)
+{
+	*first = cli->first ? cli->first : ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
+	*second = cli->image ? NULL : cli->vs ? cli->vs : ns_backend_fuzz_default(NS_FUZZ_MODEL);
+}
+
+/* The new mount API only where both sides have it (a VM's kernel: where
+ * this one has it, as the guest plays with this nstest). */
+static unsigned gen_features(const struct ns_backend *a, const struct ns_backend *b)
+{
+	unsigned f = 0;
+
+	for (unsigned bit = NS_FEAT_FIRST; a && bit <= NS_FEAT_LAST; bit <<= 1)
+		if (a->has_feature(bit) && (!b || b->has_feature(bit)))
+			f |= bit;
+	return f;
+}
+
+/* What a run with the same options would play: the same features. */
+static int print_scenarios(struct fuzz_cli *cli)
 {
 	uint64_t n = cli->o.count ? cli->o.count : 1000;
+	const struct ns_backend *a, *b;
+
+	side_backends(cli, &a, &b);
+	cli->o.gen.features = gen_features(a, b);
 
 	for (uint64_t i = 0; i < n; i++) {
 		struct ns_fuzz_case c;
@@ -526,10 +552,19 @@ static void summary(const struct fuzz_cli *cli, const struct ns_fuzz_side *a,
 	printf("fuzz: %" PRIu64 " scenarios in %.1f s (%.1f/s), %s vs %s, seed %" PRIu64 "%s\n",
 	       r->scenarios, r->seconds, r->seconds > 0 ? (double)r->scenarios / r->seconds : 0.0,
 	       a->label, b->label, cli->o.seed, r->interrupted ? ", interrupted" : "");
-	printf("fuzz: %zu findings, %zu signatures\n", r->findings, r->nf);
+	printf("fuzz: %zu findings, %zu signatures, %zu causes (%zu unexplained)\n", r->findings,
+	       r->nf, r->nc, r->unexplained);
 	for (size_t i = 0; i < r->nf; i++)
 		printf("  %zu x %s/%s: %s (%zu operations)\n", r->f[i].count, cli->o.out_dir,
 		       r->f[i].file, r->f[i].what, r->f[i].ops);
+	for (size_t i = 0; i < r->nc; i++)
+		printf("  cause: %s: %zu findings, %zu signatures, first %s/%s\n", r->c[i].name,
+		       r->c[i].findings, r->c[i].signatures, cli->o.out_dir,
+		       r->c[i].file ? r->c[i].file : "?");
+	if (r->shrink_spent)
+		printf("fuzz: %zu findings kept the shrinking budget's result (%zu cases, or --time)\n",
+		       r->shrink_spent, cli->o.shrink_candidates ? cli->o.shrink_candidates
+								 : (size_t)NS_FUZZ_SHRINK_DEFAULT);
 	if (r->unjudged)
 		fprintf(stderr, "nstest fuzz: %" PRIu64 " scenarios could not be compared: %s\n",
 			r->unjudged, r->unjudged_why);
@@ -554,10 +589,7 @@ static int session(struct fuzz_cli *cli)
 	}
 	cli->o.options_text = ns_buf_str(&cli->options);
 	cli->o.quirks = cli->config.quirks && *cli->config.quirks ? cli->config.quirks : "none";
-	/* the new mount API only where both sides have it */
-	for (unsigned bit = NS_FEAT_FIRST; bit <= NS_FEAT_LAST; bit <<= 1)
-		if (a.be->has_feature(bit) && (!b.be || b.be->has_feature(bit)))
-			cli->o.gen.features |= bit;
+	cli->o.gen.features = gen_features(a.be, b.be);
 	if (!cli->o.batch)
 		cli->o.batch = b.be ? 64 * cli->jobs : 200;
 	memset(&sa, 0, sizeof(sa));

@@ -13,24 +13,40 @@ struct rec {
 	size_t dash;            /* index of the "-" field, or nf */
 	unsigned long id, parent;
 	char *key;              /* ancestry, then the rest without numbers */
-	size_t pos;             /* sorted position */
+	size_t pos;             /* its name: sorted position, or the round's */
 };
 
 void ns_fuzz_groups_free(struct ns_fuzz_groups *g)
 {
 	free(g->from);
-	g->from = NULL;
-	g->n = g->cap = 0;
+	free(g->ids);
+	free(g->outside);
+	memset(g, 0, sizeof(*g));
+}
+
+/* The name (1-based) of number n in the list v, added when new. */
+static size_t name_in(unsigned long **v, size_t *n, size_t *cap, unsigned long num)
+{
+	for (size_t i = 0; i < *n; i++)
+		if ((*v)[i] == num)
+			return i + 1;
+	ns_grow((void **)v, cap, *n + 1, sizeof(**v));
+	(*v)[(*n)++] = num;
+	return *n;
 }
 
 static size_t group_name(struct ns_fuzz_groups *g, unsigned long n)
 {
-	for (size_t i = 0; i < g->n; i++)
-		if (g->from[i] == n)
+	return name_in(&g->from, &g->n, &g->cap, n);
+}
+
+/* A mount ID seen in this round's tables: its name, or 0. */
+static size_t id_name(const struct ns_fuzz_groups *g, unsigned long id)
+{
+	for (size_t i = 0; i < g->nids; i++)
+		if (g->ids[i] == id)
 			return i + 1;
-	ns_grow((void **)&g->from, &g->cap, g->n + 1, sizeof(*g->from));
-	g->from[g->n++] = n;
-	return g->n;
+	return 0;
 }
 
 static bool number(const char *s, unsigned long *v)
@@ -124,7 +140,7 @@ static int by_key(const void *a, const void *b)
 }
 
 static void emit(struct rec *v, size_t n, struct rec *r, struct ns_fuzz_groups *g,
-		 unsigned long *unknown, size_t *nunknown, struct ns_buf *out)
+		 struct ns_buf *out)
 {
 	struct rec *p = find(v, n, r->parent);
 	unsigned long num;
@@ -133,14 +149,12 @@ static void emit(struct rec *v, size_t n, struct rec *r, struct ns_fuzz_groups *
 	ns_buf_addc(out, ' ');
 	if (p) {
 		ns_buf_addu(out, p->pos);
+	} else if (id_name(g, r->parent)) {
+		/* a mount of another table of the round */
+		ns_buf_addu(out, id_name(g, r->parent));
 	} else {
-		size_t k = 0;
-		while (k < *nunknown && unknown[k] != r->parent)
-			k++;
-		if (k == *nunknown)
-			unknown[(*nunknown)++] = r->parent;
 		ns_buf_addc(out, 'p');
-		ns_buf_addu(out, k + 1);
+		ns_buf_addu(out, name_in(&g->outside, &g->noutside, &g->outside_cap, r->parent));
 	}
 	/* MAJ:MIN (field 2) is left out */
 	for (size_t i = 3; i < r->nf; i++) {
@@ -157,12 +171,12 @@ static void emit(struct rec *v, size_t n, struct rec *r, struct ns_fuzz_groups *
 	ns_buf_addc(out, '\n');
 }
 
-void ns_fuzz_canon_mountinfo(const char *text, struct ns_fuzz_groups *g, struct ns_buf *out)
+void ns_fuzz_canon_mountinfo(const char *text, struct ns_fuzz_groups *g, struct ns_buf *out,
+			     struct ns_buf *order)
 {
 	struct rec *v = NULL, **sorted;
 	struct ns_lines other = NS_LINES_INIT;
-	size_t n = 0, cap = 0, nunknown = 0;
-	unsigned long *unknown;
+	size_t n = 0, cap = 0;
 	const char *p = text;
 
 	while (*p) {
@@ -185,21 +199,28 @@ void ns_fuzz_canon_mountinfo(const char *text, struct ns_fuzz_groups *g, struct 
 		sorted[i] = &v[i];
 	}
 	qsort(sorted, n, sizeof(*sorted), by_key);
+	/* names: a mount an earlier table of the round showed keeps its
+	 * name, the others continue the count in sorted order */
 	for (size_t i = 0; i < n; i++)
-		sorted[i]->pos = i + 1;
-	unknown = xcalloc(n ? n : 1, sizeof(*unknown));
+		sorted[i]->pos = name_in(&g->ids, &g->nids, &g->ids_cap, sorted[i]->id);
 	for (size_t i = 0; i < n; i++)
-		emit(v, n, sorted[i], g, unknown, &nunknown, out);
+		emit(v, n, sorted[i], g, out);
 	for (size_t i = 0; i < other.n; i++) {
 		ns_buf_adds(out, other.v[i]);
 		ns_buf_addc(out, '\n');
 	}
+	for (size_t i = 0; order && i < n; i++) {
+		if (i)
+			ns_buf_addc(order, ' ');
+		ns_buf_addu(order, v[i].pos);
+	}
+	if (order)
+		ns_buf_addc(order, '\n');
 	for (size_t i = 0; i < n; i++) {
 		free(v[i].line);
 		free(v[i].key);
 	}
 	free(v);
 	free(sorted);
-	free(unknown);
 	ns_lines_free(&other);
 }

@@ -64,23 +64,99 @@ size_t ns_fuzz_case_terms(const struct ns_fuzz_case *c, unsigned *terms)
 	return n;
 }
 
+/* The first word of cmd is w. */
+static bool first_word(const char *cmd, const char *w)
+{
+	size_t n = strlen(w);
+
+	return !strncmp(cmd, w, n) && (cmd[n] == ' ' || !cmd[n]);
+}
+
+bool ns_fuzz_cmd_changes_tables(const char *cmd)
+{
+	static const char *const reads[] = {
+		"mkdir", "touch", "ls", "cat", "cd", "findmnt", "statmount", "listmount",
+		"exec", "fsopen", "stat", "pwd", "watch",
+	};
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(reads); i++)
+		if (first_word(cmd, reads[i]))
+			return false;
+	return true;
+}
+
+/* Does cmd start a shell (unshare, nsenter or chroot ending in sh)? */
+static bool starts_shell(const char *cmd)
+{
+	size_t n = strlen(cmd);
+
+	return (first_word(cmd, "unshare") || first_word(cmd, "nsenter") ||
+		first_word(cmd, "chroot")) && n > 3 && !strcmp(cmd + n - 3, " sh");
+}
+
+static void plan_add(struct ns_fuzz_plan *p, unsigned term, const char *cmd, size_t op)
+{
+	ns_grow((void **)&p->s, &p->cap, p->n + 1, sizeof(*p->s));
+	p->s[p->n].term = term;
+	p->s[p->n].cmd = cmd;
+	p->s[p->n].op = op;
+	p->s[p->n].round = p->rounds;
+	p->n++;
+}
+
+void ns_fuzz_case_plan(const struct ns_fuzz_case *c, struct ns_fuzz_plan *p)
+{
+	/* depth[t]: shells running at terminal t, 0 when it is not running */
+	unsigned depth[NS_FUZZ_MAX_TERMS + 1] = { 0 };
+
+	memset(p, 0, sizeof(*p));
+	for (size_t i = 0; i < c->n; i++) {
+		unsigned t = c->ops[i].term;
+		const char *cmd = c->ops[i].cmd;
+		if (t < 1 || t > NS_FUZZ_MAX_TERMS)
+			continue;
+		plan_add(p, t, cmd, i);
+		if (!depth[t])
+			depth[t] = 1;           /* a command starts the terminal */
+		if (starts_shell(cmd))
+			depth[t]++;
+		else if (!strcmp(cmd, "exit"))
+			depth[t]--;
+		if (!ns_fuzz_cmd_changes_tables(cmd))
+			continue;
+		for (unsigned k = 1; k <= NS_FUZZ_MAX_TERMS; k++)
+			if (depth[k])
+				plan_add(p, k, NS_FUZZ_OBSERVE, NS_FUZZ_NO_OP);
+		p->rounds++;
+	}
+}
+
+void ns_fuzz_plan_free(struct ns_fuzz_plan *p)
+{
+	free(p->s);
+	memset(p, 0, sizeof(*p));
+}
+
 size_t ns_fuzz_case_nsteps(const struct ns_fuzz_case *c)
 {
-	unsigned terms[NS_FUZZ_MAX_TERMS];
+	struct ns_fuzz_plan p;
+	size_t n;
 
-	return c->n + ns_fuzz_case_terms(c, terms);
+	ns_fuzz_case_plan(c, &p);
+	n = p.n;
+	ns_fuzz_plan_free(&p);
+	return n;
 }
 
 void ns_fuzz_case_text(const struct ns_fuzz_case *c, const char *title, struct ns_buf *out)
 {
-	unsigned terms[NS_FUZZ_MAX_TERMS];
-	size_t nt = ns_fuzz_case_terms(c, terms);
+	struct ns_fuzz_plan p;
 
+	ns_fuzz_case_plan(c, &p);
 	ns_buf_addf(out, "title: %s\n\n", title);
-	for (size_t i = 0; i < c->n; i++)
-		ns_buf_addf(out, "    sh%u# %s\n", c->ops[i].term, c->ops[i].cmd);
-	for (size_t k = 0; k < nt; k++)
-		ns_buf_addf(out, "    sh%u# " NS_FUZZ_OBSERVE "\n", terms[k]);
+	for (size_t i = 0; i < p.n; i++)
+		ns_buf_addf(out, "    sh%u# %s\n", p.s[i].term, p.s[i].cmd);
+	ns_fuzz_plan_free(&p);
 }
 
 void ns_fuzz_case_drop(struct ns_fuzz_case *dst, const struct ns_fuzz_case *src,

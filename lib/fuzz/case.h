@@ -1,8 +1,10 @@
 /* case.h - a fuzz case: the operations of a generated scenario, each a
  * command line typed at terminal shN, kept as data so that the shrinker
- * can drop and rewrite them. Its scenario text adds one observation per
- * terminal at the end (`shN# cat /proc/self/mountinfo`), which is not an
- * operation: "steps" of a finding count operations only. */
+ * can drop and rewrite them. Its scenario text (its plan) adds
+ * observations, which are not operations ("steps" of a finding count
+ * operations only): after every operation that may change a mount table,
+ * a round of `shN# cat /proc/self/mountinfo`, one per terminal that is
+ * running then, so that a state a later step undoes is compared too. */
 #ifndef NS_FUZZ_CASE_H
 #define NS_FUZZ_CASE_H
 
@@ -35,10 +37,38 @@ void ns_fuzz_case_free(struct ns_fuzz_case *c);
 bool ns_fuzz_case_equal(const struct ns_fuzz_case *a, const struct ns_fuzz_case *b);
 
 /* The terminals the operations use, ascending, into terms[]
- * (NS_FUZZ_MAX_TERMS entries); returns how many. These are the observed
- * ones, in this order, after the operations. */
+ * (NS_FUZZ_MAX_TERMS entries); returns how many. */
 size_t ns_fuzz_case_terms(const struct ns_fuzz_case *c, unsigned *terms);
-/* Steps of the scenario text: operations, then observations. */
+
+/* Can the command change a mount table (its own terminal's or, by
+ * propagation, another's)? Reads (ls, findmnt, statmount), directories
+ * and files, cd, held files and a new filesystem context cannot. */
+bool ns_fuzz_cmd_changes_tables(const char *cmd);
+
+/* One step of the scenario text. */
+struct ns_fuzz_plan_step {
+	unsigned term;          /* 1 for sh1 */
+	const char *cmd;        /* the operation's, or NS_FUZZ_OBSERVE */
+	size_t op;              /* index into ops, or NS_FUZZ_NO_OP: an observation */
+	size_t round;           /* observations: the round it belongs to */
+};
+
+#define NS_FUZZ_NO_OP ((size_t)-1)
+
+/* The steps of c's scenario text: each operation, and after each one
+ * that may change a table a round observing every terminal running then
+ * (a terminal ends at an `exit` typed in its first shell; the next
+ * command at its prompt starts it again), ascending. The operations are
+ * c's (the plan does not own them). */
+struct ns_fuzz_plan {
+	struct ns_fuzz_plan_step *s;
+	size_t n, cap;
+	size_t rounds;
+};
+
+void ns_fuzz_case_plan(const struct ns_fuzz_case *c, struct ns_fuzz_plan *p);
+void ns_fuzz_plan_free(struct ns_fuzz_plan *p);
+/* Steps of the scenario text: ns_fuzz_case_plan's n. */
 size_t ns_fuzz_case_nsteps(const struct ns_fuzz_case *c);
 
 /* The scenario text: `title: TITLE`, a blank line, then each step as a

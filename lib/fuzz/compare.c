@@ -28,21 +28,6 @@ char *ns_fuzz_cmd_shape(const char *cmd)
 	return ns_buf_detach(&b);
 }
 
-unsigned ns_fuzz_step_term(const struct ns_fuzz_case *c, size_t i)
-{
-	unsigned terms[NS_FUZZ_MAX_TERMS];
-	size_t nt = ns_fuzz_case_terms(c, terms);
-
-	if (i < c->n)
-		return c->ops[i].term;
-	return i - c->n < nt ? terms[i - c->n] : 0;
-}
-
-const char *ns_fuzz_step_cmd(const struct ns_fuzz_case *c, size_t i)
-{
-	return i < c->n ? c->ops[i].cmd : NS_FUZZ_OBSERVE;
-}
-
 static size_t count_lines(const char *s)
 {
 	size_t n = 0;
@@ -72,14 +57,21 @@ static enum ns_fuzz_verdict diverge(struct ns_fuzz_diff *d, enum ns_fuzz_kind ki
 	return NS_FUZZ_DIVERGES;
 }
 
-static enum ns_fuzz_verdict compare_step(const struct ns_fuzz_case *c,
+static const char *errname(int err)
+{
+	return err ? ns_errname(err) : "0";
+}
+
+static enum ns_fuzz_verdict compare_step(const struct ns_fuzz_plan *p,
 					 const struct ns_fuzz_outcome *a,
 					 const struct ns_fuzz_outcome *b, size_t i,
 					 struct ns_fuzz_diff *d)
 {
 	const struct ns_fuzz_step *x = &a->s[i], *y = &b->s[i];
-	char *shape = ns_fuzz_cmd_shape(ns_fuzz_step_cmd(c, i));
-	unsigned term = ns_fuzz_step_term(c, i);
+	const char *cmd = p->s[i].cmd;
+	char *shape = ns_fuzz_cmd_shape(cmd);
+	unsigned term = p->s[i].term;
+	bool observes = p->s[i].op == NS_FUZZ_NO_OP;
 	enum ns_fuzz_verdict v = NS_FUZZ_SAME;
 
 	if (x->ran != y->ran)
@@ -92,21 +84,31 @@ static enum ns_fuzz_verdict compare_step(const struct ns_fuzz_case *c,
 		v = NS_FUZZ_SAME;
 	else if (x->err != y->err)
 		v = diverge(d, NS_FUZZ_ERRNO, i,
-			    xasprintf("%s: errno %s vs %s", shape, x->err ? ns_errname(x->err) : "0",
-				      y->err ? ns_errname(y->err) : "0"),
-			    xasprintf("step %zu (sh%u# %s): errno %s vs %s", i + 1, term,
-				      ns_fuzz_step_cmd(c, i), x->err ? ns_errname(x->err) : "0",
-				      y->err ? ns_errname(y->err) : "0"));
+			    xasprintf("%s: errno %s vs %s", shape, errname(x->err), errname(y->err)),
+			    xasprintf("step %zu (sh%u# %s): errno %s vs %s", i + 1, term, cmd,
+				      errname(x->err), errname(y->err)));
 	else if (strcmp(ns_fuzz_step_text(x), ns_fuzz_step_text(y))) {
 		const char *tx = ns_fuzz_step_text(x), *ty = ns_fuzz_step_text(y);
-		if (i >= c->n)
+		if (observes)
 			v = diverge(d, NS_FUZZ_TABLE, i, xstrdup("a mount table differs"),
-				    xasprintf("table of sh%u differs: %zu vs %zu lines, first difference at canonical line %zu",
-					      term, count_lines(tx), count_lines(ty), first_diff_line(tx, ty)));
+				    xasprintf("table of sh%u differs after step %zu: %zu vs %zu lines, first difference at canonical line %zu",
+					      term, i, count_lines(tx), count_lines(ty), first_diff_line(tx, ty)));
 		else
 			v = diverge(d, NS_FUZZ_OUTPUT, i, xasprintf("output of %s differs", shape),
 				    xasprintf("step %zu (sh%u# %s): output differs at line %zu", i + 1,
-					      term, ns_fuzz_step_cmd(c, i), first_diff_line(tx, ty)));
+					      term, cmd, first_diff_line(tx, ty)));
+	} else if (observes && x->order && y->order && strcmp(x->order, y->order)) {
+		v = diverge(d, NS_FUZZ_ORDER, i, xstrdup("a mount table's order differs"),
+			    xasprintf("table of sh%u after step %zu lists the same mounts in another order: %.*s vs %.*s",
+				      term, i, (int)strcspn(x->order, "\n"), x->order,
+				      (int)strcspn(y->order, "\n"), y->order));
+	}
+	if (v == NS_FUZZ_DIVERGES) {
+		/* the operation it is, or the one its round observes */
+		size_t k = i;
+		while (k > 0 && p->s[k].op == NS_FUZZ_NO_OP)
+			k--;
+		d->op = p->s[k].op == NS_FUZZ_NO_OP ? 0 : p->s[k].op;
 	}
 	free(shape);
 	return v;
@@ -117,17 +119,30 @@ enum ns_fuzz_verdict ns_fuzz_compare(const struct ns_fuzz_case *c,
 				     const struct ns_fuzz_outcome *b,
 				     struct ns_fuzz_diff *d)
 {
+	struct ns_fuzz_plan p;
+	enum ns_fuzz_verdict v = NS_FUZZ_SAME;
+
 	memset(d, 0, sizeof(*d));
+	if (a->unparsed || b->unparsed) {
+		d->what = xstrdup((a->unparsed ? a : b)->aborted);
+		return NS_FUZZ_UNJUDGED;
+	}
 	if (a->skipped || b->skipped) {
 		d->what = xasprintf("skipped on the %s side", a->skipped ? "first" : "second");
 		return NS_FUZZ_UNJUDGED;
 	}
-	if (a->setup_failed && b->setup_failed) {
-		d->what = xasprintf("no sandbox on either side: %s", a->aborted ? a->aborted : "?");
+	/* a sandbox is set-up, never mount semantics: a side without one
+	 * (a tool or a loop device missing on this host) judges nothing */
+	if (a->setup_failed || b->setup_failed) {
+		const struct ns_fuzz_outcome *f = a->setup_failed ? a : b;
+		d->what = xasprintf("no sandbox on the %s side: %s",
+				    a->setup_failed && b->setup_failed ? "either" :
+				    a->setup_failed ? "first" : "second", f->aborted ? f->aborted : "?");
 		return NS_FUZZ_UNJUDGED;
 	}
-	for (size_t i = 0; i < a->n && i < b->n; i++)
-		if (compare_step(c, a, b, i, d) == NS_FUZZ_DIVERGES)
-			return NS_FUZZ_DIVERGES;
-	return NS_FUZZ_SAME;
+	ns_fuzz_case_plan(c, &p);
+	for (size_t i = 0; i < a->n && i < b->n && i < p.n && v == NS_FUZZ_SAME; i++)
+		v = compare_step(&p, a, b, i, d);
+	ns_fuzz_plan_free(&p);
+	return v;
 }

@@ -2,8 +2,8 @@
  * Steps are compared in order: whether each ran, its errno, and what it
  * printed (observation steps by their canonical tables); the first step
  * that differs is the divergence. A side that could not build its sandbox
- * or stopped early differs only where the other side ran a step it did
- * not. */
+ * judges nothing (unjudged, with why); one that stopped early differs
+ * where the other side ran a step it did not. */
 #ifndef NS_FUZZ_COMPARE_H
 #define NS_FUZZ_COMPARE_H
 
@@ -19,11 +19,15 @@ enum ns_fuzz_verdict {
 	NS_FUZZ_UNJUDGED,       /* both sides failed to set up, or one skipped */
 };
 
-enum ns_fuzz_kind { NS_FUZZ_RAN, NS_FUZZ_ERRNO, NS_FUZZ_OUTPUT, NS_FUZZ_TABLE };
+/* What differs first: whether a step ran, its errno, its output, a
+ * table (canonical form), or only a table's order. */
+enum ns_fuzz_kind { NS_FUZZ_RAN, NS_FUZZ_ERRNO, NS_FUZZ_OUTPUT, NS_FUZZ_TABLE, NS_FUZZ_ORDER };
 
 struct ns_fuzz_diff {
 	enum ns_fuzz_kind kind;
 	size_t step;            /* the first step that differs (0-based) */
+	size_t op;              /* the operation it is, or the last one before
+				 * it (an observation's); index into ops */
 	/* What differs without saying where: the kind, the command's shape
 	 * (its words other than paths), the errnos. A shrunk case must keep
 	 * it. */
@@ -45,8 +49,5 @@ void ns_fuzz_diff_free(struct ns_fuzz_diff *d);
 /* The words of cmd that are not paths or @handles: "mount --bind". */
 char *ns_fuzz_cmd_shape(const char *cmd);
 
-/* The terminal (1 for sh1) and command line of step i of c. */
-unsigned ns_fuzz_step_term(const struct ns_fuzz_case *c, size_t i);
-const char *ns_fuzz_step_cmd(const struct ns_fuzz_case *c, size_t i);
 
 #endif

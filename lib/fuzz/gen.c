@@ -5,24 +5,39 @@
  * of lib/commands/ accept them, so every case parses. */
 #include "fuzz/gen.h"
 
+#include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "fuzz/rng.h"
 #include "scenario/scenario.h"
 
-static const char *const dirs[] = { "/a", "/b", "/c", "/a/x", "/b/x", "/c/x" };
-static const char *const devs[] = { "/dev/d1", "/dev/d2", "/dev/d3" };
+static const char *const dirs[] = {
+	"/a", "/b", "/c", "/a/x", "/b/x", "/c/x", "/a/x/y", "/b/x/y",
+};
+static const char *const devs[] = { "/dev/d1", "/dev/d2", "/dev/d3", "/dev/d4" };
 static const char *const makes[] = {
 	"shared", "private", "slave", "unbindable",
 	"rshared", "rprivate", "rslave", "runbindable",
 };
 static const char *const unshare_props[] = { "shared", "slave", "private", "unchanged" };
 static const char *const setattr_props[] = { "shared", "slave", "private", "unbindable" };
+/* mount -o and mount_setattr -o words (the atime words are one setting) */
+static const char *const flags[] = {
+	"ro", "rw", "nosuid", "suid", "nodev", "dev", "noexec", "exec", "noatime",
+	"strictatime", "nosymfollow",
+};
+static const char *const mount_handles[] = { "@t", "@u" };
 
 /* What the generator knows of one terminal while it writes. */
 struct term_state {
-	unsigned depth;         /* inner shells started (unshare) */
-	bool handle;            /* open_tree put a tree under @t */
+	bool seen;              /* a line was typed at it */
+	unsigned depth;         /* inner shells started (unshare, nsenter, chroot) */
+	unsigned handles;       /* mount handles opened: bit k is mount_handles[k] */
+	bool fc;                /* a filesystem context @fc */
+	bool ns;                /* a namespace @ns (open_tree --namespace) */
+	bool held;              /* exec 3< holds a file */
+	bool in_dir;            /* cd left the terminal below its root */
 };
 
 struct gen {
@@ -30,6 +45,8 @@ struct gen {
 	const struct ns_fuzz_gen_opts *o;
 	struct ns_fuzz_case *c;
 	struct term_state t[NS_FUZZ_MAX_TERMS + 1];
+	unsigned nterm;
+	struct ns_lines scratch;        /* words made up for the case's lines */
 };
 
 static const char *pick(struct gen *g, const char *const *v, size_t n)
@@ -39,8 +56,13 @@ static const char *pick(struct gen *g, const char *const *v, size_t n)
 
 #define PICK(g, v) pick(g, v, NS_ARRAY_SIZE(v))
 
+static bool has(const struct gen *g, unsigned feat)
+{
+	return (g->o->features & feat) != 0;
+}
+
 /* A directory, now and then a path that does not exist or "/" itself. */
-static const char *target(struct gen *g)
+static const char *dir(struct gen *g)
 {
 	unsigned r = ns_rng_below(&g->rng, 100);
 
@@ -51,39 +73,128 @@ static const char *target(struct gen *g)
 	return PICK(g, dirs);
 }
 
+/* A mount handle of this terminal, or NULL. */
+static const char *own_handle(struct gen *g, unsigned term)
+{
+	unsigned h = g->t[term].handles;
+
+	if (!h)
+		return NULL;
+	for (;;) {
+		unsigned k = ns_rng_below(&g->rng, NS_ARRAY_SIZE(mount_handles));
+		if (h & (1u << k))
+			return mount_handles[k];
+	}
+}
+
+/* A word made up here, kept until the case is written. */
+static const char *keep(struct gen *g, char *word)
+{
+	ns_lines_push(&g->scratch, word);
+	free(word);
+	return g->scratch.v[g->scratch.n - 1];
+}
+
+/* Where a command that takes handles points: mostly a directory, now and
+ * then a handle of this terminal or a place in the tree it holds. */
+static const char *place(struct gen *g, unsigned term)
+{
+	const char *h = own_handle(g, term);
+
+	if (h && ns_rng_pct(&g->rng, 30))
+		return ns_rng_pct(&g->rng, 50) ? h : keep(g, xasprintf("%s/x", h));
+	return dir(g);
+}
+
+/* A mount to move or open from: a place, or another running terminal's
+ * handle (TERM:@NAME). */
+static const char *source(struct gen *g, unsigned term)
+{
+	if (ns_rng_pct(&g->rng, 20))
+		for (unsigned k = 1; k <= g->nterm; k++)
+			if (k != term && g->t[k].seen && g->t[k].handles)
+				return keep(g, xasprintf("sh%u:%s", k, own_handle(g, k)));
+	return place(g, term);
+}
+
+/* "ro", "nosuid,nodev", ...: one to three flags. */
+static void add_flags(struct gen *g, struct ns_buf *b)
+{
+	unsigned n = 1 + ns_rng_below(&g->rng, 3);
+	bool atime = false;
+
+	for (unsigned i = 0; i < n; i++) {
+		const char *f = PICK(g, flags);
+		bool is_atime = !strcmp(f, "noatime") || !strcmp(f, "strictatime");
+		if (is_atime && atime)
+			continue;
+		atime |= is_atime;
+		ns_buf_addf(b, "%s%s", i ? "," : "", f);
+	}
+}
+
+/* A terminal seen before, not term (0 when there is none). */
+static unsigned other_term(struct gen *g, unsigned term)
+{
+	unsigned k = 1 + ns_rng_below(&g->rng, g->nterm);
+
+	return k != term && g->t[k].seen ? k : 0;
+}
+
 enum op_kind {
-	OP_MKDIR, OP_TOUCH, OP_LS, OP_MOUNT_DEV, OP_BIND, OP_RBIND, OP_MOVE,
-	OP_MAKE, OP_MAKE2, OP_UMOUNT, OP_UMOUNT_LAZY, OP_UNSHARE, OP_EXIT,
-	OP_UNSHARE_USER, OP_OPEN_TREE, OP_MOVE_MOUNT, OP_SETATTR, OP__COUNT
+	OP_MKDIR, OP_TOUCH, OP_LS, OP_MOUNT_DEV, OP_MOUNT_TMPFS, OP_BIND, OP_MOVE,
+	OP_MAKE, OP_MAKE2, OP_REMOUNT, OP_UMOUNT, OP_UNSHARE, OP_UNSHARE_USER,
+	OP_UNSHARE_CMD, OP_NSENTER, OP_CHROOT, OP_PIVOT, OP_EXIT, OP_CD, OP_HOLD,
+	OP_FINDMNT, OP_STATMOUNT, OP_LISTMOUNT, OP_OPEN_TREE, OP_OPEN_TREE_ATTR,
+	OP_MOVE_MOUNT, OP_BENEATH, OP_SET_GROUP, OP_SETATTR, OP_IDMAP, OP_CLOSE,
+	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP__COUNT
 };
 
-/* Weights out of their sum; the new mount API only where both sides
- * have it (gen_opts.features). */
+/* Weights out of their sum, measured by coverage (nstest(1), FUZZING); the
+ * new mount API only where both sides have it (gen_opts.features). What a
+ * terminal holds raises the odds of what uses it. */
 static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 {
 	const struct term_state *t = &g->t[term];
 
 	switch (k) {
-	case OP_MKDIR: return 8;
+	case OP_MKDIR: return 5;
 	case OP_TOUCH: return 2;
-	case OP_LS: return 3;
-	case OP_MOUNT_DEV: return 14;
-	case OP_BIND: return 10;
-	case OP_RBIND: return 5;
+	case OP_LS: return 1;
+	case OP_MOUNT_DEV: return 12;
+	case OP_MOUNT_TMPFS: return 3;
+	case OP_BIND: return 12;
 	case OP_MOVE: return 4;
-	case OP_MAKE: return 14;
+	case OP_MAKE: return 12;
 	case OP_MAKE2: return 2;
-	case OP_UMOUNT: return 6;
-	case OP_UMOUNT_LAZY: return 3;
-	case OP_UNSHARE: return 7;
+	case OP_REMOUNT: return 3;
+	case OP_UMOUNT: return 9;
+	case OP_UNSHARE: return 5;
+	case OP_UNSHARE_USER: return 3;
+	case OP_UNSHARE_CMD: return 1;
+	case OP_NSENTER: return g->nterm > 1 ? 2 : 0;
+	case OP_CHROOT: return 1;
+	case OP_PIVOT: return t->depth ? 1 : 0;
 	case OP_EXIT: return t->depth ? 5 : 1;
-	case OP_UNSHARE_USER: return 1;
-	case OP_OPEN_TREE:
-		return g->o->features & NS_FEAT_OPEN_TREE ? 2 : 0;
+	case OP_CD: return t->in_dir ? 3 : 2;
+	case OP_HOLD: return t->held ? 3 : 2;
+	case OP_FINDMNT: return 1;
+	case OP_STATMOUNT: return has(g, NS_FEAT_STATMOUNT) ? 1 : 0;
+	case OP_LISTMOUNT: return has(g, NS_FEAT_LISTMOUNT) ? 1 : 0;
+	case OP_OPEN_TREE: return has(g, NS_FEAT_OPEN_TREE) ? 4 : 0;
+	case OP_OPEN_TREE_ATTR: return has(g, NS_FEAT_OPEN_TREE_ATTR) ? 1 : 0;
 	case OP_MOVE_MOUNT:
-		return g->o->features & NS_FEAT_MOVE_MOUNT ? (t->handle ? 4 : 1) : 0;
-	case OP_SETATTR:
-		return g->o->features & NS_FEAT_MOUNT_SETATTR ? 2 : 0;
+		return has(g, NS_FEAT_MOVE_MOUNT) ? (t->handles ? 6 : 1) : 0;
+	case OP_BENEATH:
+		return has(g, NS_FEAT_MOVE_MOUNT_BENEATH) ? (t->handles ? 3 : 1) : 0;
+	case OP_SET_GROUP: return has(g, NS_FEAT_MOVE_MOUNT_SET_GROUP) ? 2 : 0;
+	case OP_SETATTR: return has(g, NS_FEAT_MOUNT_SETATTR) ? 3 : 0;
+	case OP_IDMAP:
+		return has(g, NS_FEAT_MOUNT_SETATTR) && g->nterm > 1 ? 1 : 0;
+	case OP_CLOSE: return t->handles || t->fc ? 2 : 0;
+	case OP_FSMOUNT: return has(g, NS_FEAT_FSMOUNT) ? 2 : 0;
+	case OP_FSPICK: return has(g, NS_FEAT_FSMOUNT) ? 1 : 0;
+	case OP_NAMESPACE: return has(g, NS_FEAT_OPEN_TREE_NAMESPACE) ? 1 : 0;
 	case OP__COUNT:
 		break;
 	}
@@ -106,93 +217,320 @@ static enum op_kind pick_kind(struct gen *g, unsigned term)
 	return OP_MKDIR;
 }
 
-static void add_unshare(struct gen *g, unsigned term)
+static void add(struct gen *g, unsigned term, const char *cmd)
+{
+	if (g->c->n < g->o->steps)
+		ns_fuzz_case_add(g->c, term, cmd);
+}
+
+static void addf(struct gen *g, unsigned term, const char *fmt, ...) NS_PRINTF(3, 4);
+static void addf(struct gen *g, unsigned term, const char *fmt, ...)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	ns_buf_vaddf(&b, fmt, ap);
+	va_end(ap);
+	add(g, term, ns_buf_str(&b));
+	ns_buf_free(&b);
+}
+
+static void shell_starts(struct gen *g, unsigned term)
+{
+	g->t[term].depth++;
+}
+
+/* A mount operation on its own: what `unshare -m CMD` runs. */
+static void mount_op(struct gen *g, unsigned term, struct ns_buf *b)
+{
+	switch (ns_rng_below(&g->rng, 4)) {
+	case 0:
+		ns_buf_addf(b, "mount --bind %s %s", dir(g), dir(g));
+		break;
+	case 1:
+		ns_buf_addf(b, "mount --make-%s %s", PICK(g, makes), dir(g));
+		break;
+	case 2:
+		ns_buf_addf(b, "umount %s", dir(g));
+		break;
+	default:
+		ns_buf_addf(b, "mount %s %s", PICK(g, devs), dir(g));
+		break;
+	}
+	(void)term;
+}
+
+static void add_unshare(struct gen *g, unsigned term, bool user)
 {
 	unsigned r = ns_rng_below(&g->rng, 5);
+	const char *u = user ? "-U -r " : "";
 
 	if (r == 4)
-		ns_fuzz_case_add(g->c, term, "unshare -m sh");
+		addf(g, term, "unshare %s-m sh", u);
 	else
-		ns_fuzz_case_addf(g->c, term, "unshare -m --propagation %s sh", unshare_props[r]);
-	g->t[term].depth++;
+		addf(g, term, "unshare %s-m --propagation %s sh", u, unshare_props[r]);
+	shell_starts(g, term);
+}
+
+static void add_umount(struct gen *g, unsigned term)
+{
+	static const char *const opts[] = { "", "", "", "-l ", "-R ", "-R -l ", "--no-follow ",
+					    "--expire ", "-f " };
+	const char *o = PICK(g, opts);
+
+	/* umount -R finds the mount by its path: no handles */
+	addf(g, term, "umount %s%s", o, o[1] == 'R' ? dir(g) : place(g, term));
+}
+
+static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
+{
+	struct term_state *t = &g->t[term];
+	unsigned hk = ns_rng_below(&g->rng, NS_ARRAY_SIZE(mount_handles));
+	const char *h = mount_handles[hk];
+	struct ns_buf b = NS_BUF_INIT;
+
+	switch (k) {
+	case OP_OPEN_TREE: {
+		unsigned r = ns_rng_below(&g->rng, 3);
+		const char *src = source(g, term);
+		/* -R only with -c: AT_RECURSIVE applies to a copy */
+		addf(g, term, "open_tree %s%s %s", r == 0 ? "-c " : r == 1 ? "-c -R " : "", src, h);
+		t->handles |= 1u << hk;
+		break;
+	}
+	case OP_OPEN_TREE_ATTR:
+		ns_buf_addf(&b, "open_tree_attr -c %s", ns_rng_pct(&g->rng, 50) ? "-R " : "");
+		if (ns_rng_pct(&g->rng, 60))
+			ns_buf_addf(&b, "--propagation %s ", PICK(g, setattr_props));
+		if (ns_rng_pct(&g->rng, 50)) {
+			ns_buf_adds(&b, "-o ");
+			add_flags(g, &b);
+			ns_buf_addc(&b, ' ');
+		}
+		ns_buf_addf(&b, "%s %s", source(g, term), h);
+		add(g, term, ns_buf_str(&b));
+		t->handles |= 1u << hk;
+		break;
+	case OP_MOVE_MOUNT: {
+		const char *from = source(g, term);
+		addf(g, term, "move_mount %s %s", from, place(g, term));
+		break;
+	}
+	case OP_BENEATH: {
+		const char *from = source(g, term);
+		addf(g, term, "move_mount --beneath %s %s", from, place(g, term));
+		break;
+	}
+	case OP_SET_GROUP: {
+		const char *from = place(g, term);
+		addf(g, term, "move_mount --set-group %s %s", from, place(g, term));
+		break;
+	}
+	case OP_SETATTR:
+		ns_buf_addf(&b, "mount_setattr %s", ns_rng_pct(&g->rng, 40) ? "-R " : "");
+		if (ns_rng_pct(&g->rng, 60))
+			ns_buf_addf(&b, "--propagation %s ", PICK(g, setattr_props));
+		if (!ns_rng_pct(&g->rng, 60) || b.len < 20) {
+			ns_buf_adds(&b, "-o ");
+			add_flags(g, &b);
+			ns_buf_addc(&b, ' ');
+		}
+		ns_buf_adds(&b, place(g, term));
+		add(g, term, ns_buf_str(&b));
+		break;
+	case OP_IDMAP: {
+		unsigned k2 = other_term(g, term);
+		if (!k2)
+			k2 = term;
+		if (ns_rng_pct(&g->rng, 50) && has(g, NS_FEAT_OPEN_TREE_ATTR)) {
+			addf(g, term, "open_tree_attr -c --idmap sh%u %s %s", k2, dir(g), h);
+			t->handles |= 1u << hk;
+		} else {
+			addf(g, term, "mount_setattr %s--idmap sh%u %s", ns_rng_pct(&g->rng, 30) ? "-R " : "",
+			     k2, place(g, term));
+		}
+		break;
+	}
+	case OP_CLOSE:
+		if (t->fc && (!t->handles || ns_rng_pct(&g->rng, 30))) {
+			add(g, term, "close @fc");
+			t->fc = false;
+		} else if (t->handles) {
+			h = own_handle(g, term);
+			addf(g, term, "close %s", h);
+			for (size_t i = 0; i < NS_ARRAY_SIZE(mount_handles); i++)
+				if (!strcmp(mount_handles[i], h))
+					t->handles &= ~(1u << i);
+		}
+		break;
+	case OP_FSMOUNT:
+		addf(g, term, "fsopen %s @fc", ns_rng_pct(&g->rng, 80) ? "tmpfs" : "ramfs");
+		if (ns_rng_pct(&g->rng, 30))
+			add(g, term, "fsconfig @fc set-flag ro");
+		add(g, term, "fsconfig @fc create");
+		if (ns_rng_pct(&g->rng, 30))
+			addf(g, term, "fsmount @fc -o %s %s", PICK(g, flags), h);
+		else
+			addf(g, term, "fsmount @fc %s", h);
+		t->fc = true;
+		t->handles |= 1u << hk;
+		break;
+	case OP_FSPICK:
+		addf(g, term, "fspick %s @fc", dir(g));
+		addf(g, term, "fsconfig @fc set-flag %s", ns_rng_pct(&g->rng, 50) ? "ro" : "rw");
+		add(g, term, "fsconfig @fc reconfigure");
+		t->fc = true;
+		break;
+	case OP_NAMESPACE:
+		addf(g, term, "open_tree --namespace %s%s @ns", ns_rng_pct(&g->rng, 50) ? "-R " : "", dir(g));
+		t->ns = true;
+		if (ns_rng_pct(&g->rng, 70)) {
+			add(g, term, "nsenter --mount=@ns sh");
+			shell_starts(g, term);
+		}
+		break;
+	default:
+		break;
+	}
+	ns_buf_free(&b);
 }
 
 static void add_op(struct gen *g, unsigned term)
 {
 	struct term_state *t = &g->t[term];
-	struct ns_fuzz_case *c = g->c;
+	enum op_kind k = pick_kind(g, term);
+	struct ns_buf b = NS_BUF_INIT;
 
-	switch (pick_kind(g, term)) {
+	t->seen = true;
+	switch (k) {
 	case OP_MKDIR:
-		ns_fuzz_case_addf(c, term, "mkdir -p %s", PICK(g, dirs));
+		addf(g, term, "mkdir -p %s", PICK(g, dirs));
 		break;
 	case OP_TOUCH:
-		ns_fuzz_case_addf(c, term, "touch %s/f", PICK(g, dirs));
+		addf(g, term, "touch %s/f", PICK(g, dirs));
 		break;
 	case OP_LS:
-		ns_fuzz_case_addf(c, term, "ls %s", PICK(g, dirs));
+		addf(g, term, "ls %s", place(g, term));
 		break;
-	case OP_MOUNT_DEV:
-		ns_fuzz_case_addf(c, term, "mount %s %s", PICK(g, devs), target(g));
+	case OP_MOUNT_DEV: {
+		const char *dev = PICK(g, devs);
+		if (ns_rng_pct(&g->rng, 20)) {
+			ns_buf_adds(&b, "-o ");
+			add_flags(g, &b);
+			ns_buf_addc(&b, ' ');
+		}
+		addf(g, term, "mount %s%s %s", ns_buf_str(&b), dev, place(g, term));
 		break;
-	case OP_BIND:
-	case OP_RBIND: {
-		const char *src = target(g), *dst = target(g);
-		ns_fuzz_case_addf(c, term, "mount --%s %s %s",
-				  ns_rng_below(&g->rng, 3) ? "bind" : "rbind", src, dst);
+	}
+	case OP_MOUNT_TMPFS:
+		addf(g, term, "mount -t tmpfs %stmpfs %s", ns_rng_pct(&g->rng, 20) ? "-o ro " : "",
+		     place(g, term));
+		break;
+	case OP_BIND: {
+		const char *src = place(g, term), *dst = place(g, term);
+		addf(g, term, "mount --%s %s %s", ns_rng_below(&g->rng, 3) ? "bind" : "rbind", src, dst);
 		break;
 	}
 	case OP_MOVE: {
-		const char *src = target(g), *dst = target(g);
-		ns_fuzz_case_addf(c, term, "mount --move %s %s", src, dst);
+		const char *src = place(g, term), *dst = place(g, term);
+		addf(g, term, "mount --move %s %s", src, dst);
 		break;
 	}
 	case OP_MAKE:
-		ns_fuzz_case_addf(c, term, "mount --make-%s %s", PICK(g, makes), target(g));
+		addf(g, term, "mount --make-%s %s", PICK(g, makes), place(g, term));
 		break;
 	case OP_MAKE2: {
-		const char *a = PICK(g, makes), *b = PICK(g, makes);
-		ns_fuzz_case_addf(c, term, "mount --make-%s --make-%s %s", a, b, target(g));
+		const char *a = PICK(g, makes), *c = PICK(g, makes);
+		addf(g, term, "mount --make-%s --make-%s %s", a, c, dir(g));
 		break;
 	}
-	case OP_UMOUNT:
-		ns_fuzz_case_addf(c, term, "umount %s", target(g));
+	case OP_REMOUNT:
+		add_flags(g, &b);
+		addf(g, term, "mount -o remount,%s%s %s", ns_rng_pct(&g->rng, 60) ? "bind," : "",
+		     ns_buf_str(&b), dir(g));
 		break;
-	case OP_UMOUNT_LAZY:
-		ns_fuzz_case_addf(c, term, "umount -l %s", target(g));
+	case OP_UMOUNT:
+		add_umount(g, term);
 		break;
 	case OP_UNSHARE:
-		add_unshare(g, term);
-		break;
-	case OP_EXIT:
-		ns_fuzz_case_add(c, term, "exit");
-		if (t->depth)
-			t->depth--;
-		else
-			t->handle = false; /* the terminal ends */
+		add_unshare(g, term, false);
 		break;
 	case OP_UNSHARE_USER:
-		ns_fuzz_case_add(c, term, "unshare -U -r -m sh");
-		t->depth++;
+		add_unshare(g, term, true);
 		break;
-	case OP_OPEN_TREE: {
-		unsigned r = ns_rng_below(&g->rng, 3);
-		ns_fuzz_case_addf(c, term, "open_tree %s%s @t",
-				  r == 0 ? "-c " : r == 1 ? "-c -R " : "", PICK(g, dirs));
-		t->handle = true;
-		break;
-	}
-	case OP_MOVE_MOUNT:
-		ns_fuzz_case_addf(c, term, "move_mount @t %s", target(g));
-		break;
-	case OP_SETATTR:
-		ns_fuzz_case_addf(c, term, "mount_setattr %s--propagation %s %s",
-				  ns_rng_below(&g->rng, 2) ? "-R " : "", PICK(g, setattr_props),
-				  target(g));
-		break;
-	case OP__COUNT:
+	case OP_UNSHARE_CMD: {
+		unsigned r = ns_rng_below(&g->rng, 5);
+		ns_buf_adds(&b, "unshare -m ");
+		if (r < 4)
+			ns_buf_addf(&b, "--propagation %s ", unshare_props[r]);
+		mount_op(g, term, &b);
+		add(g, term, ns_buf_str(&b));
 		break;
 	}
+	case OP_NSENTER: {
+		unsigned k2 = other_term(g, term);
+		if (!k2)
+			k2 = term;
+		addf(g, term, "nsenter -t sh%u -m%s sh", k2, ns_rng_pct(&g->rng, 30) ? " -U" : "");
+		shell_starts(g, term);
+		break;
+	}
+	case OP_CHROOT:
+		addf(g, term, "chroot %s sh", PICK(g, dirs));
+		shell_starts(g, term);
+		break;
+	case OP_PIVOT: {
+		static const char *const tops[] = { "/a", "/b", "/c" };
+		const char *top = PICK(g, tops);
+		addf(g, term, "pivot_root %s %s/x", top, top);
+		break;
+	}
+	case OP_EXIT:
+		add(g, term, "exit");
+		if (t->depth) {
+			t->depth--;
+		} else {
+			/* the terminal ends: its handles and files with it */
+			t->handles = 0;
+			t->fc = t->ns = t->held = t->in_dir = false;
+		}
+		break;
+	case OP_CD:
+		if (t->in_dir && ns_rng_pct(&g->rng, 50)) {
+			add(g, term, "cd");
+			t->in_dir = false;
+		} else {
+			addf(g, term, "cd %s", place(g, term));
+			t->in_dir = true;
+		}
+		break;
+	case OP_HOLD:
+		if (t->held && ns_rng_pct(&g->rng, 50)) {
+			add(g, term, "exec 3<&-");
+			t->held = false;
+		} else {
+			const char *d = PICK(g, dirs);
+			if (ns_rng_pct(&g->rng, 60))
+				addf(g, term, "touch %s/f", d);
+			addf(g, term, "exec 3< %s/f", d);
+			t->held = true;
+		}
+		break;
+	case OP_FINDMNT:
+		addf(g, term, "findmnt -n -r -o TARGET,SOURCE,FSTYPE,PROPAGATION %s", dir(g));
+		break;
+	case OP_STATMOUNT:
+		addf(g, term, "statmount -o point,root,fstype,attr,propagation %s", place(g, term));
+		break;
+	case OP_LISTMOUNT:
+		add(g, term, "listmount --check");
+		break;
+	default:
+		add_new_api(g, term, k);
+		break;
+	}
+	ns_buf_free(&b);
 }
 
 void ns_fuzz_generate(uint64_t seed, uint64_t index, const struct ns_fuzz_gen_opts *o,
@@ -208,12 +546,14 @@ void ns_fuzz_generate(uint64_t seed, uint64_t index, const struct ns_fuzz_gen_op
 	ns_rng_seed(&g.rng, seed, index);
 	g.o = o;
 	g.c = c;
+	g.nterm = nterm;
 	/* the usual opening: directories, and propagation turned on */
 	if (c->n < o->steps && ns_rng_pct(&g.rng, 85))
-		ns_fuzz_case_add(c, 1, "mkdir -p /a/x /b/x /c/x");
+		ns_fuzz_case_add(c, 1, "mkdir -p /a/x/y /b/x/y /c/x");
 	if (c->n < o->steps && ns_rng_pct(&g.rng, 70))
 		ns_fuzz_case_add(c, 1, ns_rng_pct(&g.rng, 80) ? "mount --make-rshared /"
 							       : "mount --make-shared /");
 	while (c->n < o->steps)
 		add_op(&g, 1 + ns_rng_below(&g.rng, nterm));
+	ns_lines_free(&g.scratch);
 }

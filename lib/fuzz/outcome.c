@@ -6,14 +6,14 @@
 #include "fuzz/canon.h"
 
 void ns_fuzz_outcome_take(struct ns_fuzz_outcome *o, const struct ns_run *run,
-			  size_t nsteps, size_t nops)
+			  const struct ns_fuzz_plan *p)
 {
 	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT;
+	size_t round = (size_t)-1;
 
 	memset(o, 0, sizeof(*o));
-	o->n = nsteps;
-	o->nops = nops;
-	o->s = xcalloc(nsteps ? nsteps : 1, sizeof(*o->s));
+	o->n = p->n;
+	o->s = xcalloc(p->n ? p->n : 1, sizeof(*o->s));
 	if (!run) {
 		o->skipped = true;
 		return;
@@ -21,7 +21,7 @@ void ns_fuzz_outcome_take(struct ns_fuzz_outcome *o, const struct ns_run *run,
 	o->setup_failed = run->setup_failed;
 	o->timed_out = run->timed_out;
 	o->aborted = run->aborted ? xstrdup(run->aborted) : NULL;
-	for (size_t i = 0; i < nsteps && i < run->n; i++) {
+	for (size_t i = 0; i < p->n && i < run->n; i++) {
 		const struct ns_obs *ob = &run->obs[i];
 		struct ns_fuzz_step *s = &o->s[i];
 		s->ran = ob->ran;
@@ -29,10 +29,15 @@ void ns_fuzz_outcome_take(struct ns_fuzz_outcome *o, const struct ns_run *run,
 			continue;
 		s->err = ob->out.err;
 		s->out = xstrdup(ob->out.output ? ob->out.output : "");
-		if (i >= nops) {
-			struct ns_buf b = NS_BUF_INIT;
-			ns_fuzz_canon_mountinfo(s->out, &g, &b);
+		if (p->s[i].op == NS_FUZZ_NO_OP) {
+			struct ns_buf b = NS_BUF_INIT, ord = NS_BUF_INIT;
+			if (p->s[i].round != round) {
+				ns_fuzz_groups_free(&g);
+				round = p->s[i].round;
+			}
+			ns_fuzz_canon_mountinfo(s->out, &g, &b, &ord);
 			s->canon = ns_buf_detach(&b);
+			s->order = ns_buf_detach(&ord);
 		}
 	}
 	ns_fuzz_groups_free(&g);
@@ -43,6 +48,7 @@ void ns_fuzz_outcome_free(struct ns_fuzz_outcome *o)
 	for (size_t i = 0; i < o->n; i++) {
 		free(o->s[i].out);
 		free(o->s[i].canon);
+		free(o->s[i].order);
 	}
 	free(o->s);
 	free(o->aborted);

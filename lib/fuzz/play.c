@@ -49,48 +49,72 @@ void ns_fuzz_play_scenarios(const struct ns_backend *be, const struct ns_run_opt
 struct take_ctx {
 	struct ns_fuzz_outcome *out;
 	const struct ns_fuzz_case *cases;
-	struct ns_scenario **sc;
+	size_t *index;          /* scenario i is case index[i] */
 };
+
+static void take_case(struct ns_fuzz_outcome *out, const struct ns_fuzz_case *c,
+		      const struct ns_run *run)
+{
+	struct ns_fuzz_plan p;
+
+	ns_fuzz_case_plan(c, &p);
+	ns_fuzz_outcome_take(out, run, &p);
+	ns_fuzz_plan_free(&p);
+}
 
 static void take(void *p, size_t i, const struct ns_run *run)
 {
 	struct take_ctx *t = p;
+	size_t k = t->index[i];
 
-	ns_fuzz_outcome_take(&t->out[i], run, t->sc[i]->nsteps, t->cases[i].n);
+	take_case(&t->out[k], &t->cases[k], run);
 }
 
 int ns_fuzz_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
 		 struct ns_fuzz_outcome *out, struct ns_buf *err)
 {
 	struct ns_scenario **sc;
+	size_t *index, m = 0;
 	struct take_ctx t = { out, cases, NULL };
-	int r = 0;
 
+	(void)err;
 	if (!s->be)
 		return ns_fuzz_vm_play(s, cases, n, out, err);
 	sc = xcalloc(n ? n : 1, sizeof(*sc));
-	for (size_t i = 0; i < n && r == 0; i++) {
+	index = xcalloc(n ? n : 1, sizeof(*index));
+	for (size_t i = 0; i < n; i++) {
 		char path[64];
+		struct ns_buf why = NS_BUF_INIT;
 		snprintf(path, sizeof(path), "fuzz-%zu.scn", i);
-		sc[i] = ns_fuzz_case_scenario(&cases[i], path, err);
-		if (!sc[i])
-			r = -1;
+		sc[m] = ns_fuzz_case_scenario(&cases[i], path, &why);
+		if (sc[m]) {
+			index[m++] = i;
+		} else {
+			/* a shrinker's candidate may not parse (a handle of a
+			 * terminal it dropped): it is no candidate; the session
+			 * says when a generated case does not */
+			memset(&out[i], 0, sizeof(out[i]));
+			out[i].unparsed = true;
+			out[i].aborted = ns_buf_detach(&why);
+		}
+		ns_buf_free(&why);
 	}
-	if (r == 0 && s->be->play_here) {
+	if (s->be->play_here) {
 		/* a backend that touches nothing plays right here: no worker
 		 * processes, no wire, no verdicts the fuzzer does not read */
-		for (size_t i = 0; i < n; i++) {
+		for (size_t i = 0; i < m; i++) {
 			struct ns_run run;
 			s->be->play_here(sc[i], &s->run, &run);
-			ns_fuzz_outcome_take(&out[i], &run, sc[i]->nsteps, cases[i].n);
+			take_case(&out[index[i]], &cases[index[i]], &run);
 			ns_run_free(&run);
 		}
-	} else if (r == 0) {
-		t.sc = sc;
-		ns_fuzz_play_scenarios(s->be, &s->run, s->jobs, sc, n, take, &t);
+	} else if (m) {
+		t.index = index;
+		ns_fuzz_play_scenarios(s->be, &s->run, s->jobs, sc, m, take, &t);
 	}
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < m; i++)
 		ns_scenario_free(sc[i]);
 	free(sc);
-	return r;
+	free(index);
+	return 0;
 }

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "fuzz/compare.h"
+#include "fuzz/explain.h"
 #include "fuzz/shrink.h"
 #include "fuzz/write.h"
 
@@ -60,14 +61,31 @@ static void free_outcomes(struct ns_fuzz_outcome *v, size_t n)
 struct oracle_ctx {
 	struct session *s;
 	const char *cls;        /* the class the original diverges with */
+	size_t spent;           /* candidates judged */
+	bool over;              /* the budget ran out */
 };
+
+static bool past_time(struct session *s)
+{
+	return s->o->seconds > 0 && !s->o->count && elapsed(s) >= s->o->seconds;
+}
 
 static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep)
 {
 	struct oracle_ctx *k = p;
-	struct ns_fuzz_outcome *oa = xcalloc(n, sizeof(*oa)), *ob = xcalloc(n, sizeof(*ob));
-	int r = play_both(k->s, cand, n, oa, ob);
+	size_t budget = k->s->o->shrink_candidates ? k->s->o->shrink_candidates
+						   : NS_FUZZ_SHRINK_DEFAULT;
+	struct ns_fuzz_outcome *oa, *ob;
+	int r;
 
+	if (k->spent + n > budget || past_time(k->s)) {
+		k->over = true;
+		return 1;
+	}
+	k->spent += n;
+	oa = xcalloc(n, sizeof(*oa));
+	ob = xcalloc(n, sizeof(*ob));
+	r = play_both(k->s, cand, n, oa, ob);
 	for (size_t i = 0; r == 0 && i < n; i++) {
 		struct ns_fuzz_diff d;
 		keep[i] = ns_fuzz_compare(&cand[i], &oa[i], &ob[i], &d) == NS_FUZZ_DIVERGES &&
@@ -78,6 +96,73 @@ static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep
 	free_outcomes(ob, n);
 	progress(k->s);
 	return r;
+}
+
+/* The known quirk whose imitation by the second side (a model) makes it
+ * agree with the first side's outcome oa of c: "quirk NAME", or NULL. */
+static char *explain(struct session *s, const struct ns_fuzz_case *c,
+		     const struct ns_fuzz_outcome *oa)
+{
+	const struct ns_fuzz_side *m = s->b;
+	struct ns_fuzz_variant *v;
+	size_t nv;
+	char *cause = NULL;
+
+	if (!m->be || !m->be->has_quirks || !m->be->play_here)
+		return NULL;
+	nv = ns_fuzz_variants(m->run.config.quirks, m->be->release(&m->run), &v);
+	for (size_t i = 0; i < nv && !cause; i++) {
+		struct ns_fuzz_side alt = *m;
+		struct ns_fuzz_outcome ob;
+		struct ns_fuzz_diff d;
+		struct ns_buf err = NS_BUF_INIT;
+		alt.run.config.quirks = v[i].quirks;
+		if (ns_fuzz_play(&alt, c, 1, &ob, &err) == 0 &&
+		    ns_fuzz_compare(c, oa, &ob, &d) == NS_FUZZ_SAME)
+			cause = xstrdup(v[i].cause);
+		ns_fuzz_diff_free(&d);
+		ns_fuzz_outcome_free(&ob);
+		ns_buf_free(&err);
+	}
+	ns_fuzz_variants_free(v, nv);
+	return cause;
+}
+
+/* A cause no quirk explains: the first differing operation of the shrunk
+ * case, in normal form, and how it differs. */
+static char *unexplained(const struct ns_fuzz_case *c, const struct ns_fuzz_diff *d)
+{
+	struct ns_fuzz_case norm;
+	char *r;
+
+	ns_fuzz_case_normalize(&norm, c);
+	r = xasprintf("unexplained: %s, after `%s`", d->cls,
+		      d->op < norm.n ? norm.ops[d->op].cmd : "?");
+	ns_fuzz_case_free(&norm);
+	return r;
+}
+
+static struct ns_fuzz_cause *cause_of(struct ns_fuzz_report *r, const char *name)
+{
+	for (size_t i = 0; i < r->nc; i++)
+		if (!strcmp(r->c[i].name, name))
+			return &r->c[i];
+	return NULL;
+}
+
+static struct ns_fuzz_cause *cause_add(struct ns_fuzz_report *r, const char *name, bool quirk)
+{
+	struct ns_fuzz_cause *c = cause_of(r, name);
+
+	if (c)
+		return c;
+	ns_grow((void **)&r->c, &r->ccap, r->nc + 1, sizeof(*r->c));
+	c = &r->c[r->nc++];
+	memset(c, 0, sizeof(*c));
+	c->name = xstrdup(name);
+	c->quirk = quirk;
+	r->unexplained += !quirk;
+	return c;
 }
 
 char *ns_fuzz_signature(const struct ns_fuzz_case *c, const struct ns_fuzz_diff *d)
@@ -111,27 +196,39 @@ static void origin(const struct session *s, uint64_t index, size_t ops, struct n
 	o->release = s->a->be ? s->a->be->release(&s->a->run) : NULL;
 	o->quirks = s->o->quirks;
 	o->original_ops = ops;
+	o->cause = NULL;
 }
 
-/* Case index diverged as d: shrink it, and count or write the finding.
- * 0, or -1 when a side failed. */
+/* Case index diverged as d (its first side's outcome oa0): classify it,
+ * shrink it, and count or write the finding. 0, or -1 when a side failed. */
 static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case *orig,
-		   const struct ns_fuzz_diff *d0)
+		   const struct ns_fuzz_outcome *oa0, const struct ns_fuzz_diff *d0)
 {
-	struct oracle_ctx k = { s, d0->cls };
+	struct oracle_ctx k = { s, d0->cls, 0, false };
 	struct ns_fuzz_case c;
 	struct ns_fuzz_outcome oa, ob;
 	struct ns_fuzz_diff d;
 	struct ns_fuzz_finding *f;
-	char *sig;
+	struct ns_fuzz_cause *cause;
+	char *sig, *why = explain(s, orig, oa0);
 	int r;
 
+	/* a quirk already found explains it: counted, not shrunk again */
+	cause = why ? cause_of(s->r, why) : NULL;
+	if (cause && cause->file) {
+		s->r->findings++;
+		cause->findings++;
+		free(why);
+		return 0;
+	}
+	free(why);
 	ns_fuzz_case_copy(&c, orig);
 	if (ns_fuzz_shrink(&c, oracle, &k, s->stop, NULL) < 0 || play_both(s, &c, 1, &oa, &ob) < 0) {
 		ns_fuzz_case_free(&c);
 		return -1;
 	}
 	s->r->findings++;
+	s->r->shrink_spent += k.over;
 	/* the shrunk case as it plays now; should it have stopped diverging
 	 * (a flaky side), the original is what is written */
 	if (ns_fuzz_compare(&c, &oa, &ob, &d) != NS_FUZZ_DIVERGES) {
@@ -147,6 +244,13 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 			return 0;
 		}
 	}
+	why = explain(s, &c, &oa);
+	cause = why ? cause_add(s->r, why, true) : NULL;
+	if (!why) {
+		why = unexplained(&c, &d);
+		cause = cause_add(s->r, why, false);
+	}
+	cause->findings++;
 	sig = ns_fuzz_signature(&c, &d);
 	f = known(s->r, sig);
 	r = 0;
@@ -164,7 +268,12 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 		f->what = xstrdup(d.what);
 		f->ops = c.n;
 		f->file = ns_fuzz_file_name(s->o->seed, index);
+		f->cause = xstrdup(why);
+		cause->signatures++;
+		if (!cause->file)
+			cause->file = xstrdup(f->file);
 		origin(s, index, orig->n, &o);
+		o.cause = why;
 		ns_fuzz_write_text(&c, &oa, &ob, &d, &o, &text);
 		if (ns_fuzz_write_file(s->o->out_dir, f->file, &text, &err) < 0) {
 			s->r->error = ns_buf_detach(&err);
@@ -173,6 +282,7 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 		ns_buf_free(&text);
 		ns_buf_free(&err);
 	}
+	free(why);
 	ns_fuzz_diff_free(&d);
 	ns_fuzz_outcome_free(&oa);
 	ns_fuzz_outcome_free(&ob);
@@ -201,10 +311,15 @@ static int batch(struct session *s, uint64_t first, size_t n)
 		struct ns_fuzz_diff d;
 		enum ns_fuzz_verdict v = ns_fuzz_compare(&cases[i], &oa[i], &ob[i], &d);
 		s->r->scenarios++;
-		if (v == NS_FUZZ_UNJUDGED)
+		if (oa[i].unparsed || ob[i].unparsed) {
+			/* the generator wrote a line the parser refuses: an
+			 * nstest bug, never a finding */
+			s->r->error = xstrdup(d.what);
+			r = -1;
+		} else if (v == NS_FUZZ_UNJUDGED)
 			unjudged(s->r, d.what);
 		else if (v == NS_FUZZ_DIVERGES && !*s->stop)
-			r = finding(s, first + i, &cases[i], &d);
+			r = finding(s, first + i, &cases[i], &oa[i], &d);
 		ns_fuzz_diff_free(&d);
 	}
 	for (size_t i = 0; i < n; i++)
@@ -253,8 +368,14 @@ void ns_fuzz_report_free(struct ns_fuzz_report *r)
 		free(r->f[i].signature);
 		free(r->f[i].file);
 		free(r->f[i].what);
+		free(r->f[i].cause);
 	}
 	free(r->f);
+	for (size_t i = 0; i < r->nc; i++) {
+		free(r->c[i].name);
+		free(r->c[i].file);
+	}
+	free(r->c);
 	free(r->unjudged_why);
 	free(r->error);
 	memset(r, 0, sizeof(*r));

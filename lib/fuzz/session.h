@@ -4,7 +4,17 @@
  * shrunk case's operations in normal form (case.h: terminals, directories
  * and devices renamed by first appearance), then the class of the
  * difference and its step; findings with the same signature are counted
- * once, and only the first gets a file. */
+ * once, and only the first gets a file.
+ *
+ * Each finding also gets a cause, its root: when the second side is a
+ * model that takes quirks, the finding is replayed with each known quirk
+ * turned on or off (explain.h), and the first that makes the sides agree
+ * is the cause ("quirk NAME"). Otherwise the cause is the first differing
+ * operation of the shrunk case in normal form and how it differs
+ * ("unexplained: ..."). A divergence whose unshrunk case a quirk already
+ * explains, for a cause that has a file, is counted without shrinking.
+ * Shrinking is bounded: at most shrink_candidates cases per finding, and
+ * never past --time, so generation goes on and the time holds. */
 #ifndef NS_FUZZ_SESSION_H
 #define NS_FUZZ_SESSION_H
 
@@ -25,6 +35,18 @@ struct ns_fuzz_opts {
 	const char *out_dir;
 	const char *options_text;       /* for the findings' prose */
 	const char *quirks;             /* for the findings' prose */
+	size_t shrink_candidates;       /* per finding; 0: NS_FUZZ_SHRINK_DEFAULT */
+};
+
+#define NS_FUZZ_SHRINK_DEFAULT 2000
+
+/* A root cause, and the findings it explains. */
+struct ns_fuzz_cause {
+	char *name;                     /* "quirk NAME", "unexplained: ..." */
+	char *file;                     /* its first finding's file */
+	size_t signatures;              /* distinct signatures */
+	size_t findings;                /* divergences */
+	bool quirk;                     /* a known quirk explains it */
 };
 
 struct ns_fuzz_finding {
@@ -33,6 +55,7 @@ struct ns_fuzz_finding {
 	char *what;                     /* the first one's difference */
 	size_t ops;                     /* its operations, shrunk */
 	size_t count;                   /* cases found with this signature */
+	char *cause;                    /* its cause's name */
 };
 
 struct ns_fuzz_report {
@@ -43,6 +66,10 @@ struct ns_fuzz_report {
 	struct ns_fuzz_finding *f;
 	size_t nf, fcap;
 	size_t findings;                /* divergences, every signature */
+	struct ns_fuzz_cause *c;        /* causes, in order of first finding */
+	size_t nc, ccap;
+	size_t unexplained;             /* causes no quirk explains */
+	size_t shrink_spent;            /* findings whose shrinking hit the budget */
 	bool interrupted;
 	char *error;                    /* a side could not play: why */
 };

@@ -178,6 +178,7 @@ int ns_fuzz_shrink(struct ns_fuzz_case *c, ns_fuzz_oracle *oracle, void *ctx,
 		struct cands k = { NULL, 0, 0 };
 		bool *keep;
 		size_t won = 0;
+		int o;
 
 		if (stop && *stop)
 			break;
@@ -191,8 +192,11 @@ int ns_fuzz_shrink(struct ns_fuzz_case *c, ns_fuzz_oracle *oracle, void *ctx,
 			stats->rounds++;
 			stats->candidates += k.n;
 		}
-		if (oracle(ctx, k.v, k.n, keep) < 0)
+		o = oracle(ctx, k.v, k.n, keep);
+		if (o < 0)
 			r = -1;
+		else if (o > 0)
+			memset(keep, 0, k.n * sizeof(*keep)); /* spent: none judged */
 		while (r == 0 && won < k.n && !keep[won])
 			won++;
 		if (r == 0 && won < k.n) {

@@ -16,7 +16,9 @@
 #include "fuzz/case.h"
 
 /* Judge cand[0..n): keep[i] true when cand[i] still diverges the way the
- * original does. 0, or -1 when it could not judge (shrinking stops). */
+ * original does. 0; 1 when the budget is spent and it judged nothing
+ * (shrinking stops, keeping what it has); -1 when it could not judge
+ * (shrinking stops). */
 typedef int ns_fuzz_oracle(void *ctx, const struct ns_fuzz_case *cand, size_t n, bool *keep);
 
 struct ns_fuzz_shrink_stats {

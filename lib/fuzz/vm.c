@@ -116,8 +116,12 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
 	}
 	if (ns_fuzz_undump(ns_buf_str(&text), text.len, runs, skipped, n, err) < 0)
 		goto out;
-	for (size_t i = 0; i < n; i++)
-		ns_fuzz_outcome_take(&out[i], skipped[i] ? NULL : &runs[i], runs[i].n, cases[i].n);
+	for (size_t i = 0; i < n; i++) {
+		struct ns_fuzz_plan p;
+		ns_fuzz_case_plan(&cases[i], &p);
+		ns_fuzz_outcome_take(&out[i], skipped[i] ? NULL : &runs[i], &p);
+		ns_fuzz_plan_free(&p);
+	}
 	r = 0;
 out:
 	for (size_t i = 0; i < n; i++)

@@ -38,7 +38,10 @@ static void prose(struct ns_buf *out, const struct ns_fuzz_case *c,
 	ns_buf_addf(out, "Shrunk from %zu to %zu operations. The expected output below is what\n",
 		    o->original_ops, c->n);
 	ns_buf_addf(out, "%s printed; %s differs at step %zu:\n", o->second, o->first, d->step + 1);
-	ns_buf_addf(out, "%s.\n\n", d->what);
+	ns_buf_addf(out, "%s.\n", d->what);
+	if (o->cause)
+		ns_buf_addf(out, "Cause: %s.\n", o->cause);
+	ns_buf_adds(out, "\n");
 	ns_buf_addf(out, "What %s printed at that step:\n\n", o->first);
 	if (!s || !s->ran)
 		ns_buf_adds(out, "  | (the step did not run)\n");
@@ -77,15 +80,18 @@ void ns_fuzz_write_text(const struct ns_fuzz_case *c, const struct ns_fuzz_outco
 			const struct ns_fuzz_outcome *b, const struct ns_fuzz_diff *d,
 			const struct ns_fuzz_origin *o, struct ns_buf *out)
 {
-	size_t nsteps = ns_fuzz_case_nsteps(c);
+	struct ns_fuzz_plan p;
 
+	ns_fuzz_case_plan(c, &p);
 	ns_buf_addf(out, "title: fuzz finding: %s\n\n", d->what);
 	prose(out, c, a, d, o);
-	for (size_t i = 0; i < nsteps; i++) {
-		ns_buf_addf(out, "    sh%u# %s\n", ns_fuzz_step_term(c, i), ns_fuzz_step_cmd(c, i));
+	for (size_t i = 0; i < p.n; i++) {
+		ns_buf_addf(out, "    sh%u# %s\n", p.s[i].term, p.s[i].cmd);
+		/* a table's order is what differs: the tables keep theirs */
 		if (i < b->n)
-			expected(out, &b->s[i], i >= c->n);
+			expected(out, &b->s[i], p.s[i].op == NS_FUZZ_NO_OP && d->kind != NS_FUZZ_ORDER);
 	}
+	ns_fuzz_plan_free(&p);
 }
 
 char *ns_fuzz_file_name(uint64_t seed, uint64_t index)

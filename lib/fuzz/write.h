@@ -1,6 +1,7 @@
 /* write.h - a finding as a scenario file, ready to bisect: the shrunk
  * case's steps with the second side's output (the model's) as the
- * expected output, mount tables marked [unordered], and a prose paragraph
+ * expected output, mount tables marked [unordered] (unless what differs
+ * is a table's order), and a prose paragraph
  * saying where it came from and what the first side (the kernel) printed
  * instead, in lines that begin with "  | " (prose, never a session line).
  * `nstest run --backend=SECOND FILE` passes it; the first side fails it. */
@@ -21,6 +22,7 @@ struct ns_fuzz_origin {
 	const char *release;            /* the first side's kernel release */
 	const char *quirks;             /* NSTEST_MODEL_QUIRKS, or "none" */
 	size_t original_ops;            /* operations before shrinking */
+	const char *cause;              /* what explains it (session.h), or NULL */
 };
 
 /* The file's text for case c, whose sides gave a and b and differ as d. */

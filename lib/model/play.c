@@ -4,6 +4,7 @@
  * on the kernel. */
 #include "model/play.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -70,9 +71,38 @@ static struct m_shell *terminal(struct m_play *p, const char *name)
 	return &p->t[p->n++].sh;
 }
 
+/* A handle word of the shell's own that names no open handle: EBADF
+ * before the command does anything, as on the kernel, where each handle
+ * word becomes a descriptor (or its /proc/self/fd link) before the first
+ * system call. The handle the command makes, a context (fsconfig and
+ * fsmount check their own, after their other checks), close's names and
+ * another terminal's handles (ESRCH first when it is not running) are
+ * the executors' own. */
+static bool bad_handle(struct m_shell *sh, const struct ns_stage *st)
+{
+	const struct ns_cmd_def *d = st->def;
+	enum ns_handle_kind kind;
+	const char *made = d->makes ? d->makes(st->args, &kind) : NULL;
+	const char *ctx = d->needs_context ? d->needs_context(st->args) : NULL;
+
+	if (!d->handles || d->handle_any)
+		return false;
+	for (size_t i = 1; i < st->argc; i++) {
+		struct ns_handle_ref ref;
+		const char *w = st->argv[i];
+		if (w == made || w == ctx || !ns_handle_ref(w, &ref) || ref.term)
+			continue;
+		if (!m_handle_find(m_cur(sh), ref.name, ref.name_len))
+			return true;
+	}
+	return false;
+}
+
 static int exec_stage(void *term, const struct ns_stage *st, struct ns_buf *out,
 		      struct ns_cmd_result *res)
 {
+	if (bad_handle(term, st))
+		return ns_cmd_fail(res, st->def->name, EBADF);
 	return m_exec[st->def->id](term, st->args, out, res);
 }
 

@@ -13,7 +13,7 @@ static char *canon(const char *text)
 	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT;
 	struct ns_buf b = NS_BUF_INIT;
 
-	ns_fuzz_canon_mountinfo(text, &g, &b);
+	ns_fuzz_canon_mountinfo(text, &g, &b, NULL);
 	ns_fuzz_groups_free(&g);
 	return ns_buf_detach(&b);
 }
@@ -144,25 +144,72 @@ TEST(differences)
 	   "a mount missing");
 }
 
-/* One renaming of peer groups for the tables of a scenario. */
+/* One renaming of peer groups and mount IDs for the tables of a round. */
 TEST(groups_across_tables)
 {
 	const char *t1 = "1 0 0:1 / / rw shared:5 - tmpfs /dev/sda1 rw\n";
 	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT, h = NS_FUZZ_GROUPS_INIT;
 	struct ns_buf a = NS_BUF_INIT, b = NS_BUF_INIT;
 
-	ns_fuzz_canon_mountinfo(t1, &g, &a);
-	ns_fuzz_canon_mountinfo("7 0 0:1 / / rw shared:5 - tmpfs /dev/sda1 rw\n", &g, &a);
-	ns_fuzz_canon_mountinfo(t1, &h, &b);
-	ns_fuzz_canon_mountinfo("7 0 0:1 / / rw shared:6 - tmpfs /dev/sda1 rw\n", &h, &b);
+	ns_fuzz_canon_mountinfo(t1, &g, &a, NULL);
+	ns_fuzz_canon_mountinfo("7 0 0:1 / / rw shared:5 - tmpfs /dev/sda1 rw\n", &g, &a, NULL);
+	ns_fuzz_canon_mountinfo(t1, &h, &b, NULL);
+	ns_fuzz_canon_mountinfo("7 0 0:1 / / rw shared:6 - tmpfs /dev/sda1 rw\n", &h, &b, NULL);
 	ok(strcmp(ns_buf_str(&a), ns_buf_str(&b)) != 0,
 	   "the same peer group in two tables is not a new one");
-	is_str(ns_buf_str(&a), "1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n",
-	       "the canonical text");
+	is_str(ns_buf_str(&a), "1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n2 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n",
+	       "the canonical text: another mount, another name");
 	ns_buf_free(&a);
 	ns_buf_free(&b);
 	ns_fuzz_groups_free(&g);
 	ns_fuzz_groups_free(&h);
+}
+
+/* Two terminals in one namespace show the same mounts; in two, others. */
+TEST(shared_namespaces)
+{
+	const char *t = "61 60 0:40 / / rw shared:1 - tmpfs /dev/sda1 rw\n"
+			"70 61 0:41 / /a rw shared:2 - tmpfs /dev/d1 rw\n";
+	const char *copy = "81 80 0:40 / / rw shared:1 - tmpfs /dev/sda1 rw\n"
+			   "90 81 0:41 / /a rw shared:2 - tmpfs /dev/d1 rw\n";
+	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT, h = NS_FUZZ_GROUPS_INIT;
+	struct ns_buf one = NS_BUF_INIT, two = NS_BUF_INIT;
+
+	ns_fuzz_canon_mountinfo(t, &g, &one, NULL);
+	ns_fuzz_canon_mountinfo(t, &g, &one, NULL);
+	ns_fuzz_canon_mountinfo(t, &h, &two, NULL);
+	ns_fuzz_canon_mountinfo(copy, &h, &two, NULL);
+	ok(strcmp(ns_buf_str(&one), ns_buf_str(&two)) != 0,
+	   "a shared namespace and a copy of it do not look alike");
+	is_str(ns_buf_str(&two), "1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n2 1 / /a rw shared:g2 - tmpfs /dev/d1 rw\n"
+				 "3 p2 / / rw shared:g1 - tmpfs /dev/sda1 rw\n4 3 / /a rw shared:g2 - tmpfs /dev/d1 rw\n",
+	       "the copy's mounts get names of their own");
+	ns_buf_free(&one);
+	ns_buf_free(&two);
+	ns_fuzz_groups_free(&g);
+	ns_fuzz_groups_free(&h);
+}
+
+/* The order of the lines, apart. */
+TEST(order)
+{
+	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT;
+	struct ns_buf c1 = NS_BUF_INIT, o1 = NS_BUF_INIT, c2 = NS_BUF_INIT, o2 = NS_BUF_INIT;
+
+	ns_fuzz_canon_mountinfo(base, &g, &c1, &o1);
+	ns_fuzz_groups_free(&g);
+	ns_fuzz_canon_mountinfo("61 60 0:40 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+				"72 70 0:41 /x /a/x rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+				"70 61 0:41 / /a rw,relatime shared:2 - tmpfs /dev/d1 rw\n"
+				"71 61 0:42 / /b rw,relatime master:2 - tmpfs /dev/d2 rw\n", &g, &c2, &o2);
+	ns_fuzz_groups_free(&g);
+	is_str(ns_buf_str(&c1), ns_buf_str(&c2), "the same mounts in another order: one canonical table");
+	is_str(ns_buf_str(&o1), "1 2 4 3\n", "the order of the table as printed, by canonical name");
+	is_str(ns_buf_str(&o2), "1 3 2 4\n", "another order, another line");
+	ns_buf_free(&c1);
+	ns_buf_free(&o1);
+	ns_buf_free(&c2);
+	ns_buf_free(&o2);
 }
 
 TEST(other_lines)

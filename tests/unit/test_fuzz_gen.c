@@ -19,9 +19,19 @@ static char *text_of(uint64_t seed, uint64_t index, const struct ns_fuzz_gen_opt
 	return ns_buf_detach(&b);
 }
 
+/* Every feature of the new mount API. */
+static unsigned all_features(void)
+{
+	unsigned f = 0;
+
+	for (unsigned bit = NS_FEAT_FIRST; bit <= NS_FEAT_LAST; bit <<= 1)
+		f |= bit;
+	return f;
+}
+
 TEST(determinism)
 {
-	struct ns_fuzz_gen_opts o = { 10, 3, NS_FEAT_OPEN_TREE | NS_FEAT_MOVE_MOUNT | NS_FEAT_MOUNT_SETATTR };
+	struct ns_fuzz_gen_opts o = { 10, 3, all_features() };
 	char *a = text_of(42, 7, &o), *b = text_of(42, 7, &o), *c = text_of(43, 7, &o),
 	     *d = text_of(42, 8, &o);
 
@@ -33,9 +43,30 @@ TEST(determinism)
 
 TEST(every_case_parses)
 {
-	struct ns_fuzz_gen_opts o = { 10, 3, NS_FEAT_OPEN_TREE | NS_FEAT_MOVE_MOUNT | NS_FEAT_MOUNT_SETATTR };
+	struct ns_fuzz_gen_opts o = { 10, 3, all_features() };
 	size_t bad = 0, wrong_len = 0, too_many_terms = 0;
-	bool seen_newapi = false, seen_exit = false, seen_userns = false;
+	/* every command and option that changes or reads mount state */
+	static const char *const want[] = {
+		"# mkdir ", "# touch ", "# ls ", "# mount /dev/", "# mount -o ro", "# mount -t tmpfs ",
+		"# mount --bind ", "# mount --rbind ", "# mount --move ", "# mount --make-",
+		"# mount -o remount,", "# mount -o remount,bind,", "# umount /", "# umount -l ",
+		"# umount -R ", "# umount --expire ", "# umount --no-follow ", "# umount -f ",
+		"# unshare -m sh", "# unshare -m --propagation shared sh",
+		"# unshare -m --propagation slave sh", "# unshare -m --propagation private sh",
+		"# unshare -m --propagation unchanged sh", "# unshare -U -r -m --propagation shared sh",
+		"# unshare -U -r -m --propagation slave sh", "# unshare -m mount ", "# unshare -m umount ",
+		"# nsenter -t sh", "# chroot ", "# pivot_root ", "# exit", "# cd /", "# cd\n",
+		"# exec 3< ", "# exec 3<&-", "# findmnt ", "# statmount ", "# listmount --check",
+		"# open_tree -c ", "# open_tree -c -R ", "# open_tree_attr ", "# move_mount @",
+		"# move_mount sh", "# move_mount /", "# move_mount --beneath ",
+		"# move_mount --set-group ", "# mount_setattr ", "--idmap sh", "# close @t",
+		"# close @fc", "# fsopen tmpfs @fc", "# fsopen ramfs @fc", "# fsconfig @fc create",
+		"# fsconfig @fc set-flag ro", "# fsconfig @fc reconfigure", "# fsmount @fc ",
+		"# fspick ", "# open_tree --namespace ", "# nsenter --mount=@ns sh", "@t/x", "@u",
+		"/a/x/y", "/dev/d4",
+	};
+	bool seen[NS_ARRAY_SIZE(want)] = { false };
+	size_t missing = 0;
 
 	for (uint64_t seed = 1; seed <= 5000; seed++) {
 		struct ns_fuzz_case c;
@@ -52,9 +83,8 @@ TEST(every_case_parses)
 			printf("# seed %llu:\n%s# %s\n", (unsigned long long)seed, ns_buf_str(&b), d.msg);
 		wrong_len += c.n != o.steps;
 		too_many_terms += ns_fuzz_case_terms(&c, terms) > 3;
-		seen_newapi |= strstr(ns_buf_str(&b), "open_tree") != NULL;
-		seen_exit |= strstr(ns_buf_str(&b), "# exit") != NULL;
-		seen_userns |= strstr(ns_buf_str(&b), "unshare -U") != NULL;
+		for (size_t w = 0; w < NS_ARRAY_SIZE(want); w++)
+			seen[w] |= strstr(ns_buf_str(&b), want[w]) != NULL;
 		ns_scenario_free(sc);
 		ns_diag_free(&d);
 		ns_buf_free(&b);
@@ -63,7 +93,10 @@ TEST(every_case_parses)
 	ok(bad == 0, "5000 generated cases parse with no error (%zu did not)", bad);
 	ok(wrong_len == 0, "each has as many operations as asked");
 	ok(too_many_terms == 0, "and no more terminals than asked");
-	ok(seen_newapi && seen_exit && seen_userns, "the new mount API, exit and unshare -U all occur");
+	for (size_t w = 0; w < NS_ARRAY_SIZE(want); w++)
+		if (!seen[w] && missing++ < 5)
+			printf("# never generated: '%s'\n", want[w]);
+	ok(missing == 0, "every command and option of the vocabulary occurs (%zu never did)", missing);
 }
 
 TEST(no_features)
@@ -73,7 +106,9 @@ TEST(no_features)
 
 	for (uint64_t i = 0; i < 300; i++) {
 		char *t = text_of(1, i, &o);
-		newapi |= strstr(t, "open_tree") || strstr(t, "move_mount") || strstr(t, "mount_setattr");
+		newapi |= strstr(t, "open_tree") || strstr(t, "move_mount") || strstr(t, "mount_setattr") ||
+			  strstr(t, "fsopen") || strstr(t, "fspick") || strstr(t, "statmount") ||
+			  strstr(t, "listmount") || strstr(t, "--idmap");
 		free(t);
 	}
 	ok(!newapi, "no new mount API where a side lacks it");
@@ -98,11 +133,13 @@ TEST(rewrites)
 	is_str(ns_buf_str(&b),
 	       "title: t\n\n"
 	       "    sh1# mount --bind /a/x /b\n"
+	       "    sh1# cat /proc/self/mountinfo\n"
 	       "    sh2# mount /dev/d1 /a\n"
 	       "    sh1# cat /proc/self/mountinfo\n"
-	       "    sh1# cat /proc/self/mountinfo\n"
-	       "    sh2# cat /proc/self/mountinfo\n",
-	       "the normal form: names by first appearance, one observation per terminal");
+	       "    sh2# cat /proc/self/mountinfo\n"
+	       "    sh1# cat /proc/self/mountinfo\n",
+	       "the normal form: names by first appearance; after each operation that may "
+	       "change a table, a round observing every running terminal");
 	ns_fuzz_case_free(&r);
 	ns_buf_free(&b);
 	ns_fuzz_case_free(&c);

@@ -26,6 +26,7 @@ static bool diverges(const struct ns_fuzz_case *c)
 
 struct fake {
 	size_t calls, fail_at;
+	size_t spent_at;        /* the call at which the budget is spent */
 };
 
 static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep)
@@ -34,6 +35,8 @@ static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep
 
 	if (++f->calls == f->fail_at)
 		return -1;
+	if (f->spent_at && f->calls >= f->spent_at)
+		return 1;
 	for (size_t i = 0; i < n; i++)
 		keep[i] = diverges(&cand[i]);
 	return 0;
@@ -53,16 +56,15 @@ static void planted(struct ns_fuzz_case *c)
 		ns_fuzz_case_add(c, g.ops[i].term, g.ops[i].cmd);
 		if (i == 3)
 			ns_fuzz_case_add(c, 3, "mount --make-private /c/x");
-		if (i == 8)
-			ns_fuzz_case_add(c, 3, "umount /c/x");
 	}
+	ns_fuzz_case_add(c, 3, "umount /c/x");
 	ns_fuzz_case_free(&g);
 }
 
 TEST(to_the_minimum)
 {
 	struct ns_fuzz_case c;
-	struct fake f = { 0, 0 };
+	struct fake f = { 0, 0, 0 };
 	struct ns_fuzz_shrink_stats st = { 0, 0 };
 	struct ns_buf b = NS_BUF_INIT;
 
@@ -73,6 +75,7 @@ TEST(to_the_minimum)
 	is_str(ns_buf_str(&b),
 	       "title: t\n\n"
 	       "    sh1# mount --make-private /a/x\n"
+	       "    sh1# cat /proc/self/mountinfo\n"
 	       "    sh1# umount /a/x\n"
 	       "    sh1# cat /proc/self/mountinfo\n",
 	       "down to the two operations, one terminal, names in normal form");
@@ -85,7 +88,7 @@ TEST(to_the_minimum)
 TEST(oracle_fails)
 {
 	struct ns_fuzz_case c, before;
-	struct fake f = { 0, 2 };
+	struct fake f = { 0, 2, 0 };
 
 	planted(&c);
 	ns_fuzz_case_copy(&before, &c);
@@ -95,10 +98,25 @@ TEST(oracle_fails)
 	ns_fuzz_case_free(&before);
 }
 
+TEST(budget_spent)
+{
+	struct ns_fuzz_case c, before;
+	struct fake f = { 0, 0, 3 };
+
+	planted(&c);
+	ns_fuzz_case_copy(&before, &c);
+	ok(ns_fuzz_shrink(&c, oracle, &f, NULL, NULL) == 0 && f.calls == 3,
+	   "a spent budget ends the shrinking at that round, with no error");
+	ok(diverges(&c) && c.n < before.n && c.n > 2,
+	   "what was found before is kept, and still diverges (%zu of %zu operations)", c.n, before.n);
+	ns_fuzz_case_free(&c);
+	ns_fuzz_case_free(&before);
+}
+
 TEST(stop)
 {
 	struct ns_fuzz_case c;
-	struct fake f = { 0, 0 };
+	struct fake f = { 0, 0, 0 };
 	volatile sig_atomic_t stop = 1;
 	size_t n;
 

@@ -19,10 +19,22 @@ static const char model_table[] =
 	"1 0 0:1 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
 	"2 1 0:2 / /a rw,relatime - tmpfs /dev/d1 rw\n";
 
-/* An outcome of the two operations and one observation below. */
+/* The plan of a case: its operations and observations. */
+static void take(struct ns_fuzz_outcome *o, const struct ns_run *run, const struct ns_fuzz_case *c)
+{
+	struct ns_fuzz_plan p;
+
+	ns_fuzz_case_plan(c, &p);
+	ns_fuzz_outcome_take(o, run, &p);
+	ns_fuzz_plan_free(&p);
+}
+
+/* An outcome of the two operations below (mkdir, which changes no table,
+ * and umount, which may) and the one observation after the second. */
 static void outcome(struct ns_fuzz_outcome *o, int err, const char *table)
 {
 	struct ns_run run = { NULL, 3, NULL, false, false };
+	struct ns_fuzz_case c = { NULL, 0, 0 };
 
 	run.obs = calloc(3, sizeof(*run.obs));
 	for (size_t i = 0; i < 3; i++)
@@ -31,7 +43,10 @@ static void outcome(struct ns_fuzz_outcome *o, int err, const char *table)
 	run.obs[1].out.output = xstrdup(err ? "umount: EINVAL (Invalid argument)\n" : "");
 	run.obs[0].out.output = xstrdup("");
 	run.obs[2].out.output = xstrdup(table);
-	ns_fuzz_outcome_take(o, &run, 3, 2);
+	ns_fuzz_case_add(&c, 1, "mkdir -p /a");
+	ns_fuzz_case_add(&c, 1, "umount /b");
+	take(o, &run, &c);
+	ns_fuzz_case_free(&c);
 	ns_run_free(&run);
 }
 
@@ -41,11 +56,11 @@ TEST(finding_file)
 	struct ns_fuzz_outcome a, b;
 	struct ns_fuzz_diff d;
 	struct ns_fuzz_origin o = { 1, 17, "--steps 10 --terminals 3", "kernel", "model",
-				    "6.18.0", "none", 10 };
+				    "6.18.0", "none", 10, "quirk umount-shifts-stacks" };
 	struct ns_buf text = NS_BUF_INIT;
 	struct ns_scenario *sc;
 
-	ns_fuzz_case_add(&c, 1, "mount /dev/d1 /a");
+	ns_fuzz_case_add(&c, 1, "mkdir -p /a");
 	ns_fuzz_case_add(&c, 1, "umount /b");
 	outcome(&a, 0, kernel_table);
 	outcome(&b, EINVAL, model_table);
@@ -72,6 +87,7 @@ TEST(finding_file)
 	   "and what the first side printed at the step, as prose");
 	ok(strstr(ns_buf_str(&text), "Linux 6.18.0") && strstr(ns_buf_str(&text), "quirks: none"),
 	   "the kernel release and the quirks");
+	ok(strstr(ns_buf_str(&text), "\nCause: quirk umount-shifts-stacks.\n") != NULL, "and the cause");
 	ns_scenario_free(sc);
 	ns_buf_free(&text);
 	ns_fuzz_diff_free(&d);
@@ -98,20 +114,29 @@ TEST(setup_failures)
 	struct ns_fuzz_outcome a, b;
 	struct ns_fuzz_diff d;
 
-	ns_fuzz_case_add(&c, 1, "mkdir -p /a");
+	ns_fuzz_case_add(&c, 1, "mount /dev/d1 /a");
 	failed.obs = calloc(2, sizeof(*failed.obs));
 	failed.aborted = xstrdup("no sandbox");
-	ns_fuzz_outcome_take(&a, &failed, 2, 1);
-	ns_fuzz_outcome_take(&b, &failed, 2, 1);
+	take(&a, &failed, &c);
+	take(&b, &failed, &c);
 	ok(ns_fuzz_compare(&c, &a, &b, &d) == NS_FUZZ_UNJUDGED, "a set-up failure on both sides is no finding");
 	ns_fuzz_diff_free(&d);
 	ns_fuzz_outcome_free(&b);
 	failed.obs[0].ran = true;
 	failed.obs[0].out.output = xstrdup("");
 	failed.setup_failed = false;
-	ns_fuzz_outcome_take(&b, &failed, 2, 1);
+	take(&b, &failed, &c);
+	ok(ns_fuzz_compare(&c, &a, &b, &d) == NS_FUZZ_UNJUDGED && strstr(d.what, "no sandbox on the first side"),
+	   "nor on one side: a missing tool is no finding (%s)", d.what);
+	ns_fuzz_diff_free(&d);
+	ns_fuzz_outcome_free(&b);
+	take(&b, &failed, &c);          /* step 1 ran, step 2 did not */
+	ns_fuzz_outcome_free(&a);
+	failed.obs[1].ran = true;
+	failed.obs[1].out.output = xstrdup("");
+	take(&a, &failed, &c);          /* both ran */
 	ok(ns_fuzz_compare(&c, &a, &b, &d) == NS_FUZZ_DIVERGES && d.kind == NS_FUZZ_RAN,
-	   "one side failing where the other ran is");
+	   "a side that stopped where the other ran on is");
 	ns_fuzz_diff_free(&d);
 	ns_fuzz_outcome_free(&a);
 	ns_fuzz_outcome_free(&b);
