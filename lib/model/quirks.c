@@ -236,6 +236,7 @@ int m_quirks_parse(const char *spec, const char *release, unsigned *mask, struct
 
 static const char *const breaks[] = {
 	[M_BREAK_SLAVES_RECEIVE_NOTHING] = "slaves-receive-nothing",
+	[M_BREAK_USERNS_RECEIPT_UNLOCKED] = "userns-receipt-unlocked",
 };
 
 int m_break_parse(const char *name, enum m_break *out, struct ns_buf *err)

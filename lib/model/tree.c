@@ -190,7 +190,8 @@ static struct m_mount *clone_one(struct m_world *w, struct m_mount *old,
 	if ((flags & M_CL_MAKE_SHARED) && !c->group)
 		join(c, m_group_new(w, c->master));
 	if (flags & M_CL_LOCK) {
-		c->locked = true;
+		if (w->broken != M_BREAK_USERNS_RECEIPT_UNLOCKED)
+			c->locked = true;
 		c->locked_flags |= lockable(c->flags);
 	}
 	return c;
@@ -511,7 +512,8 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 			 * is locked there, its top excepted
 			 * (mount_namespaces(7), "restrictions") */
 			for (struct m_mount *m = c; m; m = m_next(m, c)) {
-				m->locked = true;
+				if (w->broken != M_BREAK_USERNS_RECEIPT_UNLOCKED)
+					m->locked = true;
 				m->locked_flags |= lockable(m->flags);
 			}
 			c->locked = false;
