@@ -204,6 +204,8 @@ enum m_break {
 	M_BREAK_USERNS_RECEIPT_UNLOCKED, /* what a less privileged namespace
 				     * gets, copied or propagated, is not
 				     * MNT_LOCKED (its flags still are) */
+	M_BREAK_REMOUNT_IGNORES_LOCKS, /* a remount or mount_setattr
+				     * clears locked flags (no EPERM) */
 };
 
 struct m_world {

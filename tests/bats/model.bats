@@ -268,6 +268,27 @@ break_caught() {
 		"$NSTEST_ROOT/scenarios/man7/userns-recursive-unit.scn" 'ns2# umount /mnt/ppp/y'
 }
 
+@test "model: NSTEST_MODEL_BREAK=remount-ignores-locks lets MS_REMOUNT|MS_BIND clear locked flags" {
+	# the kernel's selftest: in a less privileged namespace, remounting
+	# a copy rw (or dev, suid, exec, another atime) is EPERM
+	break_caught remount-ignores-locks \
+		"$NSTEST_ROOT/scenarios/peers/kselftest-unprivileged-remount.scn" \
+		'# mount -o remount,bind,rw,dev /t1' '# mount -o remount,bind,noatime,nodev /t5'
+}
+
+@test "model: NSTEST_MODEL_BREAK=remount-ignores-locks lets a plain MS_REMOUNT clear a locked ro" {
+	# root of the first user namespace, entering the less privileged
+	# mount namespace: privilege enough for the superblock, but not the lock
+	break_caught remount-ignores-locks \
+		"$NSTEST_ROOT/tests/data/breaks/remount-locked-readonly.scn" 'sh3# mount -o remount,rw /ro'
+}
+
+@test "model: NSTEST_MODEL_BREAK=remount-ignores-locks lets mount_setattr clear locked flags" {
+	break_caught remount-ignores-locks \
+		"$NSTEST_ROOT/scenarios/man7/userns-locked-flags.scn" \
+		'sh2# mount_setattr -o rw /ro' 'sh2# mount_setattr -o suid /ro'
+}
+
 @test "model: an unknown NSTEST_MODEL_BREAK exits 2 and names it" {
 	NSTEST_MODEL_BREAK=nothing-at-all run --separate-stderr \
 		"$NSTEST" run --backend model "$NSTEST_ROOT/scenarios/article"
@@ -275,7 +296,7 @@ break_caught() {
 	assert_output ""
 	[[ $stderr == *"'nothing-at-all'"* ]] || fail "stderr: $stderr"
 	# and lists every rule it can break
-	[[ $stderr == *"(known: slaves-receive-nothing, userns-receipt-unlocked)"* ]] ||
+	[[ $stderr == *"(known: slaves-receive-nothing, userns-receipt-unlocked, remount-ignores-locks)"* ]] ||
 		fail "stderr: $stderr"
 }
 
