@@ -259,7 +259,8 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 	if (f->group) {
 		t->group = f->group;
 		f->group->members++;
-		t->unbindable = false;
+		if (sh->sb->w.broken != M_BREAK_SET_GROUP_KEEPS_UNBINDABLE)
+			t->unbindable = false;
 	}
 	m_why(&sh->sb->w, t, "joined the propagation of mount %u by move_mount --set-group", f->id);
 	return 0;

@@ -206,6 +206,9 @@ enum m_break {
 				     * MNT_LOCKED (its flags still are) */
 	M_BREAK_REMOUNT_IGNORES_LOCKS, /* a remount or mount_setattr
 				     * clears locked flags (no EPERM) */
+	M_BREAK_SET_GROUP_KEEPS_UNBINDABLE, /* move_mount --set-group
+				     * leaves a target that joins a peer
+				     * group unbindable */
 };
 
 struct m_world {
