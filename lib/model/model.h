@@ -209,6 +209,9 @@ enum m_break {
 	M_BREAK_SET_GROUP_KEEPS_UNBINDABLE, /* move_mount --set-group
 				     * leaves a target that joins a peer
 				     * group unbindable */
+	M_BREAK_BUSY_CANDIDATE_NOT_EBUSY, /* umount: a propagated copy
+				     * that would go while held is not
+				     * EBUSY */
 };
 
 struct m_world {

@@ -239,6 +239,7 @@ static const char *const breaks[] = {
 	[M_BREAK_USERNS_RECEIPT_UNLOCKED] = "userns-receipt-unlocked",
 	[M_BREAK_REMOUNT_IGNORES_LOCKS] = "remount-ignores-locks",
 	[M_BREAK_SET_GROUP_KEEPS_UNBINDABLE] = "set-group-keeps-unbindable",
+	[M_BREAK_BUSY_CANDIDATE_NOT_EBUSY] = "busy-candidate-not-ebusy",
 };
 
 int m_break_parse(const char *name, enum m_break *out, struct ns_buf *err)

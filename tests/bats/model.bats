@@ -296,6 +296,26 @@ break_caught() {
 		"$NSTEST_ROOT/tests/data/breaks/set-group-unbindable.scn" '# mount --bind /c /d'
 }
 
+@test "model: NSTEST_MODEL_BREAK=busy-candidate-not-ebusy unmounts a copy held open" {
+	local scn=$NSTEST_ROOT/scenarios/man2/06-held-files.scn
+	# the older busy check (quirk umount-busy-skips-chains) is broken too
+	NSTEST_MODEL_QUIRKS=umount-busy-skips-chains run --separate-stderr \
+		"$NSTEST" run --backend model "$scn"
+	assert_success
+	NSTEST_MODEL_QUIRKS=umount-busy-skips-chains NSTEST_MODEL_BREAK=busy-candidate-not-ebusy \
+		run --separate-stderr "$NSTEST" run --backend model "$scn"
+	assert_failure 1
+	assert_line "FAIL  $scn"
+	# a file held open on the copy /q/x keeps umount /p/x from taking it
+	break_caught busy-candidate-not-ebusy "$scn" '# umount /p/x'
+}
+
+@test "model: NSTEST_MODEL_BREAK=busy-candidate-not-ebusy unmounts a copy that is a working directory" {
+	# a shell works in the copy C2, under a mount that covers its root
+	break_caught busy-candidate-not-ebusy \
+		"$NSTEST_ROOT/scenarios/man2/05-umount-busy-overmount.scn" 'sh1# umount /b1/x'
+}
+
 @test "model: an unknown NSTEST_MODEL_BREAK exits 2 and names it" {
 	NSTEST_MODEL_BREAK=nothing-at-all run --separate-stderr \
 		"$NSTEST" run --backend model "$NSTEST_ROOT/scenarios/article"
@@ -304,7 +324,7 @@ break_caught() {
 	[[ $stderr == *"'nothing-at-all'"* ]] || fail "stderr: $stderr"
 	# and lists every rule it can break
 	local known='slaves-receive-nothing, userns-receipt-unlocked, remount-ignores-locks'
-	known+=', set-group-keeps-unbindable'
+	known+=', set-group-keeps-unbindable, busy-candidate-not-ebusy'
 	[[ $stderr == *"(known: $known)"* ]] || fail "stderr: $stderr"
 }
 
