@@ -160,8 +160,10 @@ static unsigned remount_mnt_flags(unsigned long ms, const struct m_mount *m)
 /* Whether giving m the per-mount flags f keeps its locks: no flag locked
  * in a less privileged namespace cleared, no locked atime setting changed
  * (mount_namespaces(7) [5]; the kernel's can_change_locked_flags()). */
-static bool keeps_locks(const struct m_mount *m, unsigned f)
+static bool keeps_locks(const struct m_world *w, const struct m_mount *m, unsigned f)
 {
+	if (w->broken == M_BREAK_REMOUNT_IGNORES_LOCKS)
+		return true;
 	return !(m->locked_flags & (M_RDONLY | M_NOSUID | M_NODEV | M_NOEXEC) & ~f) &&
 	       !((m->locked_flags & M_LOCK_ATIME) &&
 		 (m->flags & M_ATIME_ALL) != (f & M_ATIME_ALL));
@@ -180,7 +182,7 @@ static int remount_bind(struct m_shell *sh, const struct ns_mount_args *a,
 	if (r < 0)
 		return ns_cmd_fail(res, "mount", -r);
 	f = remount_mnt_flags(a->flags, at.mnt);
-	if (!keeps_locks(at.mnt, f))
+	if (!keeps_locks(&sh->sb->w, at.mnt, f))
 		return ns_cmd_fail(res, "mount", EPERM);
 	at.mnt->flags = f;
 	return 0;
@@ -235,7 +237,7 @@ static int remount(struct m_shell *sh, const struct ns_mount_args *a, struct ns_
 	m_follow(&top);
 	ms = ns_remount_flags(a, table_flags(top.mnt));
 	f = remount_mnt_flags(ms, at.mnt);
-	if (!keeps_locks(at.mnt, f))
+	if (!keeps_locks(&sh->sb->w, at.mnt, f))
 		return ns_cmd_fail(res, "mount", EPERM);
 	if (!bind && !m_capable(m_cur(sh), at.mnt->sb->owner ? at.mnt->sb->owner : sh->sb->user0,
 				m_cur(sh)->sys_admin))

@@ -259,7 +259,8 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 	if (f->group) {
 		t->group = f->group;
 		f->group->members++;
-		t->unbindable = false;
+		if (sh->sb->w.broken != M_BREAK_SET_GROUP_KEEPS_UNBINDABLE)
+			t->unbindable = false;
 	}
 	m_why(&sh->sb->w, t, "joined the propagation of mount %u by move_mount --set-group", f->id);
 	return 0;
@@ -497,8 +498,9 @@ static int setattr_at(struct m_shell *sh, struct m_path at, const struct ns_moun
 		unsigned f = new_flags(a, m->flags), changed = f ^ m->flags;
 		int err;
 
-		if ((changed & m->locked_flags & ~(unsigned)M_LOCK_ATIME) ||
-		    ((changed & M_ATIME_ALL) && (m->locked_flags & M_LOCK_ATIME)))
+		if (w->broken != M_BREAK_REMOUNT_IGNORES_LOCKS &&
+		    ((changed & m->locked_flags & ~(unsigned)M_LOCK_ATIME) ||
+		     ((changed & M_ATIME_ALL) && (m->locked_flags & M_LOCK_ATIME))))
 			return ns_cmd_fail(res, sys, EPERM);
 		if (idmap && (err = can_idmap(sh, m, idmap, replace)) != 0)
 			return ns_cmd_fail(res, sys, err);

@@ -196,10 +196,22 @@ extern const struct m_quirk_def m_quirks[M_QUIRK__COUNT];
 
 /* A rule broken on purpose, for the tests that prove the fuzzer finds a
  * wrong model (struct ns_backend_config's broken; the harness takes it
- * from NSTEST_MODEL_BREAK). */
+ * from NSTEST_MODEL_BREAK, by the names in quirks.c). Each is tested by
+ * the scenarios it fails (tests/bats/model.bats). */
 enum m_break {
 	M_BREAK_NONE = 0,
-	M_BREAK_SLAVES_RECEIVE_NOTHING,
+	M_BREAK_SLAVES_RECEIVE_NOTHING, /* slaves get no mount events (tree.c) */
+	M_BREAK_USERNS_RECEIPT_UNLOCKED, /* what a less privileged namespace
+				     * gets, copied or propagated, is not
+				     * MNT_LOCKED (its flags still are) */
+	M_BREAK_REMOUNT_IGNORES_LOCKS, /* a remount or mount_setattr
+				     * clears locked flags (no EPERM) */
+	M_BREAK_SET_GROUP_KEEPS_UNBINDABLE, /* move_mount --set-group
+				     * leaves a target that joins a peer
+				     * group unbindable */
+	M_BREAK_BUSY_CANDIDATE_NOT_EBUSY, /* umount: a propagated copy
+				     * that would go while held is not
+				     * EBUSY */
 };
 
 struct m_world {

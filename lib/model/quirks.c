@@ -236,6 +236,10 @@ int m_quirks_parse(const char *spec, const char *release, unsigned *mask, struct
 
 static const char *const breaks[] = {
 	[M_BREAK_SLAVES_RECEIVE_NOTHING] = "slaves-receive-nothing",
+	[M_BREAK_USERNS_RECEIPT_UNLOCKED] = "userns-receipt-unlocked",
+	[M_BREAK_REMOUNT_IGNORES_LOCKS] = "remount-ignores-locks",
+	[M_BREAK_SET_GROUP_KEEPS_UNBINDABLE] = "set-group-keeps-unbindable",
+	[M_BREAK_BUSY_CANDIDATE_NOT_EBUSY] = "busy-candidate-not-ebusy",
 };
 
 int m_break_parse(const char *name, enum m_break *out, struct ns_buf *err)

@@ -190,7 +190,8 @@ static struct m_mount *clone_one(struct m_world *w, struct m_mount *old,
 	if ((flags & M_CL_MAKE_SHARED) && !c->group)
 		join(c, m_group_new(w, c->master));
 	if (flags & M_CL_LOCK) {
-		c->locked = true;
+		if (w->broken != M_BREAK_USERNS_RECEIPT_UNLOCKED)
+			c->locked = true;
 		c->locked_flags |= lockable(c->flags);
 	}
 	return c;
@@ -511,7 +512,8 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 			 * is locked there, its top excepted
 			 * (mount_namespaces(7), "restrictions") */
 			for (struct m_mount *m = c; m; m = m_next(m, c)) {
-				m->locked = true;
+				if (w->broken != M_BREAK_USERNS_RECEIPT_UNLOCKED)
+					m->locked = true;
 				m->locked_flags |= lockable(m->flags);
 			}
 			c->locked = false;
@@ -683,7 +685,8 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 	 * else, at the copies without submounts or whose only submount
 	 * covers their root (propagate_mount_busy() before 6.12.117 and
 	 * 7.2.11, 6.18's included) */
-	if (!lazy && (w->quirks & (1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS)))
+	if (!lazy && (w->quirks & (1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS)) &&
+	    w->broken != M_BREAK_BUSY_CANDIDATE_NOT_EBUSY)
 		for (size_t i = 0; i < ncand; i++)
 			if ((!cand[i]->kids || only_overmounted(cand[i])) && cand[i]->refs)
 				return umount_busy(set, nset, cand, relock, ncand);
@@ -710,7 +713,8 @@ int m_umount(struct m_world *w, struct m_mount *m, bool lazy)
 	 * (the kernel's propagate_mount_busy() from 6.12.117 and 7.2.11:
 	 * chain_busy() follows each chain of copies as propagate_umount()
 	 * trims it) */
-	if (!lazy && !(w->quirks & (1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS)))
+	if (!lazy && !(w->quirks & (1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS)) &&
+	    w->broken != M_BREAK_BUSY_CANDIDATE_NOT_EBUSY)
 		for (size_t i = 0; i < ncand; i++)
 			if (cand[i]->mark == in && cand[i]->refs)
 				return umount_busy(set, nset, cand, relock, ncand);
