@@ -468,8 +468,23 @@ static int local_side(const struct ns_backend *be, const struct fuzz_cli *cli,
 
 	*s = (struct ns_fuzz_side){ .label = be->name, .be = be, .jobs = cli->jobs,
 				    .run = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false, cli->config } };
-	if (be->needs_privileges)
-		return prepare_sandboxes(be, &s->run, NULL, 0);
+	if (be->needs_privileges) {
+		struct ns_run_opts loop = s->run;
+		if (prepare_sandboxes(be, &s->run, NULL, 0) < 0)
+			return -1;
+		/* a case that mounts a device read-only and read-write falls
+		 * back to loop stand-ins, as `nstest run` does: their image is
+		 * made now, before any worker, where the host can make one */
+		loop.devices = NS_DEVICES_LOOP;
+		loop.userns = s->run.userns;
+		if (be->loop_standins && !s->run.userns && be->loop_devices() && be->prepare &&
+		    be->prepare(&loop, &err) < 0) {
+			fprintf(stderr, "nstest fuzz: loop stand-ins: %s\n", ns_buf_str(&err));
+			ns_buf_free(&err);
+			return -1;
+		}
+		return 0;
+	}
 	if (be->prepare && be->prepare(&s->run, &err) < 0) {
 		fprintf(stderr, "nstest fuzz: the %s backend: %s\n", be->name, ns_buf_str(&err));
 		ns_buf_free(&err);

@@ -135,9 +135,10 @@ enum ns_fuzz_verdict ns_fuzz_compare(const struct ns_fuzz_case *c,
 	 * (a tool or a loop device missing on this host) judges nothing */
 	if (a->setup_failed || b->setup_failed) {
 		const struct ns_fuzz_outcome *f = a->setup_failed ? a : b;
-		d->what = xasprintf("no sandbox on the %s side: %s",
-				    a->setup_failed && b->setup_failed ? "either" :
-				    a->setup_failed ? "first" : "second", f->aborted ? f->aborted : "?");
+		d->what = xasprintf("no sandbox on %s: %s",
+				    a->setup_failed && b->setup_failed ? "either side" :
+				    a->setup_failed ? "the first side" : "the second side",
+				    f->aborted ? f->aborted : "?");
 		return NS_FUZZ_UNJUDGED;
 	}
 	ns_fuzz_case_plan(c, &p);

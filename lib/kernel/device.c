@@ -29,6 +29,8 @@
 #include <linux/loop.h>
 #include <linux/mount.h>
 #include <sched.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/ioctl.h>
@@ -554,6 +556,42 @@ static bool same_fs_on_top(int fd, const char *target)
 	       makedev(sx.stx_dev_major, sx.stx_dev_minor) == st.st_dev;
 }
 
+/* Is the mount that target's lookup ends on (the top of its stack) one of
+ * the caller's namespace: a line of its /proc/self/mountinfo? mount(2)'s
+ * do_add_mount() refuses any other (check_mnt(): EINVAL), a detached tree
+ * included, where move_mount(2), which puts the stand-in in place, takes
+ * a detached tree as its target from Linux 6.15 on. True when the kernel
+ * cannot say (no STATX_MNT_ID: move_mount(2) refuses such a target there
+ * anyway). */
+static bool in_caller_ns(int procfd, const char *target)
+{
+	struct statx sx;
+	char line[64];
+	FILE *f;
+	int fd;
+	bool found = false;
+
+	if (statx(AT_FDCWD, target, 0, STATX_MNT_ID, &sx) < 0 || !(sx.stx_mask & STATX_MNT_ID))
+		return true;
+	fd = openat(procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
+	f = fd >= 0 ? fdopen(fd, "r") : NULL;
+	if (!f) {
+		if (fd >= 0)
+			close(fd);
+		return true;
+	}
+	while (!found && fgets(line, sizeof(line), f)) {
+		char *end;
+		unsigned long long id = strtoull(line, &end, 10);
+		found = end != line && *end == ' ' && id == sx.stx_mnt_id;
+		/* the rest of a long line */
+		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
+			;
+	}
+	fclose(f);
+	return found;
+}
+
 int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 		     unsigned long long attr, const char **syscall)
 {
@@ -592,6 +630,20 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 					: tmpfs_instance(s, !d->mounted.v[idx], ro, syscall);
 	if (fd < 0)
 		return -1;
+	/* mount(2) puts a new mount only in the caller's namespace. For a
+	 * target elsewhere mount(2) itself says how it fails (ENOENT in a
+	 * lazily unmounted tree, EINVAL in a detached one): it cannot mount
+	 * there, so asking it changes nothing */
+	if (!in_caller_ns(d->procfd, target)) {
+		int e = EINVAL;
+		if (mount("nstest-probe", target, "tmpfs", 0, NULL) == 0)
+			umount2(target, MNT_DETACH);
+		else
+			e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
 	/* the same filesystem twice on one place is refused by mount(2)
 	 * (do_add_mount(): the place the target's lookup gave, the top of
 	 * its stack except at the root, is the root of a mount of the new
@@ -611,7 +663,10 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 			err = errno;
 		}
 	}
-	if (!err && ns_move_mount(fd, "", AT_FDCWD, target, MOVE_MOUNT_F_EMPTY_PATH) < 0) {
+	/* mount(2) follows a symbolic link the target ends in (a handle's
+	 * /proc/self/fd link too); move_mount(2) only when told */
+	if (!err && ns_move_mount(fd, "", AT_FDCWD, target,
+				  MOVE_MOUNT_F_EMPTY_PATH | MOVE_MOUNT_T_SYMLINKS) < 0) {
 		*syscall = "move_mount";
 		err = errno;
 	}

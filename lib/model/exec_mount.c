@@ -452,7 +452,9 @@ int m_exec_mount(struct m_shell *sh, const void *args, struct ns_buf *out,
 		r = m_lookup(sh, a->src, &from);
 		if (r < 0)
 			return ns_cmd_fail(res, "mount", -r);
-		return m_move(sh, from, to, false, res, "mount");
+		/* MS_MOVE shares do_move_mount() with move_mount(2): a detached
+		 * tree (its handle's /proc/self/fd link) moves too */
+		return m_move(sh, from, to, true, res, "mount");
 	case NS_MOUNT_REMOUNT:
 		return remount(sh, a, res);
 	case NS_MOUNT_NEW:
