@@ -13,6 +13,7 @@
 
 #include "commands/args.h"
 #include "commands/command.h"
+#include "commands/filter.h"
 
 #ifndef MS_NOSYMFOLLOW
 #define MS_NOSYMFOLLOW 256
@@ -546,6 +547,60 @@ static int emit_fspick(struct ns_export_ctx *cx, const struct ns_stage *sg, stru
 	return 0;
 }
 
+/* ---- filters ---------------------------------------------------------------- */
+
+static int emit_filter(struct ns_export_ctx *cx, const struct ns_stage *sg, struct ns_buf *why)
+{
+	struct ns_filter_plain f;
+
+	if (!ns_filter_plain(sg->args, &f)) {
+		ns_buf_adds(why, "only grep with one pattern (no -w, -x), sed with one s command "
+			    "(no address, no flag but g), awk '{print $N, ...}' and wc are exported");
+		return -1;
+	}
+	switch (f.form) {
+	case NS_FF_GREP:
+		put(cx, "xs_grep(&o, %s, %d, %d, %d, %d);\n", lit(f.re), f.extended, f.icase,
+		    f.invert, f.count);
+		break;
+	case NS_FF_SED_S:
+		put(cx, "{\n");
+		put(cx, "static const char *const t[] = {");
+		for (size_t i = 0; i < f.npiece; i++) {
+			char *text = xstrndup(f.text[i], f.len[i]);
+
+			ns_buf_addf(cx->code, " %s,", lit(text));
+			free(text);
+		}
+		ns_buf_adds(cx->code, " NULL };\n");
+		put(cx, "static const size_t l[] = {");
+		for (size_t i = 0; i < f.npiece; i++)
+			ns_buf_addf(cx->code, " %zu,", f.len[i]);
+		ns_buf_adds(cx->code, " 0 };\n");
+		put(cx, "static const int g[] = {");
+		for (size_t i = 0; i < f.npiece; i++)
+			ns_buf_addf(cx->code, " %d,", f.group[i]);
+		ns_buf_adds(cx->code, " -1 };\n");
+		put(cx, "xs_sed(&o, %s, %d, %d, t, l, g, %zu);\n", lit(f.re), f.cflags, f.global,
+		    f.npiece);
+		put(cx, "}\n");
+		break;
+	case NS_FF_AWK_PRINT:
+		put(cx, "{\n");
+		put(cx, "static const long f[] = {");
+		for (size_t i = 0; i < f.nfield; i++)
+			ns_buf_addf(cx->code, " %ld,", f.field[i]);
+		ns_buf_adds(cx->code, " 0 };\n");
+		put(cx, "xs_awk(&o, f, %zu);\n", f.nfield);
+		put(cx, "}\n");
+		break;
+	case NS_FF_WC:
+		put(cx, "xs_wc(&o, %u);\n", f.what);
+		break;
+	}
+	return 0;
+}
+
 /* ---- the table -------------------------------------------------------------- */
 
 const struct ns_export_cmd ns_export_cmds[NS_CMD__COUNT] = {
@@ -586,5 +641,5 @@ const struct ns_export_cmd ns_export_cmds[NS_CMD__COUNT] = {
 	[NS_CMD_STATMOUNT] = { NULL, "statmount's output is not exported" },
 	[NS_CMD_EXEC] = { NULL, "exec's descriptors are not exported" },
 	[NS_CMD_WATCH] = { NULL, "mount notifications (fanotify) are not exported" },
-	[NS_CMD_FILTER] = { NULL, "filters are not exported" },
+	[NS_CMD_FILTER] = { emit_filter, NULL },
 };
