@@ -411,6 +411,22 @@ int ns_export_c(const struct ns_scenario *sc, struct ns_buf *prog, struct ns_buf
 		if (sc->kernel_min[0])
 			ns_buf_addf(prog, "\txs_need_kernel(%d, %d, %d);\n", sc->kernel_min[0],
 				    sc->kernel_min[1], sc->kernel_min[2]);
+		{
+			static const struct { enum ns_cmd_id id; const char *nr, *name; } sys[] = {
+				{ NS_CMD_OPEN_TREE, "SYS_open_tree", "open_tree" },
+				{ NS_CMD_MOVE_MOUNT, "SYS_move_mount", "move_mount" },
+				{ NS_CMD_MOUNT_SETATTR, "SYS_mount_setattr", "mount_setattr" },
+				{ NS_CMD_FSOPEN, "SYS_fsopen", "fsopen" },
+				{ NS_CMD_FSCONFIG, "SYS_fsconfig", "fsconfig" },
+				{ NS_CMD_FSMOUNT, "SYS_fsmount", "fsmount" },
+				{ NS_CMD_FSPICK, "SYS_fspick", "fspick" },
+			};
+
+			for (size_t i = 0; i < NS_ARRAY_SIZE(sys); i++)
+				if (ns_cmd_set_has(&sc->commands, sys[i].id))
+					ns_buf_addf(prog, "\txs_need_syscall(%s, \"%s\");\n", sys[i].nr,
+						    sys[i].name);
+		}
 		ns_buf_addf(prog, "\txs_setup(devices, %zu, %d, %zu, %zu);\n", sc->ndevnames,
 			    sc->remounts ? 1 : 0, terms.n ? terms.n : 1, cx.handles.n);
 		ns_buf_add(prog, code.data, code.len);

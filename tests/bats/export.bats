@@ -151,3 +151,40 @@ SCN
 	assert_failure 2
 	assert_output --partial "must run as root"
 }
+
+@test "export: the new mount API and handles, as nstest judges them" {
+	[[ $(id -u) == 0 ]] || skip "needs root"
+	scn=$(write_scn newapi <<'SCN'
+    # mkdir /a /b
+    # mount /dev/sdb1 /a
+    # open_tree -c /a @t
+    # move_mount @t /b
+    # mount_setattr -o ro /b
+    # fsopen tmpfs @fc
+    # fsconfig @fc create
+    # fsmount @fc @m
+    # close @fc
+    # move_mount @m /a
+    # cat /proc/self/mountinfo | sed 's/ - .*//'
+    [unordered]
+    1 0 0:1 / / rw,relatime
+    2 1 0:2 / /a rw,relatime
+    3 1 0:2 / /b ro,relatime
+    4 2 0:3 / /a rw,relatime
+    # close @m
+    # close @m
+    close: EBADF (Bad file descriptor)
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+	prog=$(export_build "$scn")
+	run "$NSTEST_ROOT/tests/isolation-check" "$prog"
+	assert_success
+	# the same file expecting the copy read-write fails at that step
+	sed -i 's|3 1 0:2 / /b ro,relatime|3 1 0:2 / /b rw,relatime|' "$scn"
+	prog=$(export_build "$scn")
+	run "$NSTEST_ROOT/tests/isolation-check" "$prog"
+	assert_failure 1
+	assert_output --partial "FAIL step 11"
+}
