@@ -47,7 +47,7 @@ ALL_CFLAGS += $(CFLAGS)
 ALL_LDFLAGS += $(LDFLAGS)
 
 # The engine, one folder per stage (docs/architecture.md).
-LIB_DIRS := base commands scenario mounts match run kernel model backends report update fuzz
+LIB_DIRS := base commands scenario mounts match run kernel model backends report update fuzz export
 LIB_SRC  := $(sort $(foreach d,$(LIB_DIRS),$(wildcard lib/$(d)/*.c)))
 LIB_OBJ  := $(LIB_SRC:.c=.o)
 CLI_SRC  := $(sort $(wildcard harness/*.c))
@@ -74,6 +74,13 @@ all: nstest
 
 %.o: %.c $(FLAGS_FILE)
 	$(CC) $(ALL_CFLAGS) -c -o $@ $<
+
+# The support library of `nstest export --c` (lib/export/runtime.c.in), as
+# the lines of a C string literal that every exported program starts with.
+lib/export/runtime_text.h: lib/export/runtime.c.in
+	sed -e 's/\\/\\\\/g' -e 's/"/\\"/g' -e 's/^/"/' -e 's/$$/\\n"/' $< > $@.tmp && mv $@.tmp $@
+
+lib/export/runtime.o: lib/export/runtime_text.h
 
 lib/libnstest.a: $(LIB_OBJ)
 	rm -f $@
@@ -196,7 +203,7 @@ fuzz: $(FUZZ_BUILD)/fuzz-scenario $(FUZZ_BUILD)/fuzz-matcher
 	fuzz/seed-corpus $(FUZZ_BUILD)/seeds $(sort $(wildcard scenarios/*/*.scn tests/bad/*.scn \
 		tests/escape/*.scn tests/faults/scenarios/*.scn)) tests/data/tricky.mountinfo
 
-$(FUZZ_BUILD)/fuzz-%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard lib/*/*.h)
+$(FUZZ_BUILD)/fuzz-%: fuzz/fuzz_%.c $(LIB_SRC) $(wildcard lib/*/*.h) lib/export/runtime_text.h
 	@mkdir -p $(FUZZ_BUILD)
 	$(FUZZ_CC) $(FUZZ_FLAGS) -o $@ $< $(LIB_SRC) $(DEPS_LIBS)
 
@@ -221,7 +228,7 @@ install: nstest
 clean:
 	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) $(UNIT_SELFTEST) \
 		tests/unit/*.o $(FLAGS_FILE) */*.d lib/*/*.d tests/unit/*.d \
-		tests/faults/killer $(FUZZ_REPLAY) $(BOUNDARY_OBJ)
+		tests/faults/killer $(FUZZ_REPLAY) $(BOUNDARY_OBJ) lib/export/runtime_text.h
 
 -include $(LIB_SRC:.c=.d) $(CLI_SRC:.c=.d) $(UNIT_SRC:.c=.d) $(UNIT_HARNESS:.o=.d) \
 	$(UNIT_SELFTEST).d $(BOUNDARY_OBJ:.o=.d)

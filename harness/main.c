@@ -16,6 +16,7 @@ static const char usage_text[] =
 	"       nstest graph [OPTION...] FILE\n"
 	"       nstest lint PATH...\n"
 	"       nstest fuzz [OPTION...]\n"
+	"       nstest export --c FILE [-o OUT]\n"
 	"       nstest --help | --version\n"
 	"\n"
 	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
@@ -24,6 +25,7 @@ static const char usage_text[] =
 	"  lint   parse scenario files and report errors; runs nothing\n"
 	"  fuzz   compare the kernel with the model on generated scenarios; shrink and\n"
 	"         write each divergence as a scenario file\n"
+	"  export write one scenario as a standalone C program that replays and checks it\n"
 	"\n"
 	"nstest COMMAND --help lists the options of each command.\n"
 	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage, parse or write error\n"
@@ -82,6 +84,8 @@ static int command(int argc, char **argv)
 		return cmd_fuzz(argc - 1, argv + 1);
 	if (!strcmp(argv[1], "lint"))
 		return cmd_lint(argc - 1, argv + 1);
+	if (!strcmp(argv[1], "export"))
+		return cmd_export(argc - 1, argv + 1);
 	usage_error("unknown command '%s'", argv[1]);
 	return EXIT_USAGE;
 }

@@ -171,6 +171,12 @@ size_t ns_filter_file(const struct ns_filter *f)
 	return f->file;
 }
 
+bool ns_filter_plain(const struct ns_filter *f, struct ns_filter_plain *out)
+{
+	memset(out, 0, sizeof(*out));
+	return f->ops->plain && !f->file && f->ops->plain(f->prog, out);
+}
+
 bool ns_filter_keeps_lines(const struct ns_filter *f)
 {
 	return f->ops->keeps_lines && f->ops->keeps_lines(f->prog);

@@ -78,4 +78,35 @@ bool ns_filter_keeps_lines(const struct ns_filter *f);
 void ns_filter_run(const struct ns_filter *f, const char *in, size_t len,
 		   struct ns_buf *out);
 
+/* A filter as plain data, in the forms a program outside nstest carries
+ * out with the C library alone (nstest export, lib/export/): grep with
+ * one pattern, sed with one s command and no address, awk printing
+ * fields, wc without FILE. Strings point into the filter. */
+enum ns_filter_form { NS_FF_GREP, NS_FF_SED_S, NS_FF_AWK_PRINT, NS_FF_WC };
+#define NS_FF_MAX 16
+
+struct ns_filter_plain {
+	enum ns_filter_form form;
+	/* grep: the pattern as the regex engine takes it (-F's quoted), read
+	 * with GNU grep's basic syntax, or POSIX extended with -E */
+	const char *re;
+	bool extended, icase, invert, count;
+	/* sed: the regex for regcomp(3) with cflags, g, and the replacement:
+	 * each piece's text, then its group (0-9, or -1 for none) */
+	int cflags;
+	bool global;
+	const char *text[NS_FF_MAX];
+	size_t len[NS_FF_MAX];
+	int group[NS_FF_MAX];
+	size_t npiece;
+	/* awk '{print $N, ...}': the fields (0: the line), joined by " " */
+	long field[NS_FF_MAX];
+	size_t nfield;
+	/* wc: the counts, bit 0 lines, 1 words, 2 bytes */
+	unsigned what;
+};
+
+/* Fill *out and return true when f has one of those forms. */
+bool ns_filter_plain(const struct ns_filter *f, struct ns_filter_plain *out);
+
 #endif

@@ -389,4 +389,5 @@ const struct ns_filter_ops ns_filter_awk = {
 	.run = ns_awk_run,
 	.release = ns_awk_release,
 	.keeps_lines = ns_awk_keeps_lines,
+	.plain = ns_awk_plain,
 };

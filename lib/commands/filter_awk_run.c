@@ -152,3 +152,23 @@ bool ns_awk_keeps_lines(const void *prog)
 	return a->nrule > 0;
 }
 
+
+/* One rule, every line, printing fields ($N) only. */
+bool ns_awk_plain(const void *prog, struct ns_filter_plain *out)
+{
+	const struct ns_awk_prog *p = prog;
+	const struct ns_awk_rule *r = p->rule;
+
+	if (p->nrule != 1 || r->pat != NS_AWK_PAT_ALL || r->nitem > NS_FF_MAX)
+		return false;
+	for (size_t i = 0; i < r->nitem; i++) {
+		if (r->item[i].npart != 1 || r->item[i].part[0].field < 0)
+			return false;
+		out->field[i] = r->item[i].part[0].field;
+	}
+	if (!r->nitem)
+		out->field[0] = 0;
+	out->nfield = r->nitem ? r->nitem : 1;
+	out->form = NS_FF_AWK_PRINT;
+	return true;
+}

@@ -14,8 +14,9 @@ enum {
 
 struct grep_prog {
 	regex_t *re;             /* one per pattern */
-	size_t nre, cap;
-	bool invert, count, words, lines;
+	char **text;             /* ... and its text as compiled */
+	size_t nre, cap, tcap;
+	bool invert, count, words, lines, extended, icase;
 };
 
 /* The patterns as given, each with the argv word it came from: every
@@ -105,9 +106,14 @@ static int grep_pattern(struct grep_prog *g, const char *pattern,
 		char *p = flags & GREP_F ? quote_bre(pats.v[i]) : xstrdup(pats.v[i]);
 
 		rc = grep_compile_re(&g->re[g->nre], p, pats.v[i], flags, word, e);
-		if (rc == 0)
-			g->nre++;
-		free(p);
+		if (rc == 0) {
+			v = g->text;
+			ns_grow(&v, &g->tcap, g->nre + 1, sizeof(*g->text));
+			g->text = v;
+			g->text[g->nre++] = p;
+		} else {
+			free(p);
+		}
 	}
 	ns_lines_free(&pats);
 	return rc;
@@ -148,6 +154,8 @@ static int grep_compile(void *prog, size_t argc, char *const *argv, size_t *file
 	g->count = flags & GREP_C;
 	g->words = flags & GREP_W;
 	g->lines = flags & GREP_X;
+	g->extended = flags & GREP_E;
+	g->icase = flags & GREP_I;
 	ns_lines_free(&p.text);
 	free(p.word);
 	return rc;
@@ -236,9 +244,28 @@ static void grep_release(void *prog)
 {
 	struct grep_prog *g = prog;
 
-	for (size_t i = 0; i < g->nre; i++)
+	for (size_t i = 0; i < g->nre; i++) {
 		regfree(&g->re[i]);
+		free(g->text[i]);
+	}
 	free(g->re);
+	free(g->text);
+}
+
+/* One pattern, without -w and -x. */
+static bool grep_plain(const void *prog, struct ns_filter_plain *out)
+{
+	const struct grep_prog *g = prog;
+
+	if (g->nre != 1 || g->words || g->lines)
+		return false;
+	out->form = NS_FF_GREP;
+	out->re = g->text[0];
+	out->extended = g->extended;
+	out->icase = g->icase;
+	out->invert = g->invert;
+	out->count = g->count;
+	return true;
 }
 
 /* grep selects whole lines, unless -c counts them. */
@@ -256,4 +283,5 @@ const struct ns_filter_ops ns_filter_grep = {
 	.run = grep_run,
 	.release = grep_release,
 	.keeps_lines = grep_keeps_lines,
+	.plain = grep_plain,
 };

@@ -39,6 +39,9 @@ struct ns_filter_ops {
 	/* Whether its output lines are input lines as they were (a
 	 * selection); NULL means never. */
 	bool (*keeps_lines)(const void *prog);
+	/* Its plain form (filter.h, ns_filter_plain), when it has one;
+	 * NULL means never. */
+	bool (*plain)(const void *prog, struct ns_filter_plain *out);
 };
 
 extern const struct ns_filter_ops ns_filter_grep; /* filter_grep.c */
@@ -156,6 +159,8 @@ const char *ns_sed_subst_compile(struct ns_sed_subst **out, const char *p,
 				 struct ns_parse_err *e);
 /* Whether it has the p flag. */
 bool ns_sed_subst_prints(const struct ns_sed_subst *s);
+/* Its plain form (filter.h) when it has no flag but g. */
+bool ns_sed_subst_plain(const struct ns_sed_subst *s, struct ns_filter_plain *out);
 /* Substitute in the pattern space; true when something was replaced. */
 bool ns_sed_subst_apply(const struct ns_sed_subst *s, struct ns_buf *ps);
 void ns_sed_subst_free(struct ns_sed_subst *s);
@@ -221,5 +226,6 @@ struct ns_awk_prog {
 void ns_awk_run(const void *prog, const char *in, size_t len, struct ns_buf *out);
 void ns_awk_release(void *prog);
 bool ns_awk_keeps_lines(const void *prog);
+bool ns_awk_plain(const void *prog, struct ns_filter_plain *out);
 
 #endif

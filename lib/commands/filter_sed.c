@@ -388,10 +388,23 @@ static void sed_release(void *prog)
 	free(s->cmd);
 }
 
+/* One s command with no address and no flag but g. */
+static bool sed_plain(const void *prog, struct ns_filter_plain *out)
+{
+	const struct sed_prog *p = prog;
+	const struct sed_cmd *c = p->cmd;
+
+	if (p->ncmd != 1 || p->quiet || c->name != 's' || c->negate ||
+	    c->a1.kind != ADDR_NONE || c->a2.kind != ADDR_NONE)
+		return false;
+	return ns_sed_subst_plain(c->subst, out);
+}
+
 const struct ns_filter_ops ns_filter_sed = {
 	.name = "sed",
 	.size = sizeof(struct sed_prog),
 	.compile = sed_compile,
 	.run = sed_run,
 	.release = sed_release,
+	.plain = sed_plain,
 };

@@ -25,6 +25,8 @@ struct ns_sed_subst {
 	bool global, print;
 	unsigned long long number; /* replace from the Nth match on (0: 1st) */
 	int icase;               /* REG_ICASE with I */
+	char *re_text;           /* the regex as regcomp() saw it ... */
+	int cflags;              /* ... and its flags */
 };
 
 /* ---- regular expressions ------------------------------------------------ */
@@ -210,6 +212,14 @@ static const char *sed_parts(struct ns_sed_subst *s, const char *raw_re,
 	if (ns_sed_regex(&s->re, raw_re, cx->cflags | s->icase, cx->word, e) < 0)
 		return NULL;
 	s->have_re = true;
+	{
+		struct ns_buf text = NS_BUF_INIT;
+
+		if (sed_regex_text(raw_re, &text, cx->word, e) < 0)
+			return NULL;
+		s->re_text = ns_buf_detach(&text);
+		s->cflags = cx->cflags | s->icase;
+	}
 	return sed_check_groups(s, cx->word, e) < 0 ? NULL : end;
 }
 
@@ -242,12 +252,30 @@ bool ns_sed_subst_prints(const struct ns_sed_subst *s)
 	return s->print;
 }
 
+bool ns_sed_subst_plain(const struct ns_sed_subst *s, struct ns_filter_plain *out)
+{
+	if (!s->re_text || s->print || s->number || s->npiece > NS_FF_MAX)
+		return false;
+	out->form = NS_FF_SED_S;
+	out->re = s->re_text;
+	out->cflags = s->cflags;
+	out->global = s->global;
+	out->npiece = s->npiece;
+	for (size_t i = 0; i < s->npiece; i++) {
+		out->text[i] = s->piece[i].text;
+		out->len[i] = s->piece[i].len;
+		out->group[i] = s->piece[i].group;
+	}
+	return true;
+}
+
 void ns_sed_subst_free(struct ns_sed_subst *s)
 {
 	if (!s)
 		return;
 	if (s->have_re)
 		regfree(&s->re);
+	free(s->re_text);
 	for (size_t i = 0; i < s->npiece; i++)
 		free(s->piece[i].text);
 	free(s->piece);

@@ -84,10 +84,20 @@ static void wc_run(const void *prog, const char *in, size_t len,
 	ns_buf_addc(out, '\n');
 }
 
+static bool wc_plain(const void *prog, struct ns_filter_plain *out)
+{
+	const struct wc_prog *w = prog;
+
+	out->form = NS_FF_WC;
+	out->what = w->what;
+	return !w->file;
+}
+
 const struct ns_filter_ops ns_filter_wc = {
 	.name = "wc",
 	.size = sizeof(struct wc_prog),
 	.compile = wc_compile,
 	.run = wc_run,
 	.release = wc_release,
+	.plain = wc_plain,
 };
