@@ -514,53 +514,112 @@ static int umount_one(struct m_shell *sh, struct m_path at, const struct ns_umou
 	return r < 0 ? ns_cmd_fail(res, "umount2", -r) : 0;
 }
 
-struct mount_list {
-	struct m_mount **v;
+/* umount -R's plan: mount IDs with their mount points as the table
+ * names them. */
+struct plan {
+	struct step {
+		unsigned id;
+		char *path;
+	} *v;
 	size_t n, cap;
 };
 
-/* m's submounts, each child's own before it, children in mount ID order
- * (libmount's mnt_table_next_child_fs()), then m itself. */
-static void post_order(struct m_mount *m, struct mount_list *l)
+/* v[at]'s submounts, each child's own before it, children in mount ID
+ * order (libmount's mnt_table_next_child_fs()), then v[at] itself. */
+static void post_order(const struct ns_mount_entry *v, size_t n, size_t at, struct plan *p)
 {
 	unsigned last = 0;
 
 	for (;;) {
-		struct m_mount *next = NULL;
+		size_t next = n;
 
-		for (struct m_mount *k = m->kids; k; k = k->sib)
-			if (!k->dead && k->id > last && (!next || k->id < next->id))
-				next = k;
-		if (!next)
+		for (size_t i = 0; i < n; i++)
+			if (v[i].parent == v[at].id && i != at && v[i].id > last &&
+			    (next == n || v[i].id < v[next].id))
+				next = i;
+		if (next == n)
 			break;
-		last = next->id;
-		post_order(next, l);
+		last = v[next].id;
+		post_order(v, n, next, p);
 	}
-	if (l->n == l->cap) {
-		void *p = l->v;
+	if (p->n == p->cap) {
+		void *mem = p->v;
 
-		ns_grow(&p, &l->cap, l->n + 1, sizeof(*l->v));
-		l->v = p;
+		ns_grow(&mem, &p->cap, p->n + 1, sizeof(*p->v));
+		p->v = mem;
 	}
-	l->v[l->n++] = m;
+	p->v[p->n++] = (struct step){ v[at].id, xstrdup(v[at].target) };
 }
 
-/* umount -R: util-linux's umount_do_recurse(), each mount by its own
- * umount(2); one that an earlier one's propagation took already is
- * skipped, as umount_one_if_mounted() does. */
-static int umount_recursive(struct m_shell *sh, struct m_path at, const struct ns_umount_args *a,
-			    struct ns_cmd_result *res)
+/* Is the mount with this ID still in the shell's namespace? */
+static bool still_mounted(struct m_shell *sh, unsigned id)
 {
-	struct mount_list l = { NULL, 0, 0 };
-	int r = 0;
+	const struct m_world *w = &sh->sb->w;
 
-	if (!is_root(at) || !ours(sh, at.mnt))
-		return umount_one(sh, at, a, res);
-	post_order(at.mnt, &l);
-	for (size_t i = 0; i < l.n && r == 0; i++)
-		if (!l.v[i]->dead)
-			r = umount_one(sh, (struct m_path){ l.v[i], l.v[i]->root }, a, res);
-	free(l.v);
+	for (size_t i = 0; i < w->nmounts; i++)
+		if (w->mounts[i]->id == id && !w->mounts[i]->dead && ours(sh, w->mounts[i]))
+			return true;
+	return false;
+}
+
+/* One umount(2) of path, as the kernel looks it up. */
+static int umount_path(struct m_shell *sh, const char *path, const struct ns_umount_args *a,
+		       struct ns_cmd_result *res)
+{
+	struct m_path at;
+	int r = m_lookup_umount(sh, path, !a->nofollow, &at);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "umount2", -r);
+	m_follow(&at);
+	return umount_one(sh, at, a, res);
+}
+
+/* umount -R: util-linux's umount_do_recurse(), as the kernel backend
+ * makes it: the target's canonical path, the last mount of the table
+ * with that mount point (libmount searches backwards, so the table's
+ * order decides which of a stack it is), then its submounts, each child's
+ * before it, and itself, each by its own umount(2) of the mount point
+ * the table names, which the lookup may lead elsewhere (a mount hidden
+ * under a later one is then no mount point: EINVAL); one that an earlier
+ * one's propagation took already is skipped, as umount_one_if_mounted()
+ * does. A target that is no mount point fails as umount(2) would. */
+static int umount_recursive(struct m_shell *sh, const char *target,
+			    const struct ns_umount_args *a, struct ns_cmd_result *res)
+{
+	struct m_level *lv = m_cur(sh);
+	struct ns_buf canon = NS_BUF_INIT;
+	struct plan p = { NULL, 0, 0 };
+	struct ns_snapshot *snap;
+	struct m_path at;
+	size_t top = (size_t)-1;
+	int r = m_lookup(sh, target, &at);
+
+	if (r < 0)
+		return ns_cmd_fail(res, "umount2", -r);
+	if (!m_path_string(at, lv->root, &canon)) {
+		ns_buf_free(&canon);
+		return umount_path(sh, target, a, res);
+	}
+	r = m_render(&sh->sb->w, lv->ns, lv->root, &snap);
+	if (r < 0) {
+		ns_buf_free(&canon);
+		return ns_cmd_fail(res, "read mountinfo", -r);
+	}
+	for (size_t i = 0; i < ns_snapshot_count(snap); i++)
+		if (!strcmp(ns_snapshot_entries(snap)[i].target, ns_buf_str(&canon)))
+			top = i;
+	if (top != (size_t)-1)
+		post_order(ns_snapshot_entries(snap), ns_snapshot_count(snap), top, &p);
+	ns_snapshot_free(snap);
+	r = top == (size_t)-1 ? umount_path(sh, ns_buf_str(&canon), a, res) : 0;
+	for (size_t i = 0; i < p.n && r == 0; i++)
+		if (i == 0 || still_mounted(sh, p.v[i].id))
+			r = umount_path(sh, p.v[i].path, a, res);
+	for (size_t i = 0; i < p.n; i++)
+		free(p.v[i].path);
+	free(p.v);
+	ns_buf_free(&canon);
 	return r;
 }
 
@@ -582,7 +641,7 @@ int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
 		 * UMOUNT_NOFOLLOW a symbolic link at the end is the target,
 		 * which is no mount's root */
 		m_follow(&at);
-		r = a->recursive ? umount_recursive(sh, at, a, res) : umount_one(sh, at, a, res);
+		r = a->recursive ? umount_recursive(sh, a->targets[i], a, res) : umount_one(sh, at, a, res);
 		if (r < 0)
 			return -1;
 	}
