@@ -159,8 +159,17 @@ static void emit(struct rec *v, size_t n, struct rec *r, struct ns_fuzz_groups *
 	/* MAJ:MIN (field 2) is left out */
 	for (size_t i = 3; i < r->nf; i++) {
 		const char *tag = i > 5 && i < r->dash ? group_tag(r->f[i], &num) : NULL;
+		bool standin = !strncmp(source(r), "/dev/", 5);
 		ns_buf_addc(out, ' ');
-		if (tag) {
+		if (standin && i == r->dash + 1) {
+			/* a stand-in's type is the run's (--devices), not a
+			 * mount's: a case may fall back to loop stand-ins on
+			 * one side only */
+			ns_buf_adds(out, "stand-in");
+		} else if (standin && i == r->dash + 3) {
+			/* of its superblock's options, the read-only state */
+			ns_buf_add(out, r->f[i], strcspn(r->f[i], ","));
+		} else if (tag) {
 			ns_buf_adds(out, tag);
 			ns_buf_addc(out, 'g');
 			ns_buf_addu(out, group_name(g, num));

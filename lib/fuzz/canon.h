@@ -5,6 +5,10 @@
  * (another worker mounting at the same time changes them), and the order
  * of the lines is no documented rule. So:
  *  - MAJ:MIN is dropped (the source field names the stand-in);
+ *  - a stand-in's (a source in /dev/) filesystem type is "stand-in" and
+ *    its superblock options only their first, rw or ro: they are the
+ *    run's --devices (tmpfs or loop), which the runner may change for
+ *    one case on one side, not the mount's;
  *  - each mount is described by its ancestry: its mount point, root and
  *    source, then its parent's, up to the top of the table; the lines are
  *    sorted by that description (then by the rest of the line without

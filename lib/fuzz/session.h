@@ -9,9 +9,9 @@
  * Each finding also gets a cause, its root: when the second side is a
  * model that takes quirks, the finding is replayed with each known quirk
  * turned on or off (explain.h), and the first that makes the sides agree
- * is the cause ("quirk NAME"). Otherwise the cause is the first differing
- * operation of the shrunk case in normal form and how it differs
- * ("unexplained: ..."). A divergence whose unshrunk case a quirk already
+ * is the cause ("quirk NAME"). Otherwise the cause is how it differs and
+ * the shape of the first differing operation of the shrunk case (its
+ * words but paths and handles: "unexplained: ..., after `mount --bind`"). A divergence whose unshrunk case a quirk already
  * explains, for a cause that has a file, is counted without shrinking.
  * Shrinking is bounded: at most shrink_candidates cases per finding, and
  * never past --time, so generation goes on and the time holds. */

@@ -29,8 +29,7 @@
 #include <linux/loop.h>
 #include <linux/mount.h>
 #include <sched.h>
-#include <stdio.h>
-#include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/ioctl.h>
@@ -557,39 +556,27 @@ static bool same_fs_on_top(int fd, const char *target)
 }
 
 /* Is the mount that target's lookup ends on (the top of its stack) one of
- * the caller's namespace: a line of its /proc/self/mountinfo? mount(2)'s
- * do_add_mount() refuses any other (check_mnt(): EINVAL), a detached tree
- * included, where move_mount(2), which puts the stand-in in place, takes
- * a detached tree as its target from Linux 6.15 on. True when the kernel
- * cannot say (no STATX_MNT_ID: move_mount(2) refuses such a target there
- * anyway). */
-static bool in_caller_ns(int procfd, const char *target)
+ * the caller's namespace? mount(2)'s do_add_mount() refuses any other
+ * (check_mnt(): EINVAL), a detached tree included, where move_mount(2),
+ * which puts the stand-in in place, takes a detached tree as its target
+ * from Linux 6.15 on. statmount(2) (6.8) of the mount's unique ID answers
+ * ENOENT for a mount outside the caller's namespace, also for one a
+ * chroot hides from /proc/self/mountinfo. Where the kernel has no
+ * statmount(2), move_mount(2) refuses such a target itself: true. */
+static bool in_caller_ns(const char *target)
 {
+	struct {
+		uint32_t size, spare;
+		uint64_t mnt_id, param;
+	} req = { 24, 0, 0, 1 /* STATMOUNT_MNT_BASIC */ };
+	uint64_t reply[64];
 	struct statx sx;
-	char line[64];
-	FILE *f;
-	int fd;
-	bool found = false;
 
-	if (statx(AT_FDCWD, target, 0, STATX_MNT_ID, &sx) < 0 || !(sx.stx_mask & STATX_MNT_ID))
+	if (statx(AT_FDCWD, target, 0, 0x4000 /* STATX_MNT_ID_UNIQUE */, &sx) < 0 ||
+	    !(sx.stx_mask & 0x4000))
 		return true;
-	fd = openat(procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
-	f = fd >= 0 ? fdopen(fd, "r") : NULL;
-	if (!f) {
-		if (fd >= 0)
-			close(fd);
-		return true;
-	}
-	while (!found && fgets(line, sizeof(line), f)) {
-		char *end;
-		unsigned long long id = strtoull(line, &end, 10);
-		found = end != line && *end == ' ' && id == sx.stx_mnt_id;
-		/* the rest of a long line */
-		while (!strchr(line, '\n') && fgets(line, sizeof(line), f))
-			;
-	}
-	fclose(f);
-	return found;
+	req.mnt_id = sx.stx_mnt_id;
+	return syscall(457 /* statmount */, &req, reply, sizeof(reply), 0) == 0 || errno != ENOENT;
 }
 
 int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
@@ -634,7 +621,7 @@ int ns_devices_mount(struct ns_devices *d, size_t idx, const char *target,
 	 * target elsewhere mount(2) itself says how it fails (ENOENT in a
 	 * lazily unmounted tree, EINVAL in a detached one): it cannot mount
 	 * there, so asking it changes nothing */
-	if (!in_caller_ns(d->procfd, target)) {
+	if (!in_caller_ns(target)) {
 		int e = EINVAL;
 		if (mount("nstest-probe", target, "tmpfs", 0, NULL) == 0)
 			umount2(target, MNT_DETACH);

@@ -257,8 +257,7 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	t->master = f->master;
 	if (f->group) {
-		t->group = f->group;
-		f->group->members++;
+		m_join_after(t, f);
 		if (sh->sb->w.broken != M_BREAK_SET_GROUP_KEEPS_UNBINDABLE)
 			t->unbindable = false;
 	}

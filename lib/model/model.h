@@ -133,6 +133,11 @@ struct m_mount {
 	struct m_mount *kids, *sib; /* mounts on this one, in attach order */
 	struct m_ns *ns;            /* NULL once unmounted or never attached */
 	struct m_group *group;      /* peer group, NULL unless shared */
+	/* its place in the group's ring, the kernel's mnt_share list: a
+	 * copy goes right after the mount it copies (clone_mnt()), and
+	 * propagation visits the peers of a mount from the one after it
+	 * (propagate_mnt()), which is the order its copies are made in */
+	struct m_mount *peer_next, *peer_prev;
 	struct m_group *master;     /* NULL unless a slave */
 	bool unbindable;
 	bool locked;                /* MNT_LOCKED: came with a less privileged copy */
@@ -302,6 +307,9 @@ void m_follow(struct m_path *p);
 struct m_mount *m_next(struct m_mount *m, const struct m_mount *top);
 /* Every peer of m, m excluded, calls fn. */
 void m_set_shared(struct m_world *w, struct m_mount *m);
+/* m joins the group of `after` right after it in its ring, as
+ * do_set_group() adds a mount to a group (m has none). */
+void m_join_after(struct m_mount *m, struct m_mount *after);
 /* MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE for one mount. */
 void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type);
 /* Take m out of its peer group and master (as it goes away). */

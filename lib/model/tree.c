@@ -95,10 +95,34 @@ static void set_ns(struct m_mount *t, struct m_ns *ns)
 
 /* ---- peer groups ---------------------------------------------------- */
 
-static void join(struct m_mount *m, struct m_group *g)
+/* m joins group g: right after `after` in the ring when it is a member
+ * of g, else in a ring of its own (a new group's first member). */
+static void join(struct m_mount *m, struct m_group *g, struct m_mount *after)
 {
 	m->group = g;
 	g->members++;
+	if (after && after->group == g && after->peer_next) {
+		m->peer_prev = after;
+		m->peer_next = after->peer_next;
+		after->peer_next->peer_prev = m;
+		after->peer_next = m;
+	} else {
+		m->peer_next = m->peer_prev = m;
+	}
+}
+
+void m_join_after(struct m_mount *m, struct m_mount *after)
+{
+	join(m, after->group, after);
+}
+
+static void unring(struct m_mount *m)
+{
+	if (m->peer_next) {
+		m->peer_next->peer_prev = m->peer_prev;
+		m->peer_prev->peer_next = m->peer_next;
+	}
+	m->peer_next = m->peer_prev = NULL;
 }
 
 /* m leaves its group. The last one out takes the group with it: its
@@ -112,6 +136,7 @@ static void leave_group(struct m_world *w, struct m_mount *m)
 	if (!g)
 		return;
 	m->group = NULL;
+	unring(m);
 	if (--g->members)
 		return;
 	for (size_t i = 0; i < w->nmounts; i++)
@@ -127,7 +152,7 @@ static void leave_group(struct m_world *w, struct m_mount *m)
 void m_set_shared(struct m_world *w, struct m_mount *m)
 {
 	if (!m->group)
-		join(m, m_group_new(w, m->master));
+		join(m, m_group_new(w, m->master), NULL);
 	m->unbindable = false;
 }
 
@@ -184,11 +209,11 @@ static struct m_mount *clone_one(struct m_world *w, struct m_mount *old,
 		c->master = old->group ? old->group : old->master;
 	} else if (!(flags & M_CL_PRIVATE)) {
 		if (old->group)
-			join(c, old->group);
+			join(c, old->group, old);
 		c->master = old->master;
 	}
 	if ((flags & M_CL_MAKE_SHARED) && !c->group)
-		join(c, m_group_new(w, c->master));
+		join(c, m_group_new(w, c->master), NULL);
 	if (flags & M_CL_LOCK) {
 		if (w->broken != M_BREAK_USERNS_RECEIPT_UNLOCKED)
 			c->locked = true;
@@ -314,11 +339,19 @@ static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 	struct seen seen = { 0 };
 	int err;
 
-	for (size_t i = 0; i < w->nmounts; i++) {
-		struct m_mount *r = w->mounts[i];
-		if (r != P && r->group == P->group && can_receive(r, d))
-			receive(out, r, m_copy_tree(w, t, t->root, M_CL_MAKE_SHARED, true, &err),
-				"a peer of the mount it was made on (sharedsubtree.rst 5b-5e: an event on a shared mount reaches every peer)");
+	/* the peers in the ring's order from the one after P, each copy made
+	 * from the one before it (propagate_one()'s last_source), so copies
+	 * are made, and listed, in the kernel's order */
+	for (struct m_mount *r = P->group ? P->peer_next : NULL, *last = t; r && r != P;
+	     r = r->peer_next) {
+		struct m_mount *c;
+		if (!can_receive(r, d))
+			continue;
+		c = m_copy_tree(w, last, last->root, M_CL_MAKE_SHARED, true, &err);
+		receive(out, r, c,
+			"a peer of the mount it was made on (sharedsubtree.rst 5b-5e: an event on a shared mount reaches every peer)");
+		if (c)
+			last = c;
 	}
 	if (w->broken == M_BREAK_SLAVES_RECEIVE_NOTHING)
 		return;

@@ -157,7 +157,7 @@ TEST(groups_across_tables)
 	ns_fuzz_canon_mountinfo("7 0 0:1 / / rw shared:6 - tmpfs /dev/sda1 rw\n", &h, &b, NULL);
 	ok(strcmp(ns_buf_str(&a), ns_buf_str(&b)) != 0,
 	   "the same peer group in two tables is not a new one");
-	is_str(ns_buf_str(&a), "1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n2 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n",
+	is_str(ns_buf_str(&a), "1 p1 / / rw shared:g1 - stand-in /dev/sda1 rw\n2 p1 / / rw shared:g1 - stand-in /dev/sda1 rw\n",
 	       "the canonical text: another mount, another name");
 	ns_buf_free(&a);
 	ns_buf_free(&b);
@@ -181,8 +181,8 @@ TEST(shared_namespaces)
 	ns_fuzz_canon_mountinfo(copy, &h, &two, NULL);
 	ok(strcmp(ns_buf_str(&one), ns_buf_str(&two)) != 0,
 	   "a shared namespace and a copy of it do not look alike");
-	is_str(ns_buf_str(&two), "1 p1 / / rw shared:g1 - tmpfs /dev/sda1 rw\n2 1 / /a rw shared:g2 - tmpfs /dev/d1 rw\n"
-				 "3 p2 / / rw shared:g1 - tmpfs /dev/sda1 rw\n4 3 / /a rw shared:g2 - tmpfs /dev/d1 rw\n",
+	is_str(ns_buf_str(&two), "1 p1 / / rw shared:g1 - stand-in /dev/sda1 rw\n2 1 / /a rw shared:g2 - stand-in /dev/d1 rw\n"
+				 "3 p2 / / rw shared:g1 - stand-in /dev/sda1 rw\n4 3 / /a rw shared:g2 - stand-in /dev/d1 rw\n",
 	       "the copy's mounts get names of their own");
 	ns_buf_free(&one);
 	ns_buf_free(&two);
@@ -210,6 +210,20 @@ TEST(order)
 	ns_buf_free(&o1);
 	ns_buf_free(&c2);
 	ns_buf_free(&o2);
+}
+
+/* A stand-in's type and superblock options are the run's, not a mount's. */
+TEST(standins)
+{
+	ok(same("61 60 0:40 / / rw,relatime - tmpfs /dev/sda1 rw,inode64\n",
+		"61 60 7:0 / / rw,relatime - ext4 /dev/sda1 rw\n"),
+	   "a tmpfs stand-in and a loop one of the same device are alike");
+	ok(!same("61 60 0:40 / / rw,relatime - tmpfs /dev/sda1 rw\n",
+		 "61 60 7:0 / / rw,relatime - ext4 /dev/sda1 ro\n"),
+	   "but not in their read-only state");
+	ok(!same("61 60 0:40 / / rw,relatime - tmpfs tmpfs rw\n",
+		 "61 60 7:0 / / rw,relatime - ramfs tmpfs rw\n"),
+	   "and a filesystem mounted by type keeps its type");
 }
 
 TEST(other_lines)
