@@ -256,6 +256,7 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 	if (!f->group && !f->master)
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	t->master = f->master;
+	m_slave_after(&sh->sb->w, t, f);
 	if (f->group) {
 		m_join_after(t, f);
 		if (sh->sb->w.broken != M_BREAK_SET_GROUP_KEEPS_UNBINDABLE)
@@ -338,27 +339,34 @@ static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	place = (struct m_path){ parent, top->mp };
 	take_lock = top->locked;
-	/* take TO off, attach FROM there, put TO back on FROM's root */
+	/* take TO off, attach FROM there, put TO back on FROM's root; when
+	 * the move fails, TO goes back where it was among its parent's
+	 * children, whose order is the order copies of them are made in */
 	{
-		struct m_mount **pp;
+		struct m_mount **pp, **was = NULL;
 		for (pp = &parent->kids; *pp; pp = &(*pp)->sib)
 			if (*pp == top) {
 				*pp = top->sib;
+				was = pp;
 				break;
 			}
 		top->parent = NULL;
 		top->sib = NULL;
-	}
-	r = m_move(sh, from, place, true, res, "move_mount");
-	{
-		struct m_mount *on = r < 0 ? parent : from.mnt, **tail;
-		struct m_node *mp = r < 0 ? place.d : from.mnt->root;
-
-		top->parent = on;
-		top->mp = mp;
-		for (tail = &on->kids; *tail; tail = &(*tail)->sib)
-			;
-		*tail = top;
+		r = m_move(sh, from, place, true, res, "move_mount");
+		if (r < 0 && was) {
+			top->parent = parent;
+			top->mp = place.d;
+			top->sib = *was;
+			*was = top;
+		} else {
+			struct m_mount **tail;
+			top->parent = from.mnt;
+			top->mp = from.mnt->root;
+			top->sib = NULL;
+			for (tail = &from.mnt->kids; *tail; tail = &(*tail)->sib)
+				;
+			*tail = top;
+		}
 	}
 	if (r == 0 && take_lock) {
 		/* what TO hid is now under FROM, which hides it in its place:

@@ -138,6 +138,13 @@ struct m_mount {
 	 * propagation visits the peers of a mount from the one after it
 	 * (propagate_mnt()), which is the order its copies are made in */
 	struct m_mount *peer_next, *peer_prev;
+	/* the mount it is a slave of (the kernel's mnt_master; `master` is
+	 * that mount's group), and its place in that mount's list of slaves
+	 * (mnt_slave_list: a slave copy goes first, a copy of a slave right
+	 * after it, the slaves of a mount that stops being shared last):
+	 * the order propagation visits slaves in (next_group()) */
+	struct m_mount *master_mnt;
+	double slave_key;
 	struct m_group *master;     /* NULL unless a slave */
 	bool unbindable;
 	bool locked;                /* MNT_LOCKED: came with a less privileged copy */
@@ -310,6 +317,9 @@ void m_set_shared(struct m_world *w, struct m_mount *m);
 /* m joins the group of `after` right after it in its ring, as
  * do_set_group() adds a mount to a group (m has none). */
 void m_join_after(struct m_mount *m, struct m_mount *after);
+/* c becomes a slave of the mount `old` is a slave of, right after old in
+ * its list, as do_set_group() makes it (nothing when old is no slave). */
+void m_slave_after(const struct m_world *w, struct m_mount *c, struct m_mount *old);
 /* MS_SHARED, MS_PRIVATE, MS_SLAVE, MS_UNBINDABLE for one mount. */
 void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type);
 /* Take m out of its peer group and master (as it goes away). */

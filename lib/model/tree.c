@@ -149,6 +149,101 @@ static void leave_group(struct m_world *w, struct m_mount *m)
 	g->id = 0;
 }
 
+/* ---- slave lists (the kernel's mnt_slave_list), for order ---------- */
+
+/* The live slaves of m in their list's order, into *out (heap). */
+static size_t slaves_of(const struct m_world *w, const struct m_mount *m, struct m_mount ***out)
+{
+	struct m_mount **v = NULL;
+	size_t n = 0, cap = 0;
+
+	for (size_t i = 0; i < w->nmounts; i++) {
+		struct m_mount *s = w->mounts[i];
+		void *p = v;
+		size_t k;
+		if (s->dead || s->master_mnt != m)
+			continue;
+		ns_grow(&p, &cap, n + 1, sizeof(*v));
+		v = p;
+		/* insertion by key: lists are short */
+		for (k = n; k > 0 && v[k - 1]->slave_key > s->slave_key; k--)
+			v[k] = v[k - 1];
+		v[k] = s;
+		n++;
+	}
+	*out = v;
+	return n;
+}
+
+/* s becomes a slave of m: first in m's list (list_add()), or last
+ * (list_splice() at the tail). */
+static void slave_to(const struct m_world *w, struct m_mount *s, struct m_mount *m, bool last)
+{
+	struct m_mount **v;
+	size_t n = slaves_of(w, m, &v);
+	double k = 0;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != s && (last ? v[i]->slave_key >= k : v[i]->slave_key <= k))
+			k = v[i]->slave_key;
+	free(v);
+	s->master_mnt = m;
+	s->slave_key = n ? (last ? k + 1 : k - 1) : 0;
+}
+
+/* c, a copy of the slave old, goes right after old in its master's list
+ * (clone_mnt(): list_add(&mnt->mnt_slave, &old->mnt_slave)). */
+static void slave_after(const struct m_world *w, struct m_mount *c, struct m_mount *old)
+{
+	struct m_mount **v;
+	size_t n = slaves_of(w, old->master_mnt, &v);
+	double next = old->slave_key + 2;
+
+	for (size_t i = 0; i < n; i++)
+		if (v[i] != c && v[i]->slave_key > old->slave_key && v[i]->slave_key < next)
+			next = v[i]->slave_key;
+	free(v);
+	c->master_mnt = old->master_mnt;
+	c->slave_key = (old->slave_key + next) / 2;
+}
+
+void m_slave_after(const struct m_world *w, struct m_mount *c, struct m_mount *old)
+{
+	if (old->master_mnt)
+		slave_after(w, c, old);
+}
+
+/* The kernel's do_make_slave() on the mount lists: m's master becomes a
+ * peer of m (one with m's root first), or, with no peer, the master it
+ * had; m goes first in its master's list and its own slaves last, in
+ * their order. With no master at all its slaves are slaves no more. Call
+ * it while m is still in its ring. */
+static void make_slave_lists(struct m_world *w, struct m_mount *m)
+{
+	struct m_mount *master = NULL, **v;
+	size_t n;
+
+	if (m->group && m->peer_next && m->peer_next != m) {
+		for (struct m_mount *p = m->peer_next; p != m && !master; p = p->peer_next)
+			if (p->root == m->root)
+				master = p;
+		if (!master)
+			master = m->peer_next;
+	} else {
+		master = m->master_mnt;
+	}
+	n = slaves_of(w, m, &v);
+	for (size_t i = 0; i < n; i++) {
+		if (master)
+			slave_to(w, v[i], master, true);
+		else
+			v[i]->master_mnt = NULL;
+	}
+	free(v);
+	if (master)
+		slave_to(w, m, master, false);
+}
+
 void m_set_shared(struct m_world *w, struct m_mount *m)
 {
 	if (!m->group)
@@ -167,6 +262,10 @@ void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type)
 		m_set_shared(w, m);
 		return;
 	}
+	if (m->group || type != MS_SLAVE)
+		make_slave_lists(w, m);
+	if (type != MS_SLAVE)
+		m->master_mnt = NULL;
 	if (m->group) {
 		struct m_group *g = m->group;
 		bool peers = g->members > 1;
@@ -183,6 +282,8 @@ void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type)
 
 void m_leave_propagation(struct m_world *w, struct m_mount *m)
 {
+	make_slave_lists(w, m);
+	m->master_mnt = NULL;
 	leave_group(w, m);
 	m->master = NULL;
 }
@@ -207,10 +308,13 @@ static struct m_mount *clone_one(struct m_world *w, struct m_mount *old,
 	c->locked = old->locked;
 	if ((flags & M_CL_SLAVE) || ((flags & M_CL_SHARED_TO_SLAVE) && old->group)) {
 		c->master = old->group ? old->group : old->master;
+		slave_to(w, c, old, false);
 	} else if (!(flags & M_CL_PRIVATE)) {
 		if (old->group)
 			join(c, old->group, old);
 		c->master = old->master;
+		if (old->master_mnt)
+			slave_after(w, c, old);
 	}
 	if ((flags & M_CL_MAKE_SHARED) && !c->group)
 		join(c, m_group_new(w, c->master), NULL);
@@ -331,10 +435,123 @@ static bool see(struct seen *s, struct m_group *g)
  *   get copies that are peers of each other, so the new propagation tree
  *   mirrors P's (5b: "identical to the propagation tree of B");
  * and so on down every slave group, in any namespace. */
+struct mlist {
+	struct m_mount **v;
+	size_t n, cap;
+};
+
+static void mlist_push(struct mlist *l, struct m_mount *m)
+{
+	void *v = l->v;
+
+	ns_grow(&v, &l->cap, l->n + 1, sizeof(*l->v));
+	l->v = v;
+	l->v[l->n++] = m;
+}
+
+/* The slaves propagation reaches from m's ring, in the order the kernel's
+ * next_group() gives them: for each peer from m on, its slaves in list
+ * order, each followed by what its own ring reaches. A slave that is a
+ * peer of one already listed is not listed again. */
+static void slave_order(const struct m_world *w, struct m_mount *m, struct seen *grouped,
+			struct mlist *out)
+{
+	struct m_mount *p = m;
+
+	do {
+		struct m_mount **v;
+		size_t n = slaves_of(w, p, &v);
+		for (size_t i = 0; i < n; i++) {
+			struct m_mount *sl = v[i];
+			bool shared = sl->group && !sl->group->fresh;
+			if (shared && !see(grouped, sl->group))
+				continue;
+			mlist_push(out, sl);
+			slave_order(w, sl, grouped, out);
+		}
+		free(v);
+		p = p->group && p->peer_next ? p->peer_next : m;
+	} while (p != m);
+}
+
+/* Did r receive a copy already? */
+static bool received(const struct receipts *out, const struct m_mount *r)
+{
+	for (size_t i = 0; i < out->n; i++)
+		if (out->v[i].at == r)
+			return true;
+	return false;
+}
+
+struct queued {
+	struct m_group *g;
+	struct m_mount *src;
+};
+
+/* The copy sl's master group received (or the tree itself), or NULL when
+ * that group was sent nothing yet. */
+static struct m_mount *source_for(const struct queued *q, size_t nq, const struct m_group *g)
+{
+	for (size_t i = 0; i < nq; i++)
+		if (q[i].g == g)
+			return q[i].src;
+	return NULL;
+}
+
+/* The slave sl receives from its master group: a slave with no peers a
+ * slave copy of what that group received; a shared slave's whole group,
+ * from sl around its ring, copies that are peers of each other, the
+ * first a slave of that copy and each next made from the one before;
+ * the group is then queued with its first copy for its own slaves. */
+static void slave_receive(struct m_world *w, struct m_mount *sl, struct m_node *d,
+			  struct queued **q, size_t *nq, size_t *qcap, struct seen *seen,
+			  struct receipts *out)
+{
+	struct m_mount *src = source_for(*q, *nq, sl->master), *first = NULL, *last = NULL;
+	int err;
+
+	if (!src)
+		return;         /* its master group comes later, breadth first */
+	/* a receiver is judged as it was before the event: a mount of the
+	 * tree being attached (a slave moved under its own master's group)
+	 * is no peer group yet */
+	if (!sl->group || sl->group->fresh) {
+		if (can_receive(sl, d) && !received(out, sl))
+			receive(out, sl, m_copy_tree(w, src, src->root, M_CL_SLAVE, true, &err),
+				"a slave of a group that received the event (sharedsubtree.rst 2b, 5b: a slave receives from its master; the copy is a slave of the master's copy)");
+		return;
+	}
+	if (!see(seen, sl->group))
+		return;
+	{
+		struct m_mount *r = sl;
+		do {
+			struct m_mount *c;
+			if (can_receive(r, d)) {
+				c = last ? m_copy_tree(w, last, last->root, M_CL_MAKE_SHARED, true, &err)
+					 : m_copy_tree(w, src, src->root, M_CL_SLAVE | M_CL_MAKE_SHARED, true, &err);
+				if (!first)
+					first = c;
+				if (c)
+					last = c;
+				receive(out, r, c, "a shared slave that received the event from its master (sharedsubtree.rst 5b, case 3: the copies form a peer group that is a slave of the master's copy)");
+			}
+			r = r->peer_next ? r->peer_next : sl;
+		} while (r != sl);
+	}
+	{
+		void *v = *q;
+		ns_grow(&v, qcap, *nq + 1, sizeof(**q));
+		*q = v;
+		(*q)[*nq].g = sl->group;
+		(*q)[(*nq)++].src = first ? first : src;
+	}
+}
+
 static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 		      struct m_mount *t, struct receipts *out)
 {
-	struct { struct m_group *g; struct m_mount *src; } *q = NULL;
+	struct queued *q = NULL;
 	size_t nq = 0, qcap = 0;
 	struct seen seen = { 0 };
 	int err;
@@ -363,43 +580,27 @@ static void propagate(struct m_world *w, struct m_mount *P, struct m_node *d,
 		q[nq].g = P->group;
 		q[nq++].src = t;
 	}
+	/* the slaves in the kernel's order (next_group()): the groups the
+	 * lists of slaves reach, depth first from P's ring; each group is
+	 * sent what its master group received, as below */
+	{
+		struct mlist order = { NULL, 0, 0 };
+		struct seen grouped = { 0 };
+		see(&grouped, P->group);
+		slave_order(w, P, &grouped, &order);
+		for (size_t k = 0; k < order.n; k++)
+			slave_receive(w, order.v[k], d, &q, &nq, &qcap, &seen, out);
+		free(order.v);
+		free(grouped.v);
+	}
+	/* and those the lists did not reach, by their groups, breadth first */
 	for (size_t qi = 0; qi < nq; qi++) {
 		struct m_group *x = q[qi].g;
-		struct m_mount *src = q[qi].src;
 
 		for (size_t i = 0; i < w->nmounts; i++) {
-			struct m_mount *s = w->mounts[i], *first = NULL;
-
-			if (s->dead || s->master != x)
-				continue;
-			/* a receiver is judged as it was before the event: a
-			 * mount of the tree being attached (a slave moved under
-			 * its own master's group) is no peer group yet */
-			if (!s->group || s->group->fresh) {
-				if (can_receive(s, d))
-					receive(out, s, m_copy_tree(w, src, src->root, M_CL_SLAVE, true, &err),
-						"a slave of a group that received the event (sharedsubtree.rst 2b, 5b: a slave receives from its master; the copy is a slave of the master's copy)");
-				continue;
-			}
-			if (!see(&seen, s->group))
-				continue;
-			for (size_t j = 0; j < w->nmounts; j++) {
-				struct m_mount *r = w->mounts[j], *c;
-				if (r->group != s->group || !can_receive(r, d))
-					continue;
-				c = first ? m_copy_tree(w, first, first->root, M_CL_MAKE_SHARED, true, &err)
-					  : m_copy_tree(w, src, src->root, M_CL_SLAVE | M_CL_MAKE_SHARED, true, &err);
-				if (!first)
-					first = c;
-				receive(out, r, c, "a shared slave that received the event from its master (sharedsubtree.rst 5b, case 3: the copies form a peer group that is a slave of the master's copy)");
-			}
-			{
-				void *v = q;
-				ns_grow(&v, &qcap, nq + 1, sizeof(*q));
-				q = v;
-				q[nq].g = s->group;
-				q[nq++].src = first ? first : src;
-			}
+			struct m_mount *sl = w->mounts[i];
+			if (!sl->dead && sl->master == x && !received(out, sl))
+				slave_receive(w, sl, d, &q, &nq, &qcap, &seen, out);
 		}
 	}
 	free(q);
