@@ -177,3 +177,59 @@ load helpers
 		assert_failure 1
 	done
 }
+
+# ---- tests/fuzz-smoke: findings, known model gaps and new ones -------------
+
+# A stand-in for nstest fuzz that writes the findings given in FINDINGS
+# (one cause a line) and exits 1, as a run with findings does.
+fake_fuzz() {
+	cat >"$BATS_TEST_TMPDIR/fake" <<'FAKE'
+#!/bin/bash
+while (($#)); do [[ $1 == --out ]] && out=$2; shift; done
+mkdir -p "$out"
+n=0
+while IFS= read -r cause; do
+	n=$((n + 1))
+	printf 'title: fuzz finding\n\nCause: %s.\n\n    sh1# mkdir /a\n' "$cause" >"$out/fuzz-1-$n.scn"
+done <"$FINDINGS"
+echo "fuzz: $n findings"
+exit 1
+FAKE
+	chmod +x "$BATS_TEST_TMPDIR/fake"
+	printf '# a comment\nunexplained: a known kind, after *\tthe known gap, explained\n' >"$BATS_TEST_TMPDIR/gaps"
+}
+
+@test "fuzz-smoke: findings whose cause is a listed model gap pass, and are named" {
+	fake_fuzz
+	printf '%s\n' 'unexplained: a known kind, after `mount --bind`' 'unexplained: a known kind, after `umount`' \
+		>"$BATS_TEST_TMPDIR/findings"
+	FINDINGS=$BATS_TEST_TMPDIR/findings FUZZ_KNOWN_GAPS=$BATS_TEST_TMPDIR/gaps \
+		run "$NSTEST_ROOT/tests/fuzz-smoke" "$BATS_TEST_TMPDIR/fake"
+	assert_success
+	assert_output --partial "fuzz-smoke: known model gap: fuzz-1-1.scn: unexplained: a known kind, after \`mount --bind\`"
+	assert_output --partial "fuzz-smoke: the known gap: the known gap, explained"
+	assert_output --partial "2 findings are known model gaps"
+}
+
+@test "fuzz-smoke: a finding no listed gap explains fails it, with its file" {
+	fake_fuzz
+	printf '%s\n' 'unexplained: a known kind, after `mount`' 'unexplained: mount: errno 0 vs EINVAL, after `mount`' \
+		'quirk umount-shifts-stacks turned off' >"$BATS_TEST_TMPDIR/findings"
+	FINDINGS=$BATS_TEST_TMPDIR/findings FUZZ_KNOWN_GAPS=$BATS_TEST_TMPDIR/gaps \
+		run "$NSTEST_ROOT/tests/fuzz-smoke" "$BATS_TEST_TMPDIR/fake"
+	assert_failure 1
+	assert_output --partial "fuzz-smoke: FAIL: 2 findings that no known quirk or known model gap explains"
+	assert_output --partial "Cause: unexplained: mount: errno 0 vs EINVAL"
+	assert_output --partial "Cause: quirk umount-shifts-stacks turned off"
+}
+
+@test "fuzz-smoke: every listed gap names what is known of it" {
+	local line n=0
+	while IFS= read -r line; do
+		[[ -z $line || $line == '#'* ]] && continue
+		n=$((n + 1))
+		[[ $line == *$'\t'?* ]] || fail "a gap without an explanation: $line"
+		[[ ${line%%$'\t'*} == unexplained:* ]] || fail "a gap must be an unexplained cause, not a quirk: $line"
+	done <"$NSTEST_ROOT/tests/fuzz-known-gaps"
+	((n > 0)) || skip "no gap is listed"
+}
