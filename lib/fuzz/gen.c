@@ -47,6 +47,12 @@ struct gen {
 	struct term_state t[NS_FUZZ_MAX_TERMS + 1];
 	unsigned nterm;
 	struct ns_lines scratch;        /* words made up for the case's lines */
+	/* the last places something was mounted on: what later operations
+	 * aim at half the time, so that mounts get stacked, held, unmounted
+	 * and changed where something happened (propagation's interesting
+	 * cases need several operations on one place) */
+	const char *recent[4];
+	unsigned nrecent, next_recent;
 };
 
 static const char *pick(struct gen *g, const char *const *v, size_t n)
@@ -71,6 +77,24 @@ static const char *dir(struct gen *g)
 	if (r < 7)
 		return "/nonexistent";
 	return PICK(g, dirs);
+}
+
+/* Remember place p (a directory path, not a handle) as mounted on. */
+static void mounted_on(struct gen *g, const char *p)
+{
+	if (p[0] != '/' || !strcmp(p, "/nonexistent"))
+		return;
+	g->recent[g->next_recent++ % NS_ARRAY_SIZE(g->recent)] = p;
+	if (g->nrecent < NS_ARRAY_SIZE(g->recent))
+		g->nrecent++;
+}
+
+/* A place something was mounted on lately half the time, else dir(). */
+static const char *busy_dir(struct gen *g)
+{
+	if (g->nrecent && ns_rng_pct(&g->rng, 50))
+		return g->recent[ns_rng_below(&g->rng, g->nrecent)];
+	return dir(g);
 }
 
 /* A mount handle of this terminal, or NULL. */
@@ -103,7 +127,7 @@ static const char *place(struct gen *g, unsigned term)
 
 	if (h && ns_rng_pct(&g->rng, 30))
 		return ns_rng_pct(&g->rng, 50) ? h : keep(g, xasprintf("%s/x", h));
-	return dir(g);
+	return busy_dir(g);
 }
 
 /* A mount to move or open from: a place, or another running terminal's
@@ -280,7 +304,7 @@ static void add_umount(struct gen *g, unsigned term)
 	const char *o = PICK(g, opts);
 
 	/* umount -R finds the mount by its path: no handles */
-	addf(g, term, "umount %s%s", o, o[1] == 'R' ? dir(g) : place(g, term));
+	addf(g, term, "umount %s%s", o, o[1] == 'R' ? busy_dir(g) : place(g, term));
 }
 
 static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
@@ -323,7 +347,9 @@ static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
 		break;
 	}
 	case OP_SET_GROUP: {
-		const char *from = place(g, term);
+		/* FROM must be a mount's root of a shared or slave mount: "/"
+		 * (made shared by the usual opening) a third of the time */
+		const char *from = ns_rng_pct(&g->rng, 33) ? "/" : place(g, term);
 		addf(g, term, "move_mount --set-group %s %s", from, place(g, term));
 		break;
 	}
@@ -420,21 +446,27 @@ static void add_op(struct gen *g, unsigned term)
 			add_flags(g, &b);
 			ns_buf_addc(&b, ' ');
 		}
-		addf(g, term, "mount %s%s %s", ns_buf_str(&b), dev, place(g, term));
+		const char *at = place(g, term);
+		addf(g, term, "mount %s%s %s", ns_buf_str(&b), dev, at);
+		mounted_on(g, at);
 		break;
 	}
-	case OP_MOUNT_TMPFS:
-		addf(g, term, "mount -t tmpfs %stmpfs %s", ns_rng_pct(&g->rng, 20) ? "-o ro " : "",
-		     place(g, term));
+	case OP_MOUNT_TMPFS: {
+		const char *at = place(g, term);
+		addf(g, term, "mount -t tmpfs %stmpfs %s", ns_rng_pct(&g->rng, 20) ? "-o ro " : "", at);
+		mounted_on(g, at);
 		break;
+	}
 	case OP_BIND: {
 		const char *src = place(g, term), *dst = place(g, term);
 		addf(g, term, "mount --%s %s %s", ns_rng_below(&g->rng, 3) ? "bind" : "rbind", src, dst);
+		mounted_on(g, dst);
 		break;
 	}
 	case OP_MOVE: {
 		const char *src = place(g, term), *dst = place(g, term);
 		addf(g, term, "mount --move %s %s", src, dst);
+		mounted_on(g, dst);
 		break;
 	}
 	case OP_MAKE:
@@ -448,7 +480,7 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_REMOUNT:
 		add_flags(g, &b);
 		addf(g, term, "mount -o remount,%s%s %s", ns_rng_pct(&g->rng, 60) ? "bind," : "",
-		     ns_buf_str(&b), dir(g));
+		     ns_buf_str(&b), busy_dir(g));
 		break;
 	case OP_UMOUNT:
 		add_umount(g, term);
@@ -510,7 +542,9 @@ static void add_op(struct gen *g, unsigned term)
 			add(g, term, "exec 3<&-");
 			t->held = false;
 		} else {
-			const char *d = PICK(g, dirs);
+			const char *d = busy_dir(g);
+			if (!strcmp(d, "/"))
+				d = "";
 			if (ns_rng_pct(&g->rng, 60))
 				addf(g, term, "touch %s/f", d);
 			addf(g, term, "exec 3< %s/f", d);
@@ -521,7 +555,8 @@ static void add_op(struct gen *g, unsigned term)
 		addf(g, term, "findmnt -n -r -o TARGET,SOURCE,FSTYPE,PROPAGATION %s", dir(g));
 		break;
 	case OP_STATMOUNT:
-		addf(g, term, "statmount -o point,root,fstype,attr,propagation %s", place(g, term));
+		/* no fstype: a stand-in's is the run's (tmpfs or loop), not the mount's */
+		addf(g, term, "statmount -o point,root,attr,propagation %s", place(g, term));
 		break;
 	case OP_LISTMOUNT:
 		add(g, term, "listmount --check");

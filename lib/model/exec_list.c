@@ -81,6 +81,15 @@ int m_exec_statmount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	if (at.mnt->dead || at.mnt->ns != lv->ns)
 		return ns_cmd_fail(res, "statmount", ENOENT);
 	m_statmount(&sh->sb->w, at.mnt, lv->root, &v, &root_s, &point_s);
+	/* a mount point the shell's root cannot reach (the mount of a
+	 * chroot's own directory): the kernel's statmount(2) gives no path
+	 * but EOPNOTSUPP, measured on 6.18 */
+	for (size_t i = 0; i < a->nfields; i++)
+		if (a->fields[i] == NS_SM_POINT && !point_s.len) {
+			ns_buf_free(&root_s);
+			ns_buf_free(&point_s);
+			return ns_cmd_fail(res, "statmount", EOPNOTSUPP);
+		}
 	ns_statmount_format(a, &v, out);
 	ns_buf_free(&root_s);
 	ns_buf_free(&point_s);
