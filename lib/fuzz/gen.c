@@ -201,7 +201,7 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_PIVOT: return t->depth ? 1 : 0;
 	case OP_EXIT: return t->depth ? 5 : 1;
 	case OP_CD: return t->in_dir ? 3 : 2;
-	case OP_HOLD: return t->held ? 3 : 2;
+	case OP_HOLD: return t->held ? 3 : 4;
 	case OP_FINDMNT: return 1;
 	case OP_STATMOUNT: return has(g, NS_FEAT_STATMOUNT) ? 1 : 0;
 	case OP_LISTMOUNT: return has(g, NS_FEAT_LISTMOUNT) ? 1 : 0;
