@@ -552,7 +552,8 @@ static void add_op(struct gen *g, unsigned term)
 		}
 		break;
 	case OP_FINDMNT:
-		addf(g, term, "findmnt -n -r -o TARGET,SOURCE,FSTYPE,PROPAGATION %s", dir(g));
+		/* no FSTYPE: a stand-in's is the run's (tmpfs or loop) */
+		addf(g, term, "findmnt -n -r -o TARGET,SOURCE,PROPAGATION %s", dir(g));
 		break;
 	case OP_STATMOUNT:
 		/* no fstype: a stand-in's is the run's (tmpfs or loop), not the mount's */

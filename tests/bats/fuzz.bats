@@ -233,3 +233,44 @@ FAKE
 	done <"$NSTEST_ROOT/tests/fuzz-known-gaps"
 	((n > 0)) || skip "no gap is listed"
 }
+
+# ---- planted bugs, each found within the smoke run's seed -------------------
+
+# found_within COUNT ENV... -- FUZZ-OPTIONS...: nstest fuzz on the first
+# COUNT scenarios of the smoke run's seed (tests/fuzz-smoke), with the
+# environment ENV (NSTEST_MODEL_BREAK=..., NSTEST_MODEL_QUIRKS=...), finds
+# at least one divergence that no listed model gap explains; each such
+# finding is shrunk to at most 6 operations and written as a file that
+# the planted model passes and the kernel fails.
+found_within() {
+	local count=$1 out=$BATS_TEST_TMPDIR/out f cause ops n=0
+	local -a env=()
+	shift
+	while [[ $1 != -- ]]; do env+=("$1"); shift; done
+	shift
+	run env "${env[@]}" "$NSTEST" fuzz --seed 20261203 --count "$count" -j 2 --quirks=kernel --out "$out" "$@"
+	assert_failure 1
+	for f in "$out"/*.scn; do
+		cause=$(sed -n 's/^Cause: \(.*\)\.$/\1/p' "$f")
+		known_gap "$cause" && continue
+		n=$((n + 1))
+		ops=$(grep -E '^    sh[0-9]+# ' "$f" | grep -vc '# cat /proc/self/mountinfo$')
+		((ops <= 6)) || fail "${f##*/} ($cause): $ops operations, more than 6"
+		run env "${env[@]}" "$NSTEST" run --backend=model "$f"
+		assert_success
+		run "$NSTEST" run "$f"
+		assert_failure 1
+	done
+	((n > 0)) || fail "nothing but known gaps in $count scenarios"
+}
+
+# Is this cause one tests/fuzz-known-gaps lists?
+known_gap() {
+	local pattern why
+	while IFS=$'\t' read -r pattern why; do
+		[[ -z $pattern || $pattern == '#'* ]] && continue
+		# shellcheck disable=SC2053
+		[[ $1 == $pattern ]] && return 0
+	done <"$NSTEST_ROOT/tests/fuzz-known-gaps"
+	return 1
+}
