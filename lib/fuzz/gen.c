@@ -53,6 +53,11 @@ struct gen {
 	 * cases need several operations on one place) */
 	const char *recent[4];
 	unsigned nrecent, next_recent;
+	/* the last binds of a directory onto another: a mount made below a
+	 * source later has a copy below its target, where a shell may
+	 * work or hold a file (umount's busy copies) */
+	struct { const char *src, *dst; } binds[2];
+	unsigned nbinds;
 };
 
 static const char *pick(struct gen *g, const char *const *v, size_t n)
@@ -79,14 +84,39 @@ static const char *dir(struct gen *g)
 	return PICK(g, dirs);
 }
 
-/* Remember place p (a directory path, not a handle) as mounted on. */
+static const char *keep(struct gen *g, char *word);
+
+static void remember(struct gen *g, const char *p)
+{
+	g->recent[g->next_recent++ % NS_ARRAY_SIZE(g->recent)] = p;
+	if (g->nrecent < NS_ARRAY_SIZE(g->recent))
+		g->nrecent++;
+}
+
+/* Remember place p (a directory path, not a handle) as mounted on, and
+ * where a bind made before would show a copy of what is mounted there. */
 static void mounted_on(struct gen *g, const char *p)
 {
 	if (p[0] != '/' || !strcmp(p, "/nonexistent"))
 		return;
-	g->recent[g->next_recent++ % NS_ARRAY_SIZE(g->recent)] = p;
-	if (g->nrecent < NS_ARRAY_SIZE(g->recent))
-		g->nrecent++;
+	remember(g, p);
+	for (unsigned i = 0; i < g->nbinds; i++) {
+		size_t n = strlen(g->binds[i].src);
+		if (!strncmp(p, g->binds[i].src, n) && p[n] == '/')
+			remember(g, keep(g, xasprintf("%s%s", g->binds[i].dst, p + n)));
+	}
+}
+
+/* A bind of directory src onto dst was written. */
+static void bound(struct gen *g, const char *src, const char *dst)
+{
+	if (src[0] != '/' || dst[0] != '/' || !strcmp(src, "/") || !strcmp(dst, "/"))
+		return;
+	g->binds[g->nbinds % NS_ARRAY_SIZE(g->binds)].src = src;
+	g->binds[g->nbinds % NS_ARRAY_SIZE(g->binds)].dst = dst;
+	g->nbinds++;
+	if (g->nbinds > NS_ARRAY_SIZE(g->binds))
+		g->nbinds = NS_ARRAY_SIZE(g->binds);
 }
 
 /* A place something was mounted on lately half the time, else dir(). */
@@ -171,7 +201,7 @@ enum op_kind {
 	OP_UNSHARE_CMD, OP_NSENTER, OP_CHROOT, OP_PIVOT, OP_EXIT, OP_CD, OP_HOLD,
 	OP_FINDMNT, OP_STATMOUNT, OP_LISTMOUNT, OP_OPEN_TREE, OP_OPEN_TREE_ATTR,
 	OP_MOVE_MOUNT, OP_BENEATH, OP_SET_GROUP, OP_SETATTR, OP_IDMAP, OP_CLOSE,
-	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP__COUNT
+	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP_UNDER_BIND, OP__COUNT
 };
 
 /* Weights out of their sum, measured by coverage (nstest(1), FUZZING); the
@@ -219,6 +249,7 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_FSMOUNT: return has(g, NS_FEAT_FSMOUNT) ? 2 : 0;
 	case OP_FSPICK: return has(g, NS_FEAT_FSMOUNT) ? 1 : 0;
 	case OP_NAMESPACE: return has(g, NS_FEAT_OPEN_TREE_NAMESPACE) ? 1 : 0;
+	case OP_UNDER_BIND: return g->nbinds ? 4 : 0;
 	case OP__COUNT:
 		break;
 	}
@@ -461,6 +492,7 @@ static void add_op(struct gen *g, unsigned term)
 		const char *src = place(g, term), *dst = place(g, term);
 		addf(g, term, "mount --%s %s %s", ns_rng_below(&g->rng, 3) ? "bind" : "rbind", src, dst);
 		mounted_on(g, dst);
+		bound(g, src, dst);
 		break;
 	}
 	case OP_MOVE: {
@@ -562,6 +594,17 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_LISTMOUNT:
 		add(g, term, "listmount --check");
 		break;
+	case OP_UNDER_BIND: {
+		/* a mount below the source of a bind written before: its copy
+		 * appears below the bind's target, where later operations aim */
+		unsigned i = ns_rng_below(&g->rng, g->nbinds);
+		const char *src = g->binds[i].src;
+		size_t n = strlen(src);
+		const char *at = keep(g, xasprintf("%s%s", src, n > 2 && !strcmp(src + n - 2, "/x") ? "/y" : "/x"));
+		addf(g, term, "mount %s %s", PICK(g, devs), at);
+		mounted_on(g, at);
+		break;
+	}
 	default:
 		add_new_api(g, term, k);
 		break;

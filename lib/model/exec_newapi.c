@@ -337,6 +337,13 @@ static int beneath(struct m_shell *sh, struct m_path from, struct m_path to,
 	if (would_overmount(parent, top, top->mp) ||
 	    (from.mnt->ns == lv->ns && would_overmount(parent, from.mnt, top->mp)))
 		return ns_cmd_fail(res, "move_mount", EINVAL);
+	/* the move's own check that a tree with an unbindable mount goes
+	 * under no shared parent sees FROM's tree as it is, TO still in it
+	 * when FROM is TO's parent (do_move_mount(): before its ELOOP) */
+	if (parent->group)
+		for (struct m_mount *m = from.mnt; m; m = m_next(m, from.mnt))
+			if (m->unbindable)
+				return ns_cmd_fail(res, "move_mount", EINVAL);
 	place = (struct m_path){ parent, top->mp };
 	take_lock = top->locked;
 	/* take TO off, attach FROM there, put TO back on FROM's root; when
