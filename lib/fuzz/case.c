@@ -76,7 +76,7 @@ bool ns_fuzz_cmd_changes_tables(const char *cmd)
 {
 	static const char *const reads[] = {
 		"mkdir", "touch", "ls", "cat", "cd", "findmnt", "statmount", "listmount",
-		"exec", "fsopen", "stat", "pwd", "watch",
+		"exec", "fsopen", "stat", "pwd", "watch", "mountpoint",
 	};
 
 	for (size_t i = 0; i < NS_ARRAY_SIZE(reads); i++)

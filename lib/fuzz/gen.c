@@ -201,7 +201,8 @@ enum op_kind {
 	OP_UNSHARE_CMD, OP_NSENTER, OP_CHROOT, OP_PIVOT, OP_EXIT, OP_CD, OP_HOLD,
 	OP_FINDMNT, OP_STATMOUNT, OP_LISTMOUNT, OP_OPEN_TREE, OP_OPEN_TREE_ATTR,
 	OP_MOVE_MOUNT, OP_BENEATH, OP_SET_GROUP, OP_SETATTR, OP_IDMAP, OP_CLOSE,
-	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP_UNDER_BIND, OP__COUNT
+	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP_UNDER_BIND, OP_MOUNTPOINT, OP_RMDIR, OP_MV,
+	OP__COUNT
 };
 
 /* Weights out of their sum, measured by coverage (nstest(1), FUZZING); the
@@ -250,6 +251,9 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_FSPICK: return has(g, NS_FEAT_FSMOUNT) ? 1 : 0;
 	case OP_NAMESPACE: return has(g, NS_FEAT_OPEN_TREE_NAMESPACE) ? 1 : 0;
 	case OP_UNDER_BIND: return g->nbinds ? 4 : 0;
+	case OP_MOUNTPOINT: return 1;
+	case OP_RMDIR: return 1;
+	case OP_MV: return 1;
 	case OP__COUNT:
 		break;
 	}
@@ -594,6 +598,18 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_LISTMOUNT:
 		add(g, term, "listmount --check");
 		break;
+	case OP_MOUNTPOINT:
+		addf(g, term, "mountpoint %s", busy_dir(g));
+		break;
+	case OP_RMDIR:
+		/* a mount point in use is EBUSY, in this namespace or not */
+		addf(g, term, "rmdir %s", busy_dir(g));
+		break;
+	case OP_MV: {
+		const char *from = busy_dir(g), *to = dir(g);
+		addf(g, term, "mv %s %s", from, to);
+		break;
+	}
 	case OP_UNDER_BIND: {
 		/* a mount below the source of a bind written before: its copy
 		 * appears below the bind's target, where later operations aim */

@@ -63,7 +63,7 @@ TEST(every_case_parses)
 		"# close @fc", "# fsopen tmpfs @fc", "# fsopen ramfs @fc", "# fsconfig @fc create",
 		"# fsconfig @fc set-flag ro", "# fsconfig @fc reconfigure", "# fsmount @fc ",
 		"# fspick ", "# open_tree --namespace ", "# nsenter --mount=@ns sh", "@t/x", "@u",
-		"/a/x/y", "/dev/d4",
+		"/a/x/y", "/dev/d4", "# mountpoint /", "# rmdir /", "# mv /",
 	};
 	bool seen[NS_ARRAY_SIZE(want)] = { false };
 	size_t missing = 0;
