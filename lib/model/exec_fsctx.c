@@ -253,6 +253,7 @@ int m_exec_fsmount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	m_why(w, m, "made by fsmount (fsmount(2): a detached mount of the new superblock)");
 	clean(fc);
 	h.at = (struct m_path){ m, m->root };
+	h.anon = anon;  /* fsmount's descriptor keeps it, as a clone's does */
 	snprintf(h.name, sizeof(h.name), "%s", a->handle);
 	m_handle_keep(w, lv, h);
 	return 0;

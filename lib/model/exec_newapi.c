@@ -207,7 +207,10 @@ int m_exec_open_tree(struct m_shell *sh, const void *args, struct ns_buf *out,
 			return -1;
 		}
 	}
-	h = (struct m_handle){ .at = at };
+	/* a clone's descriptor keeps its detached tree; one opened on a
+	 * mount of a detached tree without -c does not (dissolve_on_fput()
+	 * looks for FMODE_NEED_UNMOUNT, which only a clone has) */
+	h = (struct m_handle){ .at = at, .anon = a->clone ? at.mnt->ns : NULL };
 	snprintf(h.name, sizeof(h.name), "%s", a->handle);
 	m_handle_keep(w, lv, h);
 	return 0;

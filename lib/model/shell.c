@@ -137,8 +137,6 @@ struct m_handle *m_handle_find(struct m_level *lv, const char *name, size_t len)
 
 void m_handle_hold(struct m_handle *h)
 {
-	struct m_ns *ns;
-
 	if (h->ctx) {
 		h->ctx->refs++;
 		return;
@@ -147,12 +145,12 @@ void m_handle_hold(struct m_handle *h)
 		h->ns->refs++;
 		return;
 	}
-	ns = h->at.mnt->ns;
 	ref(h->at.mnt);
 	if (h->file)
 		return;
-	if (!h->anon && ns && ns->anon)
-		h->anon = ns;
+	/* only the descriptor open_tree -c or fsmount made keeps its
+	 * detached tree (the kernel's FMODE_NEED_UNMOUNT); a copy of it (an
+	 * inner shell's, another terminal's) is the same file */
 	if (h->anon)
 		h->anon->refs++;
 }
