@@ -339,7 +339,7 @@ static void add_umount(struct gen *g, unsigned term)
 	const char *o = PICK(g, opts);
 
 	/* umount -R finds the mount by its path: no handles */
-	addf(g, term, "umount %s%s", o, o[1] == 'R' ? busy_dir(g) : place(g, term));
+	addf(g, term, "umount %s%s", o, !strncmp(o, "-R", 2) ? busy_dir(g) : place(g, term));
 }
 
 static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
