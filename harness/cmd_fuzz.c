@@ -49,6 +49,8 @@ static const char fuzz_help[] =
 	"  --out DIR              where findings go (default: fuzz-findings; created)\n"
 	"  --quirk NAME           a quirk of the model (repeatable)\n"
 	"  --quirks=kernel        every quirk the model knows the kernel has\n"
+	"  --shrink N             at most N cases tried to shrink each finding\n"
+	"                         (default: 2000; 0: write findings unshrunk)\n"
 	"  --vs model             the second side: the model backend (the default)\n"
 	"  --vs-kernel IMAGE      the second side: the kernel IMAGE booted by ci/vm-run\n"
 	"  -h, --help             this help\n"
@@ -77,7 +79,8 @@ struct fuzz_cli {
 };
 
 enum { OPT_SEED = 256, OPT_COUNT, OPT_TIME, OPT_STEPS, OPT_TERMS, OPT_OUT, OPT_QUIRK,
-       OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST };
+       OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST,
+       OPT_SHRINK };
 
 static int bad(const char *fmt, ...) NS_PRINTF(1, 2);
 static int bad(const char *fmt, ...)
@@ -193,6 +196,11 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	case OPT_OUT:
 		cli->o.out_dir = optarg;
 		return 0;
+	case OPT_SHRINK:
+		if (number_opt("--shrink", optarg, 0, 1000000, &v) < 0)
+			return -1;
+		cli->o.shrink_candidates = (size_t)v;
+		return 0;
 	case OPT_QUIRK:
 		if (!quirk_syntax(optarg))
 			return bad("--quirk takes a name of lowercase letters, digits, - and _, not '%s'", optarg);
@@ -243,6 +251,7 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 		{ "play-dump", no_argument, NULL, OPT_PLAY_DUMP },
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "first", required_argument, NULL, OPT_FIRST },
+		{ "shrink", required_argument, NULL, OPT_SHRINK },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -252,6 +261,7 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	cli->o.gen.steps = 10;
 	cli->o.gen.terminals = 3;
 	cli->o.out_dir = "fuzz-findings";
+	cli->o.shrink_candidates = NS_FUZZ_SHRINK_DEFAULT;
 	cli->jobs = 1;
 	optind = 1;
 	opterr = 0;
@@ -578,8 +588,7 @@ static void summary(const struct fuzz_cli *cli, const struct ns_fuzz_side *a,
 		       r->c[i].file ? r->c[i].file : "?");
 	if (r->shrink_spent)
 		printf("fuzz: %zu findings kept the shrinking budget's result (%zu cases, or --time)\n",
-		       r->shrink_spent, cli->o.shrink_candidates ? cli->o.shrink_candidates
-								 : (size_t)NS_FUZZ_SHRINK_DEFAULT);
+		       r->shrink_spent, cli->o.shrink_candidates);
 	if (r->unjudged)
 		fprintf(stderr, "nstest fuzz: %" PRIu64 " scenarios could not be compared: %s\n",
 			r->unjudged, r->unjudged_why);

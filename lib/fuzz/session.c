@@ -73,8 +73,7 @@ static bool past_time(struct session *s)
 static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep)
 {
 	struct oracle_ctx *k = p;
-	size_t budget = k->s->o->shrink_candidates ? k->s->o->shrink_candidates
-						   : NS_FUZZ_SHRINK_DEFAULT;
+	size_t budget = k->s->o->shrink_candidates;
 	struct ns_fuzz_outcome *oa, *ob;
 	int r;
 

@@ -35,7 +35,8 @@ struct ns_fuzz_opts {
 	const char *out_dir;
 	const char *options_text;       /* for the findings' prose */
 	const char *quirks;             /* for the findings' prose */
-	size_t shrink_candidates;       /* per finding; 0: NS_FUZZ_SHRINK_DEFAULT */
+	size_t shrink_candidates;       /* per finding (NS_FUZZ_SHRINK_DEFAULT);
+					 * 0: findings are written unshrunk */
 };
 
 #define NS_FUZZ_SHRINK_DEFAULT 2000

@@ -13,7 +13,7 @@ load helpers
 	local args
 	for args in "--seed x" "--count 0" "--count -3" "--steps 0" "--steps ten" \
 		"-j 0" "-j 257" "--terminals 0" "--terminals 17" "--time 0" \
-		"--quirk Bad!" "--quirks all" "--vs nothing"; do
+		"--quirk Bad!" "--quirks all" "--vs nothing" "--shrink x" "--shrink -1"; do
 		# shellcheck disable=SC2086
 		run "$NSTEST" fuzz $args --out "$BATS_TEST_TMPDIR/out"
 		assert_failure 2
@@ -277,4 +277,15 @@ known_gap() {
 	# its smallest case needs a directory, a shared /, a second namespace,
 	# a bind, a file, the file held and the umount: seven
 	MAX_OPS=7 found_within 4120 NSTEST_MODEL_BREAK=busy-candidate-not-ebusy --
+}
+
+@test "fuzz: --shrink 0 writes each finding as it was generated, and says so" {
+	local out=$BATS_TEST_TMPDIR/out f
+	NSTEST_MODEL_BREAK=slaves-receive-nothing run "$NSTEST" fuzz --seed 20261203 --count 60 -j 2 \
+		--quirks=kernel --shrink 0 --out "$out"
+	assert_failure 1
+	assert_output --regexp "fuzz: [1-9][0-9]* findings kept the shrinking budget's result \(0 cases, or --time\)"
+	for f in "$out"/*.scn; do
+		grep -q "^Shrunk from 10 to 10 operations" "$f" || fail "${f##*/} was shrunk: $(grep '^Shrunk' "$f")"
+	done
 }

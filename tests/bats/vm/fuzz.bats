@@ -19,8 +19,10 @@ setup() {
 
 @test "fuzz --vs-kernel: a batch of 20 scenarios in one boot, findings written as scenarios" {
 	local out=$BATS_TEST_TMPDIR/out
+	# each shrinking round is a boot: --shrink bounds the time a finding
+	# between two kernels may take
 	run "$NSTEST_ROOT/tests/isolation-check" "$NSTEST" fuzz --vs-kernel "$KERNEL" \
-		--count 20 --batch 20 --out "$out"
+		--count 20 --batch 20 --shrink 60 --out "$out"
 	# the two kernels may differ: 1 is a finding, not a failure
 	[[ $status == 0 || $status == 1 ]] || fail "status $status: $output"
 	assert_output --partial "fuzz: 20 scenarios in"
