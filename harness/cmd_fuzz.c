@@ -27,6 +27,7 @@
 
 #include "fuzz/dump.h"
 #include "fuzz/session.h"
+#include "fuzz/vm.h"
 #include "backends/backends.h"
 #include "run/backend.h"
 #include "scenario/scenario.h"
@@ -63,13 +64,15 @@ static const char fuzz_help[] =
 	"  --vs kernel            the second side: this kernel again\n"
 	"  --play-dump FILE...    play FILEs on this kernel, print each run framed\n"
 	"                         for a host (what a --vs-kernel VM runs)\n"
+	"  --features             print this kernel's mount API features as a number\n"
+	"                         (what a --vs-kernel VM is asked first)\n"
 	"\n"
 	"Exit status: 0 no finding, 1 findings, 2 usage or setup error, 130 interrupted.\n";
 
 struct fuzz_cli {
 	struct ns_fuzz_opts o;
 	unsigned jobs;
-	bool count_given, time_given, help, print, play_dump;
+	bool count_given, time_given, help, print, play_dump, features;
 	const struct ns_backend *vs;    /* --vs NAME, or NULL: the table's model */
 	const struct ns_backend *first; /* --first NAME, or NULL: its reference */
 	const char *image;              /* --vs-kernel */
@@ -80,7 +83,7 @@ struct fuzz_cli {
 
 enum { OPT_SEED = 256, OPT_COUNT, OPT_TIME, OPT_STEPS, OPT_TERMS, OPT_OUT, OPT_QUIRK,
        OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST,
-       OPT_SHRINK };
+       OPT_SHRINK, OPT_FEATURES };
 
 static int bad(const char *fmt, ...) NS_PRINTF(1, 2);
 static int bad(const char *fmt, ...)
@@ -222,6 +225,9 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	case OPT_PLAY_DUMP:
 		cli->play_dump = true;
 		return 0;
+	case OPT_FEATURES:
+		cli->features = true;
+		return 0;
 	}
 	return -1;
 }
@@ -252,6 +258,7 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "first", required_argument, NULL, OPT_FIRST },
 		{ "shrink", required_argument, NULL, OPT_SHRINK },
+		{ "features", no_argument, NULL, OPT_FEATURES },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -314,6 +321,14 @@ static unsigned gen_features(const struct ns_backend *a, const struct ns_backend
 		if (a->has_feature(bit) && (!b || b->has_feature(bit)))
 			f |= bit;
 	return f;
+}
+
+/* `--features`, what a --vs-kernel VM is asked first: the new mount API
+ * features of this kernel, as a number (NS_FEAT_* bits). */
+static int print_features(void)
+{
+	printf("%u\n", gen_features(ns_backend_fuzz_default(NS_FUZZ_REFERENCE), NULL));
+	return EXIT_PASS;
 }
 
 /* What a run with the same options would play: the same features. */
@@ -614,6 +629,19 @@ static int session(struct fuzz_cli *cli)
 	cli->o.options_text = ns_buf_str(&cli->options);
 	cli->o.quirks = cli->config.quirks && *cli->config.quirks ? cli->config.quirks : "none";
 	cli->o.gen.features = gen_features(a.be, b.be);
+	if (!b.be) {
+		/* another kernel: only what it has too (one boot to ask) */
+		struct ns_buf err = NS_BUF_INIT;
+		unsigned vm;
+		if (ns_fuzz_vm_features(&b, &vm, &err) < 0) {
+			fprintf(stderr, "nstest fuzz: --vs-kernel: %s\n", ns_buf_str(&err));
+			ns_buf_free(&err);
+			free(vm_run);
+			free(self);
+			return EXIT_USAGE;
+		}
+		cli->o.gen.features &= vm;
+	}
 	if (!cli->o.batch)
 		cli->o.batch = b.be ? 64 * cli->jobs : 200;
 	memset(&sa, 0, sizeof(sa));
@@ -650,6 +678,8 @@ int cmd_fuzz(int argc, char **argv)
 		status = print_scenarios(&cli);
 	else if (cli.play_dump)
 		status = play_dump(&cli, argc, argv);
+	else if (cli.features)
+		status = print_features();
 	else
 		status = session(&cli);
 	ns_buf_free(&cli.quirks);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "fuzz/dump.h"
+#include "fuzz/play.h"
 
 static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t n,
 		       struct ns_lines *files, struct ns_buf *err)
@@ -84,7 +85,9 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
 	struct ns_lines files = NS_LINES_INIT, argv = NS_LINES_INIT;
 	struct ns_buf text = NS_BUF_INIT;
 	struct ns_run *runs;
-	bool *skipped;
+	bool *skipped, *unparsed = xcalloc(n ? n : 1, sizeof(*unparsed));
+	struct ns_fuzz_case *ok = NULL;
+	size_t m = 0;
 	int status, r = -1;
 
 	if (!mkdtemp(dir)) {
@@ -93,8 +96,30 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
 	}
 	runs = xcalloc(n ? n : 1, sizeof(*runs));
 	skipped = xcalloc(n ? n : 1, sizeof(*skipped));
-	if (write_cases(dir, cases, n, &files, err) < 0)
+	/* a shrinker's candidate that does not parse (a terminal it dropped
+	 * is named) is no candidate: the guest gets the others only, since
+	 * one file it refuses would fail the whole boot */
+	ok = xcalloc(n ? n : 1, sizeof(*ok));
+	for (size_t i = 0; i < n; i++) {
+		struct ns_buf why = NS_BUF_INIT;
+		struct ns_scenario *sc = ns_fuzz_case_scenario(&cases[i], "fuzz-case.scn", &why);
+		if (sc) {
+			ok[m++] = cases[i];
+			ns_scenario_free(sc);
+		} else {
+			memset(&out[i], 0, sizeof(out[i]));
+			out[i].unparsed = true;
+			out[i].aborted = ns_buf_detach(&why);
+			unparsed[i] = true;
+		}
+		ns_buf_free(&why);
+	}
+	if (write_cases(dir, ok, m, &files, err) < 0)
 		goto out;
+	if (!m) {
+		r = 0;          /* nothing left to boot for */
+		goto out;
+	}
 	ns_lines_push(&argv, s->vm_run);
 	ns_lines_push(&argv, "--nstest");
 	ns_lines_push(&argv, s->nstest);
@@ -114,23 +139,66 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
 				    s->image, status);
 		goto out;
 	}
-	if (ns_fuzz_undump(ns_buf_str(&text), text.len, runs, skipped, n, err) < 0)
+	if (ns_fuzz_undump(ns_buf_str(&text), text.len, runs, skipped, m, err) < 0)
 		goto out;
-	for (size_t i = 0; i < n; i++) {
+	for (size_t i = 0, k = 0; i < n; i++) {
 		struct ns_fuzz_plan p;
+		if (unparsed[i])
+			continue;
 		ns_fuzz_case_plan(&cases[i], &p);
-		ns_fuzz_outcome_take(&out[i], skipped[i] ? NULL : &runs[i], &p);
+		ns_fuzz_outcome_take(&out[i], skipped[k] ? NULL : &runs[k], &p);
 		ns_fuzz_plan_free(&p);
+		k++;
 	}
 	r = 0;
 out:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < m; i++)
 		ns_run_free(&runs[i]);
 	free(runs);
 	free(skipped);
+	free(unparsed);
+	free(ok);
 	ns_buf_free(&text);
 	remove_all(dir, &files);
 	ns_lines_free(&files);
+	ns_lines_free(&argv);
+	return r;
+}
+
+int ns_fuzz_vm_features(const struct ns_fuzz_side *s, unsigned *mask, struct ns_buf *err)
+{
+	struct ns_lines argv = NS_LINES_INIT;
+	struct ns_buf text = NS_BUF_INIT;
+	const char *p;
+	char *end;
+	unsigned long v;
+	int status, r = -1;
+
+	ns_lines_push(&argv, s->vm_run);
+	ns_lines_push(&argv, "--nstest");
+	ns_lines_push(&argv, s->nstest);
+	ns_lines_push(&argv, s->image);
+	ns_lines_push(&argv, "--");
+	ns_lines_push(&argv, "fuzz");
+	ns_lines_push(&argv, "--features");
+	ns_lines_push(&argv, "");
+	free(argv.v[argv.n - 1]);
+	argv.v[argv.n - 1] = NULL;
+	status = run_capture(argv.v, &text, err);
+	/* the last line the guest printed: its features, a number */
+	p = ns_buf_str(&text);
+	while (text.len && text.data[text.len - 1] == '\n')
+		text.data[--text.len] = '\0';
+	p = strrchr(p, '\n') ? strrchr(p, '\n') + 1 : p;
+	v = strtoul(p, &end, 10);
+	if (status == 0 && end != p && !*end) {
+		*mask = (unsigned)v;
+		r = 0;
+	} else if (status >= 0) {
+		ns_buf_addf(err, "%s %s: its features could not be read (exit status %d)", s->vm_run,
+			    s->image, status);
+	}
+	ns_buf_free(&text);
 	ns_lines_free(&argv);
 	return r;
 }

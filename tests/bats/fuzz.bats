@@ -289,3 +289,12 @@ known_gap() {
 		grep -q "^Shrunk from 10 to 10 operations" "$f" || fail "${f##*/} was shrunk: $(grep '^Shrunk' "$f")"
 	done
 }
+
+@test "fuzz --features: this kernel's mount API features, the number a --vs-kernel VM answers" {
+	run "$NSTEST" fuzz --features
+	assert_success
+	[[ $output =~ ^[0-9]+$ ]] || fail "not a number: $output"
+	# open_tree (bit 8) and move_mount (bit 9) are older than any kernel
+	# nstest supports
+	(( (output >> 8) & 3 )) || fail "no open_tree or move_mount in $output"
+}
