@@ -13,6 +13,7 @@
 #include "kernel/device.h"
 #include "kernel/mountinfo.h"
 #include "kernel/terminal.h"
+#include "mounts/umount_plan.h"
 
 /* MOUNT_ATTR_* for a stand-in mount from the MS_* flags of -o. */
 static unsigned long long mount_attrs(unsigned long flags)
@@ -176,41 +177,6 @@ int ns_kexec_mount(struct ns_term *t, const void *args, struct ns_buf *out,
 	return r;
 }
 
-struct plan {
-	struct step {
-		unsigned id;
-		char *path;
-	} *v;
-	size_t n, cap;
-};
-
-/* v[at]'s submounts, each child's own before it, children in mount ID
- * order (libmount's mnt_table_next_child_fs()), then v[at] itself. */
-static void post_order(const struct ns_mount_entry *v, size_t n, size_t at, struct plan *p)
-{
-	unsigned last = 0;
-
-	for (;;) {
-		size_t next = n;
-
-		for (size_t i = 0; i < n; i++)
-			if (v[i].parent == v[at].id && i != at && v[i].id > last &&
-			    (next == n || v[i].id < v[next].id))
-				next = i;
-		if (next == n)
-			break;
-		last = v[next].id;
-		post_order(v, n, next, p);
-	}
-	if (p->n == p->cap) {
-		void *mem = p->v;
-
-		ns_grow(&mem, &p->cap, p->n + 1, sizeof(*p->v));
-		p->v = mem;
-	}
-	p->v[p->n++] = (struct step){ v[at].id, xstrdup(v[at].target) };
-}
-
 static bool still_mounted(struct ns_term *t, unsigned id)
 {
 	struct ns_snapshot *s;
@@ -231,10 +197,10 @@ static bool still_mounted(struct ns_term *t, unsigned id)
 static int umount_recursive(struct ns_term *t, const char *target, int flags,
 			    struct ns_cmd_result *res)
 {
-	struct plan p = { NULL, 0, 0 };
+	struct ns_umount_plan p;
 	struct ns_snapshot *s;
 	char *path = realpath(target, NULL);
-	size_t top = (size_t)-1;
+	bool found;
 	int r = 0;
 
 	if (!path)
@@ -244,20 +210,14 @@ static int umount_recursive(struct ns_term *t, const char *target, int flags,
 		free(path);
 		return ns_cmd_fail(res, "read mountinfo", -r);
 	}
-	for (size_t i = 0; i < ns_snapshot_count(s); i++)
-		if (!strcmp(ns_snapshot_entries(s)[i].target, path))
-			top = i;
-	if (top != (size_t)-1)
-		post_order(ns_snapshot_entries(s), ns_snapshot_count(s), top, &p);
+	found = ns_umount_plan(s, path, &p);
 	ns_snapshot_free(s);
-	if (top == (size_t)-1)
+	if (!found)
 		r = umount2(path, flags) < 0 ? ns_cmd_fail(res, "umount2", errno) : 0;
 	for (size_t i = 0; i < p.n && r == 0; i++)
 		if ((i == 0 || still_mounted(t, p.v[i].id)) && umount2(p.v[i].path, flags) < 0)
 			r = ns_cmd_fail(res, "umount2", errno);
-	for (size_t i = 0; i < p.n; i++)
-		free(p.v[i].path);
-	free(p.v);
+	ns_umount_plan_free(&p);
 	free(path);
 	return r;
 }

@@ -7,6 +7,8 @@
 #include <string.h>
 #include <sys/mount.h>
 
+#include "mounts/umount_plan.h"
+
 /* M_* flags from the MS_* flags of -o; no atime flag means relatime,
  * mount(2)'s default. */
 static unsigned mount_flags(unsigned long ms)
@@ -514,43 +516,6 @@ static int umount_one(struct m_shell *sh, struct m_path at, const struct ns_umou
 	return r < 0 ? ns_cmd_fail(res, "umount2", -r) : 0;
 }
 
-/* umount -R's plan: mount IDs with their mount points as the table
- * names them. */
-struct plan {
-	struct step {
-		unsigned id;
-		char *path;
-	} *v;
-	size_t n, cap;
-};
-
-/* v[at]'s submounts, each child's own before it, children in mount ID
- * order (libmount's mnt_table_next_child_fs()), then v[at] itself. */
-static void post_order(const struct ns_mount_entry *v, size_t n, size_t at, struct plan *p)
-{
-	unsigned last = 0;
-
-	for (;;) {
-		size_t next = n;
-
-		for (size_t i = 0; i < n; i++)
-			if (v[i].parent == v[at].id && i != at && v[i].id > last &&
-			    (next == n || v[i].id < v[next].id))
-				next = i;
-		if (next == n)
-			break;
-		last = v[next].id;
-		post_order(v, n, next, p);
-	}
-	if (p->n == p->cap) {
-		void *mem = p->v;
-
-		ns_grow(&mem, &p->cap, p->n + 1, sizeof(*p->v));
-		p->v = mem;
-	}
-	p->v[p->n++] = (struct step){ v[at].id, xstrdup(v[at].target) };
-}
-
 /* Is the mount with this ID still in the shell's namespace? */
 static bool still_mounted(struct m_shell *sh, unsigned id)
 {
@@ -589,10 +554,10 @@ static int umount_recursive(struct m_shell *sh, const char *target,
 {
 	struct m_level *lv = m_cur(sh);
 	struct ns_buf canon = NS_BUF_INIT;
-	struct plan p = { NULL, 0, 0 };
+	struct ns_umount_plan p;
 	struct ns_snapshot *snap;
 	struct m_path at;
-	size_t top = (size_t)-1;
+	bool found;
 	int r = m_lookup(sh, target, &at);
 
 	if (r < 0)
@@ -606,19 +571,13 @@ static int umount_recursive(struct m_shell *sh, const char *target,
 		ns_buf_free(&canon);
 		return ns_cmd_fail(res, "read mountinfo", -r);
 	}
-	for (size_t i = 0; i < ns_snapshot_count(snap); i++)
-		if (!strcmp(ns_snapshot_entries(snap)[i].target, ns_buf_str(&canon)))
-			top = i;
-	if (top != (size_t)-1)
-		post_order(ns_snapshot_entries(snap), ns_snapshot_count(snap), top, &p);
+	found = ns_umount_plan(snap, ns_buf_str(&canon), &p);
 	ns_snapshot_free(snap);
-	r = top == (size_t)-1 ? umount_path(sh, ns_buf_str(&canon), a, res) : 0;
+	r = found ? 0 : umount_path(sh, ns_buf_str(&canon), a, res);
 	for (size_t i = 0; i < p.n && r == 0; i++)
 		if (i == 0 || still_mounted(sh, p.v[i].id))
 			r = umount_path(sh, p.v[i].path, a, res);
-	for (size_t i = 0; i < p.n; i++)
-		free(p.v[i].path);
-	free(p.v);
+	ns_umount_plan_free(&p);
 	ns_buf_free(&canon);
 	return r;
 }
