@@ -73,6 +73,9 @@ struct ns_mount_args {
  * superblock ones merged, as libmount reads them) with -o's words applied
  * in order; only -o's when there is nothing to merge. */
 unsigned long ns_remount_flags(const struct ns_mount_args *a, unsigned long current);
+/* The MOUNT_ATTR_* of mount_setattr(2) for the MS_* flags of -o, as a
+ * stand-in mount applies them (the kernel backend, exported programs). */
+unsigned long long ns_mount_attrs(unsigned long flags);
 
 /* umount [-l] [-R] TARGET... */
 struct ns_umount_args {

@@ -3,6 +3,7 @@
 #include "commands/command.h"
 
 #include <libmount.h>
+#include <linux/mount.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
@@ -551,3 +552,25 @@ const struct ns_cmd_def ns_cmd_mount[] = {
 	  .free_args = free_mount_args },
 };
 const size_t ns_cmd_mount_count = NS_ARRAY_SIZE(ns_cmd_mount);
+
+unsigned long long ns_mount_attrs(unsigned long flags)
+{
+	static const struct {
+		unsigned long ms;
+		unsigned long long attr;
+	} map[] = {
+		{ MS_RDONLY, MOUNT_ATTR_RDONLY }, { MS_NOSUID, MOUNT_ATTR_NOSUID },
+		{ MS_NODEV, MOUNT_ATTR_NODEV }, { MS_NOEXEC, MOUNT_ATTR_NOEXEC },
+		{ MS_NODIRATIME, MOUNT_ATTR_NODIRATIME }, { MS_NOSYMFOLLOW, MOUNT_ATTR_NOSYMFOLLOW },
+	};
+	unsigned long long attr = 0;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(map); i++)
+		if (flags & map[i].ms)
+			attr |= map[i].attr;
+	if (flags & MS_NOATIME)
+		attr |= MOUNT_ATTR_NOATIME;
+	else if (flags & MS_STRICTATIME)
+		attr |= MOUNT_ATTR_STRICTATIME;
+	return attr;
+}

@@ -157,28 +157,6 @@ static int emit_sleep(struct ns_export_ctx *cx, const struct ns_stage *sg, struc
 
 /* ---- mount(8) and umount(8) ------------------------------------------------- */
 
-static unsigned long long mount_attrs(unsigned long flags)
-{
-	static const struct {
-		unsigned long ms;
-		unsigned long long attr;
-	} map[] = {
-		{ MS_RDONLY, MOUNT_ATTR_RDONLY }, { MS_NOSUID, MOUNT_ATTR_NOSUID },
-		{ MS_NODEV, MOUNT_ATTR_NODEV }, { MS_NOEXEC, MOUNT_ATTR_NOEXEC },
-		{ MS_NODIRATIME, MOUNT_ATTR_NODIRATIME }, { MS_NOSYMFOLLOW, MOUNT_ATTR_NOSYMFOLLOW },
-	};
-	unsigned long long attr = 0;
-
-	for (size_t i = 0; i < NS_ARRAY_SIZE(map); i++)
-		if (flags & map[i].ms)
-			attr |= map[i].attr;
-	if (flags & MS_NOATIME)
-		attr |= MOUNT_ATTR_NOATIME;
-	else if (flags & MS_STRICTATIME)
-		attr |= MOUNT_ATTR_STRICTATIME;
-	return attr;
-}
-
 /* The paths of the words as C names p[0], p[1]: the words themselves,
  * or, when one names a handle, paths under the procfs handle
  * (xs_via_begin), which *via says the stage must end with xs_via_end. */
@@ -261,7 +239,7 @@ static int emit_mount(struct ns_export_ctx *cx, const struct ns_stage *sg, struc
 				return -1;
 			}
 			put(cx, "if (xs_standin_mount(%d, p[0], %#llxULL) < 0) /* %s */\n\t\t\te = errno;\n",
-			    idx, mount_attrs(a->flags), a->src);
+			    idx, ns_mount_attrs(a->flags), a->src);
 		} else {
 			put(cx, "if (mount(%s, p[0], ", lit(a->src));
 			ns_buf_addf(cx->code, "%s, %#lxUL, ", lit(a->type), a->flags);

@@ -37,6 +37,17 @@ static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t
 	return 0;
 }
 
+/* The start of a command line that runs `nstest fuzz` in s's VM. */
+static void guest_fuzz(const struct ns_fuzz_side *s, struct ns_lines *argv)
+{
+	ns_lines_push(argv, s->vm_run);
+	ns_lines_push(argv, "--nstest");
+	ns_lines_push(argv, s->nstest);
+	ns_lines_push(argv, s->image);
+	ns_lines_push(argv, "--");
+	ns_lines_push(argv, "fuzz");
+}
+
 /* Run argv with its standard output into *out; its exit status. */
 static int run_capture(char *const *argv, struct ns_buf *out, struct ns_buf *err)
 {
@@ -120,12 +131,7 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
 		r = 0;          /* nothing left to boot for */
 		goto out;
 	}
-	ns_lines_push(&argv, s->vm_run);
-	ns_lines_push(&argv, "--nstest");
-	ns_lines_push(&argv, s->nstest);
-	ns_lines_push(&argv, s->image);
-	ns_lines_push(&argv, "--");
-	ns_lines_push(&argv, "fuzz");
+	guest_fuzz(s, &argv);
 	ns_lines_push(&argv, "--play-dump");
 	for (size_t i = 0; i < files.n; i++)
 		ns_lines_push(&argv, files.v[i]);
@@ -174,12 +180,7 @@ int ns_fuzz_vm_features(const struct ns_fuzz_side *s, unsigned *mask, struct ns_
 	unsigned long v;
 	int status, r = -1;
 
-	ns_lines_push(&argv, s->vm_run);
-	ns_lines_push(&argv, "--nstest");
-	ns_lines_push(&argv, s->nstest);
-	ns_lines_push(&argv, s->image);
-	ns_lines_push(&argv, "--");
-	ns_lines_push(&argv, "fuzz");
+	guest_fuzz(s, &argv);
 	ns_lines_push(&argv, "--features");
 	ns_lines_push(&argv, "");
 	free(argv.v[argv.n - 1]);

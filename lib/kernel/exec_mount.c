@@ -15,29 +15,6 @@
 #include "kernel/terminal.h"
 #include "mounts/umount_plan.h"
 
-/* MOUNT_ATTR_* for a stand-in mount from the MS_* flags of -o. */
-static unsigned long long mount_attrs(unsigned long flags)
-{
-	static const struct {
-		unsigned long ms;
-		unsigned long long attr;
-	} map[] = {
-		{ MS_RDONLY, MOUNT_ATTR_RDONLY }, { MS_NOSUID, MOUNT_ATTR_NOSUID },
-		{ MS_NODEV, MOUNT_ATTR_NODEV }, { MS_NOEXEC, MOUNT_ATTR_NOEXEC },
-		{ MS_NODIRATIME, MOUNT_ATTR_NODIRATIME }, { MS_NOSYMFOLLOW, MOUNT_ATTR_NOSYMFOLLOW },
-	};
-	unsigned long long attr = 0;
-
-	for (size_t i = 0; i < NS_ARRAY_SIZE(map); i++)
-		if (flags & map[i].ms)
-			attr |= map[i].attr;
-	if (flags & MS_NOATIME)
-		attr |= MOUNT_ATTR_NOATIME;
-	else if (flags & MS_STRICTATIME)
-		attr |= MOUNT_ATTR_STRICTATIME;
-	return attr;
-}
-
 /* Each --make-* is a mount(2) call of its own, in the order typed. */
 static int apply_propagation(const struct ns_mount_args *a, struct ns_cmd_result *res)
 {
@@ -73,7 +50,7 @@ static int new_mount(struct ns_term *t, const struct ns_mount_args *a,
 	idx = ns_scenario_devindex(t->sc, a->src);
 	if (idx < 0)
 		return ns_cmd_fail(res, "stand-in lookup", ENODEV);
-	if (ns_devices_mount(t->devs, (size_t)idx, a->dst, mount_attrs(a->flags), &sys) < 0)
+	if (ns_devices_mount(t->devs, (size_t)idx, a->dst, ns_mount_attrs(a->flags), &sys) < 0)
 		return ns_cmd_fail(res, sys, errno);
 	return apply_propagation(a, res);
 }
