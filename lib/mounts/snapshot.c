@@ -40,8 +40,9 @@ struct ns_snapshot {
 	struct libmnt_table *tb;
 	int bad_line;            /* first line libmount rejected, or 0 */
 	struct ns_lines kept;    /* sources libmount rewrote, as printed */
-	struct ns_mount_entry *v; /* strings point into tb's entries */
+	struct ns_mount_entry *v; /* strings point into tb's entries, or own */
 	size_t n;
+	char *own;               /* the strings of a snapshot made from entries */
 };
 
 static void free_iterp(struct libmnt_iter **it)
@@ -177,10 +178,11 @@ static int parse_stream(struct ns_snapshot *s, FILE *f)
 	mnt_table_set_userdata(s->tb, s);
 	mnt_table_set_parser_errcb(s->tb, note_bad_line);
 	/* The name is for libmount's messages; the format is told by the
-	 * lines. Not a real path: libmount resolves a /proc one (four
-	 * readlink(2) calls a table), which is a quarter of the model's
-	 * time and tells us nothing. */
-	rc = mnt_table_parse_stream(s->tb, f, "mountinfo");
+	 * lines. libmount resolves the name with realpath(3) to find a
+	 * /proc/TID in it: a /proc path costs four readlink(2) calls, a
+	 * relative one getcwd(2) and readlink(2), both a table, where "/"
+	 * costs nothing and means no thread. */
+	rc = mnt_table_parse_stream(s->tb, f, "/");
 	if (ferror(f))
 		return -EIO;
 	if (s->bad_line || !all_kernel_entries(s->tb))
@@ -274,17 +276,140 @@ int ns_snapshot_parse(const char *text, size_t len, struct ns_snapshot **out)
 
 static void render_mountinfo_line(const struct ns_mount_entry *e, struct ns_buf *b);
 
+/* What libmount makes of a mount, apart from its IDs and its place,
+ * depends only on the rest of its line: the device, the options, the
+ * optional fields, the type and the source. A model renders the same few
+ * combinations over and over (a fuzz run thousands of times a second), so
+ * each is parsed once, as the line "1 1 DEV / / REST", and remembered.
+ * The memo is flushed whole when it fills up; no snapshot points into it. */
+#define MEMO_SLOTS 1024 /* a power of two; flushed at half full */
+
+struct memo {
+	char *key[MEMO_SLOTS];               /* the line parsed, or NULL */
+	struct ns_snapshot *parsed[MEMO_SLOTS]; /* its one-entry parse */
+	size_t used;
+};
+
+static struct memo memo;
+
+static void memo_flush(void)
+{
+	for (size_t i = 0; i < MEMO_SLOTS; i++) {
+		free(memo.key[i]);
+		ns_snapshot_free(memo.parsed[i]);
+		memo.key[i] = NULL;
+		memo.parsed[i] = NULL;
+	}
+	memo.used = 0;
+}
+
+static size_t memo_hash(const char *s, size_t len)
+{
+	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+
+	for (size_t i = 0; i < len; i++)
+		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
+	return (size_t)h & (MEMO_SLOTS - 1);
+}
+
+/* The parse of e's line with its IDs and places set aside, or NULL with
+ * *rc set when libmount refuses the line. line is scratch space. */
+static const struct ns_mount_entry *memo_parse(const struct ns_mount_entry *e,
+					       struct ns_buf *line, int *rc)
+{
+	struct ns_mount_entry rest = *e;
+	size_t i;
+
+	rest.id = rest.parent = 1;
+	rest.root = rest.target = "/";
+	ns_buf_reset(line);
+	render_mountinfo_line(&rest, line);
+	for (i = memo_hash(line->data, line->len); memo.key[i]; i = (i + 1) & (MEMO_SLOTS - 1))
+		if (strcmp(memo.key[i], line->data) == 0)
+			return ns_snapshot_entries(memo.parsed[i]);
+	*rc = ns_snapshot_parse(line->data, line->len, &memo.parsed[i]);
+	if (*rc < 0)
+		return NULL;
+	if (ns_snapshot_count(memo.parsed[i]) != 1) {
+		ns_snapshot_free(memo.parsed[i]);
+		memo.parsed[i] = NULL;
+		*rc = -EINVAL;
+		return NULL;
+	}
+	memo.key[i] = xstrdup(line->data);
+	memo.used++;
+	return ns_snapshot_entries(memo.parsed[i]);
+}
+
+/* The strings of an entry, in one place so that copying them is a loop. */
+#define NSTR 10
+static const char **entry_string(struct ns_mount_entry *e, int k)
+{
+	const char **all[NSTR] = {
+		&e->root, &e->target, &e->vfs_options, &e->fields, &e->fstype,
+		&e->source, &e->fs_options, &e->mount_source, &e->mount_options,
+		&e->srcpath,
+	};
+
+	return all[k];
+}
+
+/* The snapshot the text round trip would give, the libmount parse of
+ * each line's rest taken from the memo, every string copied into the
+ * snapshot's own block. A parse of the same lines (ns_snapshot_parse of
+ * their rendering) gives the same entries; tests/unit/test_snapshot.c
+ * holds the two side by side. */
 int ns_snapshot_from_entries(const struct ns_mount_entry *v, size_t n,
 			     struct ns_snapshot **out)
 {
-	struct ns_buf text = NS_BUF_INIT;
-	int rc;
+	struct ns_snapshot *s = xcalloc(1, sizeof(*s));
+	struct ns_buf line = NS_BUF_INIT;
+	size_t total = 0;
+	char *p;
+	int rc = 0;
 
-	for (size_t i = 0; i < n; i++)
-		render_mountinfo_line(&v[i], &text);
-	rc = ns_snapshot_parse(text.data, text.len, out);
-	ns_buf_free(&text);
-	return rc;
+	*out = NULL;
+	if (memo.used + n > MEMO_SLOTS / 2)
+		memo_flush();
+	s->v = xcalloc(n ? n : 1, sizeof(*s->v));
+	for (size_t i = 0; i < n; i++) {
+		const struct ns_mount_entry *d = memo_parse(&v[i], &line, &rc);
+
+		if (!d)
+			break;
+		s->v[i] = *d;
+		s->v[i].id = v[i].id;
+		s->v[i].parent = v[i].parent;
+		s->v[i].root = v[i].root ? v[i].root : "";
+		s->v[i].target = v[i].target ? v[i].target : "";
+		for (int k = 0; k < NSTR; k++) {
+			const char *str = *entry_string(&s->v[i], k);
+
+			total += str ? strlen(str) + 1 : 0;
+		}
+	}
+	ns_buf_free(&line);
+	if (rc < 0) {
+		ns_snapshot_free(s);
+		return rc;
+	}
+	s->own = p = xmalloc(total ? total : 1);
+	for (size_t i = 0; i < n; i++) {
+		for (int k = 0; k < NSTR; k++) {
+			const char **str = entry_string(&s->v[i], k);
+			size_t len;
+
+			if (!*str)
+				continue;
+			len = strlen(*str) + 1;
+			memcpy(p, *str, len);
+			*str = p;
+			p += len;
+		}
+	}
+	s->n = n;
+	*out = s;
+	return 0;
 }
 
 void ns_snapshot_free(struct ns_snapshot *s)
@@ -294,6 +419,7 @@ void ns_snapshot_free(struct ns_snapshot *s)
 	mnt_unref_table(s->tb);
 	ns_lines_free(&s->kept);
 	free(s->v);
+	free(s->own);
 	free(s);
 }
 

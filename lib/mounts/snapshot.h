@@ -36,8 +36,10 @@ struct ns_mount_entry {
 
 /* Parse mountinfo text as the kernel printed it. Returns 0 or -errno. */
 int ns_snapshot_parse(const char *text, size_t len, struct ns_snapshot **out);
-/* A snapshot of these mounts, made by rendering them as mountinfo lines
- * and parsing those; v need not outlive it. Returns 0 or -errno. */
+/* A snapshot of these mounts: what parsing them as mountinfo lines would
+ * give, each line's options, fields, type and source parsed by libmount
+ * once per process and remembered (IDs and paths pass through as
+ * given). v need not outlive it. Returns 0 or -errno. */
 int ns_snapshot_from_entries(const struct ns_mount_entry *v, size_t n,
 			     struct ns_snapshot **out);
 void ns_snapshot_free(struct ns_snapshot *s);

@@ -500,3 +500,90 @@ TEST(private_namespace)
 	umount2(base, MNT_DETACH);
 	rmdir(base);
 }
+
+/* The strings of an entry, for comparing two entries field by field. */
+static const char *entry_str(const struct ns_mount_entry *e, int k)
+{
+	const char *all[] = {
+		e->root, e->target, e->vfs_options, e->fields, e->fstype, e->source,
+		e->fs_options, e->mount_source, e->mount_options, e->srcpath,
+	};
+
+	return all[k];
+}
+
+static bool same_entry(const struct ns_mount_entry *a, const struct ns_mount_entry *b)
+{
+	if (a->id != b->id || a->parent != b->parent || a->major != b->major ||
+	    a->minor != b->minor || a->propagation != b->propagation)
+		return false;
+	for (int k = 0; k < 10; k++) {
+		const char *x = entry_str(a, k), *y = entry_str(b, k);
+
+		if ((!x) != (!y) || (x && strcmp(x, y)))
+			return false;
+	}
+	return true;
+}
+
+/* ns_snapshot_from_entries() remembers libmount's parse of each line's
+ * options, fields, type and source: its entries are, field by field,
+ * those of parsing the rendered lines, the first time (a miss) and the
+ * second (a hit), and after the memo was flushed by many distinct lines. */
+TEST(entries_memo_same_as_parse)
+{
+	static const char text[] =
+		"20 1 0:41 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		"21 20 0:41 /b/x /a rw,relatime shared:1 - tmpfs /dev/sda1 rw\n"
+		"22 20 8:1 / /root\\040dir ro,nosuid master:3 - ext4 /dev/root rw,errors=remount-ro\n"
+		"23 20 0:3 /r\\134t /a\\012b rw shared:4 master:5 propagate_from:6 - fuse.my\\040fs s\\043p rw\n"
+		"24 23 0:44 / /x rw,noexec unbindable - tmpfs  ro,size=8k\n"
+		"25 23 0:45 / /y rw - overlay overlay rw,lowerdir=/l\\040x,upperdir=/u\n"
+		"26 23 0:46 / /z ro - proc LABEL=x rw,sync,lazytime\n";
+	struct ns_snapshot *s = NULL, *t = NULL, *u = NULL, *big = NULL;
+	struct ns_mount_entry many[700];
+	char opts[700][32];
+	bool same = true;
+
+	ok(ns_snapshot_parse(text, strlen(text), &s) == 0 && ns_snapshot_count(s) == 7,
+	   "seven tricky lines parse");
+	if (!s)
+		return;
+	ok(ns_snapshot_from_entries(ns_snapshot_entries(s), 7, &t) == 0 &&
+	   ns_snapshot_from_entries(ns_snapshot_entries(s), 7, &u) == 0,
+	   "their entries make a snapshot twice");
+	for (size_t i = 0; t && u && i < 7; i++)
+		same = same && same_entry(&ns_snapshot_entries(s)[i], &ns_snapshot_entries(t)[i]) &&
+		       same_entry(&ns_snapshot_entries(s)[i], &ns_snapshot_entries(u)[i]);
+	ok(t && u && same, "... each entry, field by field, what the parse of the lines gave");
+	for (size_t i = 0; i < NS_ARRAY_SIZE(many); i++) {
+		snprintf(opts[i], sizeof(opts[i]), "rw,size=%zuk", i + 1);
+		many[i] = ns_snapshot_entries(s)[i % 7];
+		many[i].fs_options = opts[i];
+	}
+	ok(ns_snapshot_from_entries(many, NS_ARRAY_SIZE(many), &big) == 0 &&
+	   ns_snapshot_count(big) == NS_ARRAY_SIZE(many),
+	   "700 distinct lines in one snapshot (more than the memo holds)");
+	same = big != NULL;
+	for (size_t i = 0; big && i < NS_ARRAY_SIZE(many); i++)
+		same = same && !strcmp(ns_snapshot_entries(big)[i].fs_options, opts[i]) &&
+		       ns_snapshot_entries(big)[i].id == many[i].id;
+	ok(same, "... each with its own options");
+	ns_snapshot_free(big);
+	ns_snapshot_free(u);
+	ns_snapshot_free(t);
+	ns_snapshot_free(s);
+}
+
+/* A line libmount refuses is refused from entries too, memo or not. */
+TEST(entries_memo_refuses_what_parse_refuses)
+{
+	static const char bad[] = "1 1 0:3 / / rw - ";
+	struct ns_mount_entry e = { 1, 1, 0, 3, "/", "/", "rw", "", "", "", "", NULL, NULL, NULL, 0 };
+	struct ns_snapshot *s = NULL;
+
+	ok(ns_snapshot_parse(bad, strlen(bad), &s) < 0 && !s,
+	   "a line with no type and no source does not parse");
+	ok(ns_snapshot_from_entries(&e, 1, &s) < 0 && !s, "... nor does an entry with none");
+	ok(ns_snapshot_from_entries(&e, 1, &s) < 0 && !s, "... not even the second time");
+}
