@@ -102,9 +102,15 @@ static void buf_reserve(struct ns_buf *b, size_t extra)
 {
 	void *d = b->data;
 
+	size_t need;
+
 	if (extra > ((size_t)-1) - b->len - 1)
 		oom();
-	ns_grow(&d, &b->cap, b->len + extra + 1, 1);
+	need = b->len + extra + 1;
+	/* most buffers take a word at a time: start at a line, not at 8 */
+	if (!b->cap && need < 64)
+		need = 64;
+	ns_grow(&d, &b->cap, need, 1);
 	b->data = d;
 }
 

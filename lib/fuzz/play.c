@@ -70,51 +70,77 @@ static void take(void *p, size_t i, const struct ns_run *run)
 	take_case(&t->out[k], &t->cases[k], run);
 }
 
-int ns_fuzz_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
-		 struct ns_fuzz_outcome *out, struct ns_buf *err)
+void ns_fuzz_parse_cases(const struct ns_fuzz_case *cases, size_t n, struct ns_fuzz_parsed *p)
 {
-	struct ns_scenario **sc;
-	size_t *index, m = 0;
-	struct take_ctx t = { out, cases, NULL };
-
-	(void)err;
-	if (!s->be)
-		return ns_fuzz_vm_play(s, cases, n, out, err);
-	sc = xcalloc(n ? n : 1, sizeof(*sc));
-	index = xcalloc(n ? n : 1, sizeof(*index));
+	p->n = n;
+	p->m = 0;
+	p->sc = xcalloc(n ? n : 1, sizeof(*p->sc));
+	p->index = xcalloc(n ? n : 1, sizeof(*p->index));
+	p->why = xcalloc(n ? n : 1, sizeof(*p->why));
 	for (size_t i = 0; i < n; i++) {
 		char path[64];
 		struct ns_buf why = NS_BUF_INIT;
+
 		snprintf(path, sizeof(path), "fuzz-%zu.scn", i);
-		sc[m] = ns_fuzz_case_scenario(&cases[i], path, &why);
-		if (sc[m]) {
-			index[m++] = i;
-		} else {
-			/* a shrinker's candidate may not parse (a handle of a
-			 * terminal it dropped): it is no candidate; the session
-			 * says when a generated case does not */
-			memset(&out[i], 0, sizeof(out[i]));
-			out[i].unparsed = true;
-			out[i].aborted = ns_buf_detach(&why);
-		}
+		p->sc[p->m] = ns_fuzz_case_scenario(&cases[i], path, &why);
+		if (p->sc[p->m])
+			p->index[p->m++] = i;
+		else
+			p->why[i] = ns_buf_detach(&why);
 		ns_buf_free(&why);
+	}
+}
+
+void ns_fuzz_parsed_free(struct ns_fuzz_parsed *p)
+{
+	for (size_t i = 0; i < p->m; i++)
+		ns_scenario_free(p->sc[i]);
+	for (size_t i = 0; i < p->n; i++)
+		free(p->why[i]);
+	free(p->sc);
+	free(p->index);
+	free(p->why);
+	memset(p, 0, sizeof(*p));
+}
+
+int ns_fuzz_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
+		 const struct ns_fuzz_parsed *parsed, struct ns_fuzz_outcome *out,
+		 struct ns_buf *err)
+{
+	struct ns_fuzz_parsed own;
+	const struct ns_fuzz_parsed *p = parsed;
+	struct take_ctx t = { out, cases, NULL };
+
+	if (!s->be)
+		return ns_fuzz_vm_play(s, cases, n, out, err);
+	if (!p) {
+		ns_fuzz_parse_cases(cases, n, &own);
+		p = &own;
+	}
+	for (size_t i = 0; i < n; i++) {
+		if (!p->why[i])
+			continue;
+		/* a shrinker's candidate may not parse (a handle of a
+		 * terminal it dropped): it is no candidate; the session
+		 * says when a generated case does not */
+		memset(&out[i], 0, sizeof(out[i]));
+		out[i].unparsed = true;
+		out[i].aborted = xstrdup(p->why[i]);
 	}
 	if (s->be->play_here) {
 		/* a backend that touches nothing plays right here: no worker
 		 * processes, no wire, no verdicts the fuzzer does not read */
-		for (size_t i = 0; i < m; i++) {
+		for (size_t i = 0; i < p->m; i++) {
 			struct ns_run run;
-			s->be->play_here(sc[i], &s->run, &run);
-			take_case(&out[index[i]], &cases[index[i]], &run);
+			s->be->play_here(p->sc[i], &s->run, &run);
+			take_case(&out[p->index[i]], &cases[p->index[i]], &run);
 			ns_run_free(&run);
 		}
-	} else if (m) {
-		t.index = index;
-		ns_fuzz_play_scenarios(s->be, &s->run, s->jobs, sc, m, take, &t);
+	} else if (p->m) {
+		t.index = p->index;
+		ns_fuzz_play_scenarios(s->be, &s->run, s->jobs, p->sc, p->m, take, &t);
 	}
-	for (size_t i = 0; i < m; i++)
-		ns_scenario_free(sc[i]);
-	free(sc);
-	free(index);
+	if (p == &own)
+		ns_fuzz_parsed_free(&own);
 	return 0;
 }

@@ -26,10 +26,23 @@ struct ns_fuzz_side {
 struct ns_scenario *ns_fuzz_case_scenario(const struct ns_fuzz_case *c, const char *path,
 					  struct ns_buf *err);
 
-/* Play cases[0..n) on side s into out[0..n). 0, or -1 with err set (the
- * side could not play at all). */
+/* A batch of cases parsed once for every side that plays it here: the
+ * scenarios of the cases that parse, sc[k] being case index[k], and why
+ * each other case did not (why[i] NULL for a case that parsed). */
+struct ns_fuzz_parsed {
+	struct ns_scenario **sc;
+	size_t *index, m;
+	char **why;
+	size_t n;
+};
+void ns_fuzz_parse_cases(const struct ns_fuzz_case *cases, size_t n, struct ns_fuzz_parsed *p);
+void ns_fuzz_parsed_free(struct ns_fuzz_parsed *p);
+
+/* Play cases[0..n) on side s into out[0..n), their parse p (NULL: s
+ * parses them when it needs them). 0, or -1 with err set (the side could
+ * not play at all). */
 int ns_fuzz_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
-		 struct ns_fuzz_outcome *out, struct ns_buf *err);
+		 const struct ns_fuzz_parsed *p, struct ns_fuzz_outcome *out, struct ns_buf *err);
 
 /* Play parsed scenarios on a backend of this process, handing each run
  * (NULL: skipped) to fn in order: shared by ns_fuzz_play and the guest

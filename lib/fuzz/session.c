@@ -38,17 +38,22 @@ static int play_both(struct session *s, const struct ns_fuzz_case *cases, size_t
 		     struct ns_fuzz_outcome *oa, struct ns_fuzz_outcome *ob)
 {
 	struct ns_buf err = NS_BUF_INIT;
+	struct ns_fuzz_parsed p;
+	int r = 0;
 
 	memset(oa, 0, n * sizeof(*oa));
 	memset(ob, 0, n * sizeof(*ob));
-	if (ns_fuzz_play(s->a, cases, n, oa, &err) < 0 ||
-	    ns_fuzz_play(s->b, cases, n, ob, &err) < 0) {
+	/* parsed once for both sides (a VM side parses in its guest) */
+	ns_fuzz_parse_cases(cases, n, &p);
+	if (ns_fuzz_play(s->a, cases, n, &p, oa, &err) < 0 ||
+	    ns_fuzz_play(s->b, cases, n, &p, ob, &err) < 0) {
 		if (!s->r->error)
 			s->r->error = ns_buf_detach(&err);
-		ns_buf_free(&err);
-		return -1;
+		r = -1;
 	}
-	return 0;
+	ns_buf_free(&err);
+	ns_fuzz_parsed_free(&p);
+	return r;
 }
 
 static void free_outcomes(struct ns_fuzz_outcome *v, size_t n)
@@ -116,7 +121,7 @@ static char *explain(struct session *s, const struct ns_fuzz_case *c,
 		struct ns_fuzz_diff d;
 		struct ns_buf err = NS_BUF_INIT;
 		alt.run.config.quirks = v[i].quirks;
-		if (ns_fuzz_play(&alt, c, 1, &ob, &err) == 0 &&
+		if (ns_fuzz_play(&alt, c, 1, NULL, &ob, &err) == 0 &&
 		    ns_fuzz_compare(c, oa, &ob, &d) == NS_FUZZ_SAME)
 			cause = xstrdup(v[i].cause);
 		ns_fuzz_diff_free(&d);
