@@ -58,8 +58,8 @@ static void mark(struct ns_keymap *mp, struct ns_key k)
 		v->x = 1;
 }
 
-/* Visit every line of text[0..len) that is a record; false as soon as
- * one is not and all_records is set. */
+/* Visit every line of text[0..len) that is a record (fn NULL: only look
+ * at them); false as soon as one is not and all_records is set. */
 static bool each_record(const char *text, size_t len, bool all_records,
 			struct sets *s, void (*fn)(struct ns_keymap *, struct ns_key))
 {
@@ -70,10 +70,10 @@ static bool each_record(const char *text, size_t len, bool all_records,
 	for (size_t i = 0; ok && i < lines.n; i++) {
 		struct ns_mi_line l;
 
-		if (ns_mi_parse(lines.v[i], &l))
-			each_number(&l, s, fn);
-		else
+		if (!ns_mi_parse(lines.v[i], &l))
 			ok = !all_records;
+		else if (fn)
+			each_number(&l, s, fn);
 		ns_mi_free(&l);
 	}
 	ns_lines_free(&lines);
@@ -96,12 +96,12 @@ unsigned ns_view_complete(const char *table, size_t tlen, const char *out,
 	unsigned complete = 0;
 
 	memset(&s, 0, sizeof(s));
+	if (out == table && olen == tlen) {
+		/* no filter: all of it, if it is all records */
+		return each_record(table, tlen, true, &s, NULL) ? NS_VIEW_ALL : 0;
+	}
 	if (!each_record(table, tlen, true, &s, put))
 		goto done;
-	if (out == table && olen == tlen) {
-		complete = NS_VIEW_ALL;
-		goto done;
-	}
 	each_record(out, olen, false, &s, mark);
 	for (unsigned k = 0; k < 3; k++)
 		if (all_marked(&s.k[k]))
