@@ -58,6 +58,9 @@ struct gen {
 	 * work or hold a file (umount's busy copies) */
 	struct { const char *src, *dst; } binds[2];
 	unsigned nbinds;
+	/* the last place made unbindable: what move_mount --set-group
+	 * turns shared again (do_set_group() clears MNT_UNBINDABLE) */
+	const char *unbindable;
 };
 
 static const char *pick(struct gen *g, const char *const *v, size_t n)
@@ -242,7 +245,8 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 		return has(g, NS_FEAT_MOVE_MOUNT) ? (t->handles ? 6 : 1) : 0;
 	case OP_BENEATH:
 		return has(g, NS_FEAT_MOVE_MOUNT_BENEATH) ? (t->handles ? 3 : 1) : 0;
-	case OP_SET_GROUP: return has(g, NS_FEAT_MOVE_MOUNT_SET_GROUP) ? 2 : 0;
+	case OP_SET_GROUP:
+		return has(g, NS_FEAT_MOVE_MOUNT_SET_GROUP) ? (g->unbindable ? 6 : 2) : 0;
 	case OP_SETATTR: return has(g, NS_FEAT_MOUNT_SETATTR) ? 3 : 0;
 	case OP_IDMAP:
 		return has(g, NS_FEAT_MOUNT_SETATTR) && g->nterm > 1 ? 1 : 0;
@@ -382,10 +386,17 @@ static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
 		break;
 	}
 	case OP_SET_GROUP: {
-		/* FROM must be a mount's root of a shared or slave mount: "/"
-		 * (made shared by the usual opening) a third of the time */
-		const char *from = ns_rng_pct(&g->rng, 33) ? "/" : place(g, term);
-		addf(g, term, "move_mount --set-group %s %s", from, place(g, term));
+		/* FROM must be the root of a shared or slave mount: "/" (made
+		 * shared by the usual opening) half the time. TO must be a
+		 * private mount of FROM's filesystem below FROM's root: a
+		 * bind made earlier half the time, when there is one (a
+		 * private or unbindable bind joining /'s group is the case
+		 * the kernel's do_set_group() changes most) */
+		const char *from = ns_rng_pct(&g->rng, 50) ? "/" : place(g, term);
+		const char *to = g->unbindable && ns_rng_pct(&g->rng, 50) ? g->unbindable
+			: g->nbinds && ns_rng_pct(&g->rng, 50)
+			? g->binds[ns_rng_below(&g->rng, g->nbinds)].dst : place(g, term);
+		addf(g, term, "move_mount --set-group %s %s", from, to);
 		break;
 	}
 	case OP_SETATTR:
@@ -505,9 +516,13 @@ static void add_op(struct gen *g, unsigned term)
 		mounted_on(g, dst);
 		break;
 	}
-	case OP_MAKE:
-		addf(g, term, "mount --make-%s %s", PICK(g, makes), place(g, term));
+	case OP_MAKE: {
+		const char *how = PICK(g, makes), *at = place(g, term);
+		addf(g, term, "mount --make-%s %s", how, at);
+		if (strstr(how, "unbindable"))
+			g->unbindable = at;
 		break;
+	}
 	case OP_MAKE2: {
 		const char *a = PICK(g, makes), *c = PICK(g, makes);
 		addf(g, term, "mount --make-%s --make-%s %s", a, c, dir(g));

@@ -273,6 +273,10 @@ known_gap() {
 	found_within 1110 NSTEST_MODEL_BREAK=remount-ignores-locks --
 }
 
+@test "fuzz: a model whose --set-group keeps a mount unbindable is found" {
+	found_within 1410 NSTEST_MODEL_BREAK=set-group-keeps-unbindable --
+}
+
 @test "fuzz: a model that finds no propagated copy busy is found, in 7 operations" {
 	# its smallest case needs a directory, a shared /, a second namespace,
 	# a bind, a file, the file held and the umount: seven
