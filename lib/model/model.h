@@ -141,7 +141,8 @@ struct m_mount {
 	/* the mount it is a slave of (the kernel's mnt_master; `master` is
 	 * that mount's group), and its place in that mount's list of slaves
 	 * (mnt_slave_list: a slave copy goes first, a copy of a slave right
-	 * after it, the slaves of a mount that stops being shared last):
+	 * after it, a mount made a slave first and the slaves it had next,
+	 * before 6.17 last: make_slave_lists() in tree.c):
 	 * the order propagation visits slaves in (next_group()) */
 	struct m_mount *master_mnt;
 	double slave_key;
@@ -196,6 +197,7 @@ enum m_quirk {
 	M_QUIRK_COPY_UNDER_LOCK_UNLOCKED, /* a copy put under a locked mount: unlocked */
 	M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK, /* ... locked, and the mount on top not */
 	M_QUIRK_MOUNTINFO_ATTACH_ORDER, /* mountinfo in the namespace list's order */
+	M_QUIRK_MAKE_SLAVE_SAME_ROOT, /* do_make_slave() before 6.17: slave lists */
 	M_QUIRK__COUNT
 };
 

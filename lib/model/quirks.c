@@ -153,6 +153,21 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"first. Measured on every Debian 6.1 release; creation order from "
 		"6.12.43 on (scenarios/newapi/mountinfo-order.scn, docs/kernels.md).",
 	},
+	[M_QUIRK_MAKE_SLAVE_SAME_ROOT] = {
+		"make-slave-same-root", ">= 6.1, < 6.17",
+		"a shared mount made a slave (unshare -m --propagation slave makes "
+		"every copy one) becomes the slave of the first peer after it in "
+		"its ring whose root is its own, else of the next peer, and the "
+		"slaves it had go at the end of its new master's list (the "
+		"kernel's do_make_slave()); the order of that list is the order "
+		"propagation reaches slaves in, which mountinfo shows from 6.8. "
+		"From 6.17 (\"do_make_slave(): choose new master sanely\", \"turn "
+		"mnt_slave_list into hlist\") the new master is the next peer "
+		"whatever its root and the slaves go first, after the mount itself. "
+		"A difference between kernels: no document gives an order. Measured "
+		"on Debian's 6.12.118 and 6.16.12; the 6.17 order on 6.17.8, 6.18.44 "
+		"and 7.3.4 (scenarios/regressions/04-slave-list-order.scn).",
+	},
 };
 
 static int find(const char *name, size_t len)

@@ -213,31 +213,54 @@ void m_slave_after(const struct m_world *w, struct m_mount *c, struct m_mount *o
 		slave_after(w, c, old);
 }
 
-/* The kernel's do_make_slave() on the mount lists: m's master becomes a
- * peer of m (one with m's root first), or, with no peer, the master it
- * had; m goes first in its master's list and its own slaves last, in
- * their order. With no master at all its slaves are slaves no more. Call
- * it while m is still in its ring. */
+/* What a mount that stops propagating leaves in the slave lists (the
+ * kernel's mnt_slave_list, whose order is the order next_group() sends
+ * events down, see propagate()). Derived from fs/pnode.c:
+ *
+ * From 6.17 (Al Viro's series of June 2025, "do_make_slave(): choose new
+ * master sanely" and "turn mnt_slave_list into hlist"),
+ * change_mnt_propagation() takes as m's new master its next peer,
+ * next_peer(m), the one after it in the ring (mnt_share), whatever its
+ * root; with no peer, the master m had. transfer_propagation() hands m's
+ * own slaves to that master with hlist_splice_init() at the head of its
+ * list, in their order, and with MS_SLAVE m itself goes first
+ * (hlist_add_head()): the new master's list becomes m, m's slaves, then
+ * the slaves it had. With no master m's slaves are slaves no more.
+ *
+ * Up to 6.16 (quirk make-slave-same-root) do_make_slave() took the first
+ * peer from next_peer(m) on with m's root dentry, else next_peer(m); m
+ * went first (list_move()) but its slaves at the tail (list_splice() at
+ * mnt_slave_list.prev): m, the slaves the master had, then m's.
+ *
+ * Both move a mount that is a slave already to the head of its master's
+ * list on MS_SLAVE. Call it while m is still in its ring. */
 static void make_slave_lists(struct m_world *w, struct m_mount *m)
 {
+	bool same_root = w->quirks & (1u << M_QUIRK_MAKE_SLAVE_SAME_ROOT);
 	struct m_mount *master = NULL, **v;
 	size_t n;
 
 	if (m->group && m->peer_next && m->peer_next != m) {
-		for (struct m_mount *p = m->peer_next; p != m && !master; p = p->peer_next)
-			if (p->root == m->root)
+		master = m->peer_next;
+		for (struct m_mount *p = m->peer_next; same_root && p != m; p = p->peer_next)
+			if (p->root == m->root) {
 				master = p;
-		if (!master)
-			master = m->peer_next;
+				break;
+			}
 	} else {
 		master = m->master_mnt;
 	}
 	n = slaves_of(w, m, &v);
-	for (size_t i = 0; i < n; i++) {
-		if (master)
-			slave_to(w, v[i], master, true);
-		else
+	if (!master) {
+		for (size_t i = 0; i < n; i++)
 			v[i]->master_mnt = NULL;
+	} else if (same_root) {
+		for (size_t i = 0; i < n; i++)
+			slave_to(w, v[i], master, true);
+	} else {
+		/* each to the head, the last first: they keep their order */
+		for (size_t i = n; i-- > 0;)
+			slave_to(w, v[i], master, false);
 	}
 	free(v);
 	if (master)
@@ -255,15 +278,15 @@ void m_set_shared(struct m_world *w, struct m_mount *m)
  * a shared mount with peers makes it a slave of its group; with no peers
  * it keeps whatever master it had (or none: private). On anything not
  * shared MS_SLAVE changes nothing, unbindable included (the kernel's
- * change_mnt_propagation() keeps the flag). */
+ * change_mnt_propagation() keeps the flag), but the place of a slave in
+ * its master's list: it goes first (make_slave_lists()). */
 void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type)
 {
 	if (type == MS_SHARED) {
 		m_set_shared(w, m);
 		return;
 	}
-	if (m->group || type != MS_SLAVE)
-		make_slave_lists(w, m);
+	make_slave_lists(w, m);
 	if (type != MS_SLAVE)
 		m->master_mnt = NULL;
 	if (m->group) {
@@ -280,6 +303,14 @@ void m_change_type(struct m_world *w, struct m_mount *m, unsigned long type)
 	m->unbindable = type == MS_UNBINDABLE;
 }
 
+/* A mount that goes (umount, a namespace dropped) leaves its lists as
+ * MS_PRIVATE would, one mount at a time, by the rule of 6.17's
+ * change_mnt_propagation() (make_slave_lists()). Not imitated: 6.17
+ * hands the slaves of a mount to a peer or master that goes in the same
+ * umount only if nothing else is left (propagation_source()), and 6.18
+ * moves every slave of the mounts that go at once (bulk_make_private()),
+ * so after an umount of several peers the slaves may come in another
+ * order. */
 void m_leave_propagation(struct m_world *w, struct m_mount *m)
 {
 	make_slave_lists(w, m);

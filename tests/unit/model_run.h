@@ -139,6 +139,19 @@ static inline void table(struct run *r, const char *const *exp, const char *desc
 	free(diff);
 }
 
+/* The next step prints exactly these mountinfo lines, in this order:
+ * for the order mounts were made in, which mountinfo shows from 6.8. */
+static inline void table_in_order(struct run *r, const char *const *exp, const char *desc)
+{
+	char *diff = NULL;
+	bool good = step(r) && r->out.err == 0 &&
+		    match_step(r->m, NULL, exp, false, r->out.output, &diff);
+
+	ok(good, "%s: %s", r->what, desc);
+	explain(r, good, diff);
+	free(diff);
+}
+
 /* The same with names of their own: for a listing after unmounts, whose
  * new mounts and groups may get back numbers that earlier ones had
  * (proc(5): IDs "may be reused"), which the run's renaming would not

@@ -774,6 +774,82 @@ TEST(propagate_from_master_in_another_namespace)
 	finish(r);
 }
 
+/* ---- the order of the slave lists (fs/pnode.c; no document gives one) --- */
+
+/* sh2's copy of / (R') and of the bind on /a (A') join the ring of /'s
+ * group after their originals: /, R', /a, A' (clone_mnt()). From 6.17
+ * change_mnt_propagation() makes each the slave of its next peer, at the
+ * head of its list: R' of /a, then A' of /. A mount on /a (on the bind)
+ * reaches its peer /, then with next_group() the slaves of /a (R', at
+ * /b/x, where /a's root is) before those of / (A', on its root): the
+ * copies are made, and listed, in that order. Up to 6.16 do_make_slave()
+ * took the peer with the copy's own root (quirk make-slave-same-root):
+ * R' of /, A' of /a, so A' receives first. */
+#define UNSHARE_SLAVE_PEERS \
+	C("sh1# mkdir -p /a/x/x /b/x/x") \
+	C("sh1# mount --make-shared /") \
+	C("sh2# mount --bind /b/x /a") \
+	C("sh2# unshare -m --propagation slave sh") \
+	C("sh1# mount --bind /b/x/x /a") \
+	C("sh2# " MI)
+
+TEST(slave_order_after_unshare_slave)
+{
+	struct run *r = start("slave lists after unshare --propagation slave", UNSHARE_SLAVE_PEERS);
+
+	setup(r, 5);
+	table_in_order(r, L("40 39 0:1 / / rw,relatime master:1",
+			    "41 40 0:1 /b/x /a rw,relatime master:1",
+			    "42 40 0:1 /b/x/x /b/x rw,relatime master:1",
+			    "43 41 0:1 /b/x/x /a rw,relatime master:1"),
+		       "the slave of /a (the copy of /) receives before the slave of / (the copy of the bind)");
+	finish(r);
+
+	r = start_with("quirk make-slave-same-root", UNSHARE_SLAVE_PEERS,
+		       1u << M_QUIRK_MAKE_SLAVE_SAME_ROOT, M_BREAK_NONE);
+	setup(r, 5);
+	table_in_order(r, L("40 39 0:1 / / rw,relatime master:1",
+			    "41 40 0:1 /b/x /a rw,relatime master:1",
+			    "42 41 0:1 /b/x/x /a rw,relatime master:1",
+			    "43 40 0:1 /b/x/x /b/x rw,relatime master:1"),
+		       "each copy the slave of the peer with its root: the copy of the bind receives first");
+	finish(r);
+}
+
+/* A slave made a slave again goes to the head of its master's list, on
+ * every kernel (do_make_slave(): list_move(); from 6.17
+ * change_mnt_propagation(): hlist_del_init(), hlist_add_head()). /b and
+ * /c become slaves of /a in turn, each at the head: /c, /b. */
+TEST(make_slave_again_goes_first)
+{
+	struct run *r = start("make-slave on a slave",
+		C("# mkdir /a /b /c")
+		C("# mount --make-shared /dev/sdb1 /a")
+		C("# mkdir /a/x /a/y")
+		C("# mount --bind /a /b")
+		C("# mount --bind /a /c")
+		C("# mount --make-slave /b")
+		C("# mount --make-slave /c")
+		C("# mount /dev/sdc1 /a/x")
+		C("# mount --make-slave /b")
+		C("# mount /dev/sdc2 /a/y")
+		C("# " MI));
+
+	setup(r, 10);
+	table_in_order(r, L("20 19 8:1 / / rw,relatime",
+			    "21 20 8:17 / /a rw,relatime shared:1",
+			    "22 20 8:17 / /b rw,relatime master:1",
+			    "23 20 8:17 / /c rw,relatime master:1",
+			    "24 21 8:33 / /a/x rw,relatime shared:2",
+			    "25 23 8:33 / /c/x rw,relatime master:2",
+			    "26 22 8:33 / /b/x rw,relatime master:2",
+			    "27 21 8:34 / /a/y rw,relatime shared:3",
+			    "28 22 8:34 / /b/y rw,relatime master:3",
+			    "29 23 8:34 / /c/y rw,relatime master:3"),
+		       "/c, made a slave last, receives /a/x first; /b, made one again, receives /a/y first");
+	finish(r);
+}
+
 /* ---- files: the errors of mkdir(2), open(2), chdir(2), opendir(3) ------- */
 
 TEST(file_errors)
@@ -1235,44 +1311,46 @@ TEST(quirks_parse)
 #define ROOT (1u << M_QUIRK_BENEATH_NOT_ROOT | 1u << M_QUIRK_BENEATH_NOT_LOCKED)
 #define TAKES (1u << M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK)
 #define ORDER (1u << M_QUIRK_MOUNTINFO_ATTACH_ORDER)
+	/* make-slave-same-root: every kernel before 6.17 */
+#define SLAVE (1u << M_QUIRK_MAKE_SLAVE_SAME_ROOT)
 	static const struct { const char *release; unsigned want; } kernel[] = {
 		/* the ranges measured on Debian's kernels (docs/kernels.md) */
 		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
-				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
+				    1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER | SLAVE },
 		{ "6.1.158", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
-			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
+			     1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER | SLAVE },
 		{ "6.0.19", 0 },
 		{ "6.2.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER | SLAVE },
 		{ "6.4.16", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER },
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ORDER | SLAVE },
 		{ "6.5.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ORDER },
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ORDER | SLAVE },
 		/* mountinfo-attach-order ends at 6.8 */
 		{ "6.7.12", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ORDER },
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ORDER | SLAVE },
 		{ "6.8.0", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+			   1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | SLAVE },
 		{ "6.12.43+deb12-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 					       1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | SLAVE },
 		{ "6.12.48", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 			     1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | SLAVE },
 		{ "6.12.57", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST | 1u << M_QUIRK_DETACHED_OURS_ONLY |
-			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+			     1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | SLAVE },
 		/* the first stretch of umount-busy-skips-chains ends there */
 		{ "6.12.116+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 						1u << M_QUIRK_DETACHED_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
-						LOCK | ROOT },
+						LOCK | ROOT | SLAVE },
 		{ "6.12.117+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-						1u << M_QUIRK_DETACHED_OURS_ONLY | LOCK | ROOT },
+						1u << M_QUIRK_DETACHED_OURS_ONLY | LOCK | ROOT | SLAVE },
 		/* the second stretch of change-type-ours-only, after "; " */
 		{ "6.16.3+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 					      1u << M_QUIRK_CHANGE_TYPE_OURS_ONLY | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
-					      LOCK | ROOT },
+					      LOCK | ROOT | SLAVE },
 		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | SLAVE },
 		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
 		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
@@ -1299,6 +1377,7 @@ TEST(quirks_parse)
 #undef ROOT
 #undef TAKES
 #undef ORDER
+#undef SLAVE
 	struct ns_buf err = NS_BUF_INIT;
 	unsigned mask = 99;
 
@@ -1332,7 +1411,7 @@ TEST(quirks_parse)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order, make-slave-same-root; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
