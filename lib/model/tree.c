@@ -748,7 +748,6 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 				 !(w->quirks & (1u << M_QUIRK_COPY_UNDER_LOCK_UNLOCKED));
 
 		add_kid(at_mnt, c, at.d);
-		m_list_append(w, c);
 		if (under) {
 			/* a mount already there goes on top of the copy, and
 			 * of whatever the copy brings on its own root (the
@@ -797,6 +796,13 @@ int m_attach(struct m_world *w, struct m_mount *t, struct m_path at, bool moving
 			      c->why ? c->why : "", under->id);
 		}
 	}
+	/* before 6.8 (quirk mountinfo-attach-order) the copies enter their
+	 * namespaces' lists after the tree, the last made first: the
+	 * kernel's propagate_mnt() puts each on tree_list with
+	 * hlist_add_head(), and attach_recursive_mnt() commits them
+	 * (commit_tree()) in that list's order */
+	for (size_t i = r.n; i-- > 0;)
+		m_list_append(w, r.v[i].copy);
 	free(r.v);
 	return 0;
 }
