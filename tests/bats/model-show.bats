@@ -226,3 +226,15 @@ SCN
 	assert_line --regexp '^ *-22 20 0:31 / /c rw,relatime$'
 	assert_line --regexp '^ *\+24 20 0:31 / /c rw,relatime$'
 }
+
+@test "run --quirk make-slave-same-root: slaves receive in the order of the slave lists before 6.17" {
+	scn=$NSTEST_ROOT/scenarios/regressions/04-slave-list-order.scn
+	run "$NSTEST" run --backend model "$scn"
+	assert_success
+	run "$NSTEST" run --backend model --quirk make-slave-same-root "$scn"
+	assert_failure 1
+	# each copy was made the slave of the peer with its root: the copy
+	# of / receives before the copy of /b
+	assert_line --regexp '^ *-63 61 8:17 / /b/x rw,relatime master:2$'
+	assert_line --regexp '^ *\+66 61 8:17 / /b/x rw,relatime master:2$'
+}
