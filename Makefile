@@ -144,7 +144,8 @@ check-scenarios: nstest
 # Other kernels under qemu: every scenario on Debian's 6.1, 6.12, 6.18 and
 # newest kernels in three modes (tests/bats/vm/lines.bats), kernel-matrix,
 # kernel-bisect over 7.1/7.2 point releases, a git bisect run over a
-# stand-in tree, ci/kernels fetching from Debian's archive (network). Needs
+# stand-in tree, ci/kernels fetching from Debian's archive (network), the
+# programs of nstest export --c booted as the guest's only program. Needs
 # the packages of `ci/install-deps --vm`, which `make check` does without.
 check-vm: nstest
 	ci/install-deps --vm
