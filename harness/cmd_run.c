@@ -49,11 +49,20 @@ static const char run_help[] =
 	"  --format FORMAT        human (default), tap, junit, json or html (a page with\n"
 	"                         each failing scenario and its propagation graphs)\n"
 	"  --output FILE          write the report to FILE (progress stays on the terminal)\n"
+	"  --report FORMAT:FILE   also write a report in FORMAT to FILE, from the same run\n"
+	"                         (repeatable; each report a file of its own)\n"
 	"  -v, --verbose          human format: the whole transcript, not only failures\n"
 	"  --update               rewrite the expected output this kernel does not match\n"
 	"  --bisect               for git bisect run: exit 0 good, 1 bad, 125 cannot judge,\n"
 	"                         128 (stop the bisect) for a bad option or scenario file\n"
 	"  -h, --help             this help\n";
+
+/* A report besides the one of --format: --report FORMAT:FILE. */
+struct report_req {
+	const struct ns_reporter *rep;
+	const char *path;          /* FILE, within spec */
+	const char *spec;          /* FORMAT:FILE as given, for messages */
+};
 
 struct run_cli {
 	const char *backend_name;  /* --backend NAME, or NULL */
@@ -74,11 +83,13 @@ struct run_cli {
 	char shard_text[24];       /* written as K/N, whatever zeros were typed */
 	const char *output;        /* --output FILE */
 	const struct ns_reporter *reporter;
+	struct report_req *reports; /* --report FORMAT:FILE, in order */
+	size_t nreports;
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
        OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
-       OPT_ALLOW_EMPTY_SHARD, OPT_HELP = 'h' };
+       OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_HELP = 'h' };
 
 static int unknown_format(const char *name)
 {
@@ -88,6 +99,95 @@ static int unknown_format(const char *name)
 	usage_error("unknown --format '%s' (known: %s)", name, ns_buf_str(&known));
 	ns_buf_free(&known);
 	return -1;
+}
+
+/* --report FORMAT:FILE: a known format, a colon, a file name. The
+ * format name has no colon, so the first colon ends it: the file name
+ * may hold more. */
+static int opt_report(const char *v, struct run_cli *cli)
+{
+	const char *colon = strchr(v, ':');
+	struct ns_buf known = NS_BUF_INIT;
+	char name[32];
+	size_t len = colon ? (size_t)(colon - v) : 0;
+	const struct ns_reporter *rep = NULL;
+
+	if (!colon || !len || !colon[1]) {
+		usage_error("--report must be FORMAT:FILE, a format, a colon and a file name, not '%s'", v);
+		return -1;
+	}
+	if (len < sizeof(name)) {
+		memcpy(name, v, len);
+		name[len] = '\0';
+		rep = ns_reporter_find(name);
+	}
+	if (!rep) {
+		ns_reporter_names(&known);
+		usage_error("--report %s: unknown format '%.*s' (known: %s)", v, (int)len, v,
+			    ns_buf_str(&known));
+		ns_buf_free(&known);
+		return -1;
+	}
+	cli->reports = xrealloc(cli->reports, (cli->nreports + 1) * sizeof(*cli->reports));
+	cli->reports[cli->nreports++] = (struct report_req){ rep, colon + 1, v };
+	return 0;
+}
+
+/* Where a report to path lands, to tell two names of one file apart from
+ * two files: the file a name leads to (outfile.h follows a symlink to a
+ * file), or, for a file not there yet, its folder's real path and its
+ * name. Heap; NULL when the folder cannot be resolved (the open then
+ * says why). */
+static char *report_target(const char *path)
+{
+	const char *slash = strrchr(path, '/');
+	char *dir, *real, *key;
+	struct ns_buf b = NS_BUF_INIT;
+
+	real = realpath(path, NULL);
+	if (real)
+		return real;
+	dir = !slash ? xstrdup(".") : slash == path ? xstrdup("/")
+		: xstrndup(path, (size_t)(slash - path));
+	real = realpath(dir, NULL);
+	free(dir);
+	if (!real)
+		return NULL;
+	ns_buf_addf(&b, "%s/%s", strcmp(real, "/") ? real : "", slash ? slash + 1 : path);
+	free(real);
+	key = xstrdup(ns_buf_str(&b));
+	ns_buf_free(&b);
+	return key;
+}
+
+/* Two reports may not share a file: the later rename would silently
+ * throw the earlier report away. 0, or -1 after a usage message. */
+static int check_report_files(const struct run_cli *cli)
+{
+	size_t n = cli->nreports + 1;
+	char **key = xcalloc(n, sizeof(*key));
+	int r = 0;
+
+	key[0] = cli->output ? report_target(cli->output) : NULL;
+	for (size_t i = 1; i < n && !r; i++) {
+		key[i] = report_target(cli->reports[i - 1].path);
+		for (size_t j = 0; j < i && key[i] && !r; j++) {
+			if (!key[j] || strcmp(key[i], key[j]))
+				continue;
+			if (j == 0)
+				usage_error("--report %s: %s is the file of --output already; each report needs a file of its own",
+					    cli->reports[i - 1].spec, cli->reports[i - 1].path);
+			else
+				usage_error("--report %s: %s is the file of --report %s already; each report needs a file of its own",
+					    cli->reports[i - 1].spec, cli->reports[i - 1].path,
+					    cli->reports[j - 1].spec);
+			r = -1;
+		}
+	}
+	for (size_t i = 0; i < n; i++)
+		free(key[i]);
+	free(key);
+	return r;
 }
 
 /* Shard numbers: up to a million shards, far more than any CI has jobs. */
@@ -170,6 +270,8 @@ static int parse_option(int c, struct run_cli *cli)
 		return 0;
 	case OPT_QUIRKS:
 		return opt_quirks(&cli->config, optarg);
+	case OPT_REPORT:
+		return opt_report(optarg, cli);
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
@@ -194,6 +296,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "userns", no_argument, NULL, OPT_USERNS },
 		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "bisect", no_argument, NULL, OPT_BISECT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
 		{ "quirk", required_argument, NULL, OPT_QUIRK },
@@ -233,6 +336,8 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		usage_error("run needs at least one scenario file or folder");
 		return -1;
 	}
+	if (cli->nreports && check_report_files(cli) < 0)
+		return -1;
 	cli->backend = choose_backend(cli->backend_name);
 	if (cli->backend && apply_config(&cli->config, cli->backend, &cli->opts) < 0)
 		return -1;
@@ -303,13 +408,27 @@ static int apply_shard(struct ns_lines *files, const struct run_cli *cli)
 	return -1;
 }
 
-struct run_state {
-	struct ns_report_ctx ctx;
+/* One report of the run: the one of --format (to standard output, or to
+ * --output), then one per --report. Each has a context of its own, so
+ * each format keeps its own state and writes exactly what a run with it
+ * alone writes. */
+struct report_sink {
 	const struct ns_reporter *rep;
+	struct ns_report_ctx ctx;
+	const char *path;          /* the file, or NULL: standard output */
+	const char *what;          /* "--output FILE", "--report FORMAT:FILE" */
+	struct ns_buf what_buf;
+	struct ns_outfile file;    /* when path */
+	bool opened;
+};
+
+struct run_state {
+	struct report_sink *sink;
+	size_t nsinks;
 	struct ns_tally tally;
 	struct ns_scenario *const *sc;
+	size_t total;
 	bool progress;          /* --output: progress on the terminal (stderr) */
-	struct ns_outfile output; /* --output */
 	unsigned bad, unjudged; /* --bisect: see bisect_status() */
 };
 
@@ -317,17 +436,19 @@ static void on_started(void *p, size_t index)
 {
 	struct run_state *st = p;
 
-	if (st->rep->started)
-		st->rep->started(&st->ctx, index, st->sc[index]);
+	for (size_t i = 0; i < st->nsinks; i++)
+		if (st->sink[i].rep->started)
+			st->sink[i].rep->started(&st->sink[i].ctx, index, st->sc[index]);
 	if (st->progress)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, st->ctx.total, st->sc[index]->path);
+		fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, st->total, st->sc[index]->path);
 }
 
 static void on_result(void *p, size_t index, const struct ns_result *r)
 {
 	struct run_state *st = p;
 
-	st->rep->scenario(&st->ctx, index, r);
+	for (size_t i = 0; i < st->nsinks; i++)
+		st->sink[i].rep->scenario(&st->sink[i].ctx, index, r);
 	ns_tally_add(&st->tally, r->v->status);
 	/* for bisecting, xfail markers do not count: the documented rule
 	 * decides; a skip or a sandbox that could not be built cannot */
@@ -337,46 +458,28 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 		st->bad++;
 }
 
-static void init_report(struct run_state *st, const struct run_cli *cli, size_t n,
-			char *hostname, size_t hostname_size)
+/* The context every report starts from: what ran, where, on what. */
+static void init_ctx(struct ns_report_ctx *ctx, const struct run_cli *cli, size_t n,
+		     char *hostname, size_t hostname_size)
 {
 	bool tty = isatty(STDOUT_FILENO);
 	const char *release = cli->backend->release(&cli->opts);
 
-	memset(st, 0, sizeof(*st));
-	st->rep = cli->reporter;
-	st->ctx.out = stdout;
-	st->ctx.total = n;
-	st->ctx.verbose = cli->verbose;
+	memset(ctx, 0, sizeof(*ctx));
+	ctx->out = stdout;
+	ctx->total = n;
+	ctx->verbose = cli->verbose;
 	/* no-color.org: a NO_COLOR that is set and not empty */
-	st->ctx.color = tty && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
-	st->ctx.version = NS_VERSION;
-	st->ctx.progress = tty;
-	st->ctx.devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
-	st->ctx.kernel = release; /* NULL: the documented rules, no kernel */
-	st->ctx.shard = cli->shard;
+	ctx->color = tty && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	ctx->version = NS_VERSION;
+	ctx->progress = tty;
+	ctx->devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
+	ctx->kernel = release; /* NULL: the documented rules, no kernel */
+	ctx->shard = cli->shard;
 	if (gethostname(hostname, hostname_size) < 0)
 		snprintf(hostname, hostname_size, "unknown");
 	hostname[hostname_size - 1] = '\0';
-	st->ctx.hostname = hostname;
-}
-
-/* --output FILE: the report goes to the file; on a terminal the progress
- * stays on the terminal, through stderr. */
-static int open_output(struct run_state *st, const char *path)
-{
-	/* written beside it and renamed over it once complete (outfile.h) */
-	int r = ns_outfile_open(&st->output, path);
-
-	if (r < 0) {
-		fprintf(stderr, "nstest: error: --output %s: %s\n", path, strerror(-r));
-		return -1;
-	}
-	st->ctx.out = st->output.f;
-	st->ctx.color = false;
-	st->ctx.progress = false;
-	st->progress = isatty(STDERR_FILENO);
-	return 0;
+	ctx->hostname = hostname;
 }
 
 /* The html report's graphs of a failing scenario: drawn by a second run of
@@ -393,42 +496,130 @@ static char **run_pictures(void *arg, const struct ns_scenario *sc)
 	return p;
 }
 
+/* The reports of the run, the one of --format first, each with its own
+ * copy of base. */
+static void init_sinks(struct run_state *st, const struct run_cli *cli,
+		       const struct ns_report_ctx *base, struct ns_runner_opts *ro)
+{
+	st->nsinks = 1 + cli->nreports;
+	st->sink = xcalloc(st->nsinks, sizeof(*st->sink));
+	for (size_t i = 0; i < st->nsinks; i++) {
+		struct report_sink *k = &st->sink[i];
+
+		k->ctx = *base;
+		k->rep = i ? cli->reports[i - 1].rep : cli->reporter;
+		k->path = i ? cli->reports[i - 1].path : cli->output;
+		ns_buf_addf(&k->what_buf, "%s %s", i ? "--report" : "--output",
+			    i ? cli->reports[i - 1].spec : cli->output ? cli->output : "-");
+		k->what = ns_buf_str(&k->what_buf);
+		if (k->rep == &ns_reporter_html) {
+			k->ctx.pictures = run_pictures;
+			k->ctx.pictures_arg = ro;
+		}
+	}
+}
+
+/* Open every report file before the first scenario runs: a file that
+ * cannot be written stops the run with nothing written. 0, or -1 after
+ * saying which and why. A report to a file has no colour and no progress
+ * of its own; for --output the progress stays on the terminal, through
+ * stderr. */
+static int open_sinks(struct run_state *st)
+{
+	for (size_t i = 0; i < st->nsinks; i++) {
+		struct report_sink *k = &st->sink[i];
+		int r;
+
+		if (!k->path)
+			continue;
+		/* written beside it and renamed over it once complete (outfile.h) */
+		r = ns_outfile_open(&k->file, k->path);
+		if (r < 0) {
+			fprintf(stderr, "nstest: error: %s: %s\n", k->what, strerror(-r));
+			for (size_t j = 0; j < i; j++) {
+				if (st->sink[j].opened)
+					ns_outfile_abort(&st->sink[j].file);
+				st->sink[j].opened = false;
+			}
+			return -1;
+		}
+		k->opened = true;
+		k->ctx.out = k->file.f;
+		k->ctx.color = false;
+		k->ctx.progress = false;
+	}
+	st->progress = st->sink[0].path && isatty(STDERR_FILENO);
+	return 0;
+}
+
+/* Put every report file in place; each is committed even when another
+ * failed. 0, or -1 after saying which could not be written. */
+static int commit_sinks(struct run_state *st)
+{
+	int status = 0;
+
+	for (size_t i = 0; i < st->nsinks; i++) {
+		struct report_sink *k = &st->sink[i];
+		int r;
+
+		if (!k->opened)
+			continue;
+		k->opened = false;
+		r = ns_outfile_commit(&k->file);
+		if (r < 0) {
+			fprintf(stderr, "nstest: error: %s: write error: %s; the file is left as it was\n",
+				k->what, strerror(-r));
+			status = -1;
+		}
+	}
+	return status;
+}
+
+static void free_sinks(struct run_state *st)
+{
+	for (size_t i = 0; i < st->nsinks; i++)
+		ns_buf_free(&st->sink[i].what_buf);
+	free(st->sink);
+	st->sink = NULL;
+	st->nsinks = 0;
+}
+
 static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
 	struct ns_runner_opts ro;
+	struct ns_report_ctx base;
 	struct run_state st;
 	struct ns_runner_hooks hooks = { &st, on_started, on_result };
 	char hostname[256];
+	int committed;
 
 	/* an empty shard runs nothing: no sandbox, so no privileges needed */
 	if (n && prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
 	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail };
-	init_report(&st, cli, n, hostname, sizeof(hostname));
-	st.ctx.backend = ro.backend->name;
-	st.ctx.rootless = ro.run.userns;
+	init_ctx(&base, cli, n, hostname, sizeof(hostname));
+	base.backend = ro.backend->name;
+	base.rootless = ro.run.userns;
+	memset(&st, 0, sizeof(st));
 	st.sc = sc;
-	if (st.rep == &ns_reporter_html) {
-		st.ctx.pictures = run_pictures;
-		st.ctx.pictures_arg = &ro;
-	}
-	if (cli->output && open_output(&st, cli->output) < 0)
+	st.total = n;
+	init_sinks(&st, cli, &base, &ro);
+	if (open_sinks(&st) < 0) {
+		free_sinks(&st);
 		return EXIT_USAGE;
-	if (st.rep->begin)
-		st.rep->begin(&st.ctx);
+	}
+	for (size_t i = 0; i < st.nsinks; i++)
+		if (st.sink[i].rep->begin)
+			st.sink[i].rep->begin(&st.sink[i].ctx);
 	ns_runner_run(sc, n, &ro, &hooks);
-	st.rep->end(&st.ctx, &st.tally);
+	for (size_t i = 0; i < st.nsinks; i++)
+		st.sink[i].rep->end(&st.sink[i].ctx, &st.tally);
 	if (st.progress)
 		fputs("\r\033[K", stderr);
-	if (cli->output) {
-		int r = ns_outfile_commit(&st.output);
-
-		if (r < 0) {
-			fprintf(stderr, "nstest: error: --output %s: write error: %s; the file is left as it was\n",
-				cli->output, strerror(-r));
-			return EXIT_USAGE;
-		}
-	}
+	committed = commit_sinks(&st);
+	free_sinks(&st);
+	if (committed < 0)
+		return EXIT_USAGE;
 	if (cli->bisect)
 		return st.bad ? EXIT_FAILED : st.unjudged ? EXIT_BISECT_SKIP : EXIT_PASS;
 	return st.tally.failed || st.tally.xpassed ? EXIT_FAILED : EXIT_PASS;
@@ -515,5 +706,6 @@ int cmd_run(int argc, char **argv)
 	memset(&cli, 0, sizeof(cli));
 	status = stdout_done(run_main(argc, argv, &cli, &input_error));
 	config_opts_free(&cli.config);
+	free(cli.reports);
 	return bisect ? bisect_status(status, input_error) : status;
 }
