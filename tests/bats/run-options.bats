@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# tests/bats/run-options.bats - run --bisect and --output.
+# tests/bats/run-options.bats - run --bisect, --output and --report.
 
 bats_require_minimum_version 1.5.0
 load helpers
@@ -108,4 +108,133 @@ PASS  $p
 	run --separate-stderr "$NSTEST" run --output /nonexistent/dir/r.txt "$(pass_scn)"
 	assert_failure 2
 	assert_equal "$stderr" "nstest: error: --output /nonexistent/dir/r.txt: No such file or directory"
+}
+
+# ---- --report FORMAT:FILE: several reports from one run ----------------------
+
+# What differs from one run to the next: times, the timestamp, and the
+# version in the JUnit properties and the JSON head (report.bats has the
+# same).
+normalize() {
+	sed -E -e 's/ time="[0-9]+\.[0-9]{3}"/ time="T"/g' \
+		-e 's/ timestamp="[^"]*"/ timestamp="TS"/' \
+		-e 's/"seconds":[0-9]+\.[0-9]{3}/"seconds":S/g' "$@"
+}
+
+@test "report: one run writes every report, each what a run of that format alone writes" {
+	write_scn tree/a-pass <<<$'    # mkdir /a\n    # ls /\n    a' >/dev/null
+	write_scn tree/b-fail <<<$'    # mkdir /b\n    # ls /\n    nothing' >/dev/null
+	write_scn tree/c-skip <<<$'kernel: >= 99.0\n\n    # mkdir /a' >/dev/null
+	r=$BATS_TEST_TMPDIR/r
+	mkdir "$r"
+	run --separate-stderr "$NSTEST" run --format json "$SCN_DIR/tree" \
+		--report junit:"$r/one.xml" --report tap:"$r/one.tap" --report human:"$r/one.txt" \
+		--report json:"$r/also.json"
+	assert_failure 1
+	assert_equal "$stderr" ""
+	normalize <<<"$output" >"$r/one.json"
+	# the same run once per format, each to standard output
+	for f in junit:xml tap:tap human:txt json:json; do
+		run "$NSTEST" run --format "${f%:*}" "$SCN_DIR/tree"
+		assert_failure 1
+		normalize <<<"$output" >"$r/alone.${f#*:}"
+	done
+	for ext in xml tap txt json; do
+		[[ -s $r/one.$ext ]] || fail "no $ext report"
+		normalize -i "$r/one.$ext"
+		diff -u "$r/alone.$ext" "$r/one.$ext" || fail "the $ext report of the one run differs"
+	done
+	normalize "$r/also.json" | diff -u "$r/alone.json" - || fail "--report json differs from --format json"
+	grep -q '<testcase classname="nstest.tree" name="b-fail"' "$r/one.xml"
+	grep -q '^not ok 2 ' "$r/one.tap"
+
+	# --output and --report together: nothing on standard output
+	run --separate-stderr "$NSTEST" run --format junit --output "$r/o.xml" \
+		--report=json:"$r/o.json" "$SCN_DIR/tree"
+	assert_failure 1
+	assert_output ""
+	normalize "$r/o.xml" | diff -u "$r/alone.xml" - || fail "--output differs"
+	normalize "$r/o.json" | diff -u "$r/alone.json" - || fail "--report= differs"
+}
+
+@test "report: on a terminal the human report keeps its progress and colour, the files get neither" {
+	p=$(fail_scn)
+	run script -qec "$NSTEST run $p --report human:$BATS_TEST_TMPDIR/r.txt" /dev/null
+	assert_failure 1
+	[[ $output == *"[1/1] $p"* && $output == *$'\e['* ]] || fail "no progress or colour on the terminal: $output"
+	run cat "$BATS_TEST_TMPDIR/r.txt"
+	[[ $output != *$'\e'* && $output == *"FAIL  $p"* ]] || fail "the file: $output"
+}
+
+@test "report: an unknown FORMAT, or no FORMAT:FILE, is a usage error that names it, and nothing runs" {
+	p=$(pass_scn)
+	run --separate-stderr "$NSTEST" run --report xml:r.xml "$p"
+	assert_failure 2
+	assert_output ""
+	assert_equal "${stderr_lines[0]}" "nstest: error: --report xml:r.xml: unknown format 'xml' (known: human, tap, junit, json, html)"
+	for bad in junit junit: :r.xml ""; do
+		run --separate-stderr "$NSTEST" run --report "$bad" "$p"
+		assert_failure 2
+		assert_equal "${stderr_lines[0]}" "nstest: error: --report must be FORMAT:FILE, a format, a colon and a file name, not '$bad'"
+	done
+	run --separate-stderr "$NSTEST" run "$p" --report
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "nstest: error: run: option '--report' needs a value"
+	# --bisect: the command line is wrong, stop the bisection
+	run "$NSTEST" run --bisect --report xml:r.xml "$p"
+	assert_failure 128
+	[[ ! -e r.xml ]]
+}
+
+@test "report: a file that cannot be written stops the run before it starts, and no report is written" {
+	p=$(pass_scn)
+	mkdir "$BATS_TEST_TMPDIR/w"
+	cd "$BATS_TEST_TMPDIR/w"
+	run --separate-stderr "$NSTEST" run --output o.txt --report json:o.json \
+		--report junit:/nonexistent/dir/r.xml "$p"
+	assert_failure 2
+	assert_output ""
+	assert_equal "$stderr" "nstest: error: --report junit:/nonexistent/dir/r.xml: No such file or directory"
+	[[ ! -e o.txt && ! -e o.json ]] || fail "a report was written: $(ls)"
+	[[ -z $(ls -A) ]] || fail "left behind: $(ls -A)"
+	# a folder cannot be replaced by a report
+	mkdir d
+	run --separate-stderr "$NSTEST" run --report tap:d "$p"
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: --report tap:d: Is a directory"
+	# --bisect: the machine, not the command line: cannot judge
+	run "$NSTEST" run --bisect --report junit:/nonexistent/dir/r.xml "$p"
+	assert_failure 125
+}
+
+@test "report: two reports to one file, however it is spelt, are a usage error" {
+	p=$(pass_scn)
+	mkdir "$BATS_TEST_TMPDIR/w"
+	cd "$BATS_TEST_TMPDIR/w"
+	mkdir sub
+	ln -s r.json link.json
+	echo old >r.json
+	for two in "--report json:r.json --report junit:r.json" \
+		   "--report json:r.json --report junit:./sub/../r.json" \
+		   "--report json:$BATS_TEST_TMPDIR/w/r.json --report junit:link.json"; do
+		# shellcheck disable=SC2086 # two options
+		run --separate-stderr "$NSTEST" run $two "$p"
+		assert_failure 2
+		first=${two%% --report junit:*} second=${two##* junit:}
+		assert_equal "${stderr_lines[0]}" "nstest: error: --report junit:$second: $second is the file of $first already; each report needs a file of its own"
+	done
+	run --separate-stderr "$NSTEST" run --format tap --output r.json --report junit:r.json "$p"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "nstest: error: --report junit:r.json: r.json is the file of --output already; each report needs a file of its own"
+	# a file not there yet, named twice
+	run --separate-stderr "$NSTEST" run --report tap:sub/new --report human:./sub/new "$p"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "nstest: error: --report human:./sub/new: ./sub/new is the file of --report tap:sub/new already; each report needs a file of its own"
+	# nothing ran, nothing was written
+	assert_equal "$(cat r.json)" old
+	[[ ! -e sub/new ]]
+	# two files of the same format are fine
+	run "$NSTEST" run --report json:a.json --report json:sub/a.json "$p"
+	assert_success
+	cmp a.json sub/a.json || diff <(normalize a.json) <(normalize sub/a.json)
 }

@@ -111,6 +111,20 @@ many() {
 	[[ $stderr == *"--output $BATS_TEST_TMPDIR/full/r: write error: No space left on device"* ]]
 }
 
+@test "write errors: run --report on a full disk exits 2 naming it; the run's other reports are still written" {
+	on_small_disk '
+		fill
+		"$NSTEST" run --backend=model --format tap --output "$OUT/r.tap" \
+			--report junit:"$FULL/r.xml" --report json:"$OUT/r.json" "$PASS"
+		echo "status $?"
+		ls -A "$FULL" >"$OUT/left"'
+	assert_line "status 2"
+	assert_equal "$stderr" "nstest: error: --report junit:$BATS_TEST_TMPDIR/full/r.xml: write error: No space left on device; the file is left as it was"
+	assert_equal "$(cat "$BATS_TEST_TMPDIR/left")" "fill"
+	grep -q '^ok 1 ' "$BATS_TEST_TMPDIR/r.tap" || fail "no TAP report"
+	grep -q '"summary":{"passed":1,' "$BATS_TEST_TMPDIR/r.json" || fail "no JSON report"
+}
+
 # ---- standard output -----------------------------------------------------------
 
 @test "write errors: standard output on a full device is exit 2 for every command" {
