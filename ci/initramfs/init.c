@@ -15,7 +15,13 @@
  *      the directory in /nstest-cwd, its standard output going to the
  *      second serial port (ttyS1) and its standard error to the third
  *      (ttyS2), which carry nothing else;
- *   5. hands nstest's exit status to the host through qemu's
+ *   5. sends back the files named in /nstest-fetch (NUL-separated: the
+ *      reports nstest writes to files, --output and --report) that
+ *      nstest wrote, as a cpio archive (newc, each file named by its
+ *      place in the list: 0, 1, ...) on the fourth serial port (ttyS3),
+ *      which carries nothing else; a file nstest did not write is left
+ *      out; the archive always ends with its trailer;
+ *   6. hands nstest's exit status to the host through qemu's
  *      isa-debug-exit device (port 0xf4): writing V makes qemu exit with
  *      status 2V+1. Each outcome has its own V (VERDICT_* below), so the
  *      host can tell a verdict from a guest that died or powered off.
@@ -116,6 +122,7 @@ static void mount_dev(void)
 		{ "/dev/console", 5, 1 }, { "/dev/null", 1, 3 },
 		{ "/dev/zero", 1, 5 }, { "/dev/ttyS0", 4, 64 },
 		{ "/dev/ttyS1", 4, 65 }, { "/dev/ttyS2", 4, 66 },
+		{ "/dev/ttyS3", 4, 67 },
 		{ "/dev/loop-control", 10, 237 },
 	};
 
@@ -302,6 +309,97 @@ static int run_nstest(const int port[2])
 	return status;
 }
 
+/* Write all of buf to fd: 0, or -1 with errno. */
+static int write_all(int fd, const void *buf, size_t n)
+{
+	const char *p = buf;
+
+	while (n) {
+		ssize_t w = write(fd, p, n);
+
+		if (w < 0 && errno == EINTR)
+			continue;
+		if (w <= 0)
+			return -1;
+		p += w;
+		n -= (size_t)w;
+	}
+	return 0;
+}
+
+/* One cpio (newc) member: its header, its name, its data (size bytes
+ * from fd, or none for fd < 0), each padded to 4 bytes. 0, or -1. */
+static int cpio_member(int port, const char *name, int fd, unsigned long size)
+{
+	static const char zeros[4];
+	char head[128], buf[4096];
+	size_t namesize = strlen(name) + 1;
+	unsigned long left = size;
+
+	if (size > 0xffffffffUL) { /* newc's sizes have 8 hex digits */
+		errno = EFBIG;
+		return -1;
+	}
+	snprintf(head, sizeof(head), "070701%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X%08X",
+		 0u, fd < 0 ? 0u : 0100644u, 0u, 0u, 1u, 0u, (unsigned)size, 0u, 0u, 0u, 0u,
+		 (unsigned)namesize, 0u);
+	if (write_all(port, head, 110) < 0 || write_all(port, name, namesize) < 0 ||
+	    write_all(port, zeros, (4 - (110 + namesize) % 4) % 4) < 0)
+		return -1;
+	while (left) {
+		ssize_t n = read(fd, buf, left < sizeof(buf) ? left : sizeof(buf));
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0) {
+			if (n == 0)
+				errno = EIO; /* shorter than its size: cut the archive */
+			return -1;
+		}
+		if (write_all(port, buf, (size_t)n) < 0)
+			return -1;
+		left -= (unsigned long)n;
+	}
+	return write_all(port, zeros, (4 - size % 4) % 4);
+}
+
+/* Step 5: the files of /nstest-fetch that nstest wrote, to ttyS3. An
+ * archive without its trailer tells the host that something went wrong
+ * here, which this program says on the console. */
+static void send_files(void)
+{
+	size_t len, index = 0;
+	char *list = slurp("/nstest-fetch", &len);
+	int port;
+
+	if (!list || !len)
+		return;
+	port = open_port("/dev/ttyS3");
+	for (size_t off = 0; off < len; off += strlen(list + off) + 1, index++) {
+		const char *path = list + off;
+		char name[24];
+		struct stat st;
+		int fd = open(path, O_RDONLY | O_CLOEXEC);
+
+		if (fd < 0 || fstat(fd, &st) < 0 || !S_ISREG(st.st_mode)) {
+			if (fd >= 0)
+				close(fd);
+			continue; /* not written: nstest said why */
+		}
+		snprintf(name, sizeof(name), "%zu", index);
+		if (cpio_member(port, name, fd, (unsigned long)st.st_size) < 0) {
+			say("cannot send %s back: %s", path, strerror(errno));
+			close(fd);
+			tcdrain(port);
+			return;
+		}
+		close(fd);
+	}
+	if (cpio_member(port, "TRAILER!!!", -1, 0) < 0)
+		say("cannot send the files back: %s", strerror(errno));
+	tcdrain(port);
+}
+
 static int verdict_of(int status)
 {
 	if (WIFSIGNALED(status)) {
@@ -333,5 +431,7 @@ int main(void)
 
 	const int port[2] = { open_port("/dev/ttyS1"), open_port("/dev/ttyS2") };
 	say("running nstest");
-	set_verdict(verdict_of(run_nstest(port)));
+	int verdict = verdict_of(run_nstest(port));
+	send_files();
+	set_verdict(verdict);
 }
