@@ -322,12 +322,12 @@ for where, text in commands:
             bad = 1
             break
         host = km.Kernel(None, tempfile.gettempdir(), 0)
-        cmd = host.command(nstest, "json", a.scenarios, a.nstest_opts, a.vm_opt)
+        cmd = host.command(nstest, a.scenarios, a.nstest_opts, a.vm_opt)
         mine = listed(cmd)
         sizes.append(len(mine))
         got += mine
     else:
-        whole = listed(host.command(nstest, "json", a.scenarios, a.nstest_opts[:-2], a.vm_opt))
+        whole = listed(host.command(nstest, a.scenarios, a.nstest_opts[:-2], a.vm_opt))
         if 0 in sizes or sorted(got) != sorted(whole):
             print(f"{where}: {text}: shards of {sizes} scenarios, {len(got)} in all, "
                   f"{len(set(got))} different, of {len(whole)}")
