@@ -60,6 +60,41 @@ SCN
 	done
 }
 
+@test "kernel-matrix: each kernel boots once for both its reports, JSON and JUnit; --no-junit: JSON only" {
+	cd "$NSTEST_ROOT"
+	# a qemu that counts its starts
+	cat >"$BATS_TEST_TMPDIR/qemu" <<EOF2
+#!/bin/bash
+echo boot >>$BATS_TEST_TMPDIR/boots
+exec qemu-system-x86_64 "\$@"
+EOF2
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+	# TCG: under --accel auto a KVM that does not work would be a start too
+	export NSTEST_VM_ACCEL=tcg
+	out=$BATS_TEST_TMPDIR/reports
+	guest=$(basename "$KERNEL" | sed 's/^vmlinuz-//')
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/kernel-matrix" --no-host -o "$out" \
+		-s scenarios/article/02-slave.scn -s scenarios/article/03-bind.scn "$KERNEL"
+	assert_success
+	assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/boots")" 1
+	assert_equal "$(cd "$out" && ls)" "00-$guest.json
+00-$guest.stderr
+00-$guest.xml
+matrix.json"
+	# the two reports of the one run: its kernel, its scenarios
+	grep -q "\"kernel\":\"$guest\"" "$out/00-$guest.json"
+	grep -q "<property name=\"kernel\" value=\"$guest\"/>" "$out/00-$guest.xml"
+	grep -q '<testsuites name="nstest" tests="2" failures="0"' "$out/00-$guest.xml"
+
+	rm "$BATS_TEST_TMPDIR/boots"
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/kernel-matrix" --no-host --no-junit \
+		-o "$out" -s scenarios/article/02-slave.scn "$KERNEL"
+	assert_success
+	assert_equal "$(wc -l <"$BATS_TEST_TMPDIR/boots")" 1
+	# the earlier run's JUnit report is not left to pass for this one's
+	[[ -s $out/00-$guest.json && ! -e $out/00-$guest.xml ]] || fail "reports: $(ls "$out")"
+}
+
 @test "kernel-matrix: a kernel without a verdict is a column of '-' and status 125" {
 	cd "$NSTEST_ROOT"
 	head -c 100000 /dev/zero >"$BATS_TEST_TMPDIR/vmlinuz-zeros"

@@ -82,6 +82,62 @@ SCN
 	assert_line --index 0 --partial ", tmpfs stand-ins"
 }
 
+@test "vm-run: the files of run --output and --report come back from one boot, whole, where a run here writes them" {
+	pass=$(write_scn pass <<<$'    # mkdir /a\n    # ls /\n    a')
+	broken=$(write_scn broken <<<$'    # mkdir /a\n    # ls /\n    b')
+	mkdir -p "$BATS_TEST_TMPDIR/w/sub"
+	cd "$BATS_TEST_TMPDIR/w"
+	# an old report keeps its mode; a symlink leads to the file it names
+	echo old >old.tap
+	chmod 640 old.tap
+	echo old >sub/target.json
+	ln -s sub/target.json link.json
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run --format json "$pass" "$broken" \
+		--report junit:sub/r.xml --report=tap:old.tap --report json:link.json \
+		--output="$BATS_TEST_TMPDIR/w/r.json"
+	assert_failure 1
+	assert_output ""
+	[[ -L link.json && -s sub/target.json && -s r.json && -s sub/r.xml ]] || fail "reports: $(ls -lR)"
+	# the same run: its two JSON reports are the same, byte for byte
+	cmp r.json sub/target.json
+	grep -q "\"kernel\":\"$(basename "$KERNEL" | sed 's/^vmlinuz-//')\"" r.json
+	grep -q '^not ok 2 ' old.tap
+	assert_equal "$(stat -c %a old.tap)" 640
+	# the JUnit report is what a JUnit run in the VM prints, times aside
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run --format junit "$pass" "$broken"
+	assert_failure 1
+	times='s/ time="[0-9.]+"/ time="T"/g; s/ timestamp="[^"]*"/ timestamp="TS"/'
+	diff -u <(sed -E "$times" <<<"$output") <(sed -E "$times" sub/r.xml)
+	# a report nstest does not write (a run that cannot start) leaves the
+	# file here as it was
+	run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- run --report tap:old.tap no-such.scn
+	assert_failure 2
+	grep -q '^not ok 2 ' old.tap
+	[[ -z $(find . -mindepth 1 -name '.*') ]] || fail "left behind: $(find . -mindepth 1 -name '.*')"
+}
+
+@test "vm-run: reports cut short on their way back are no verdict: 125, and nothing is written" {
+	# a qemu whose fourth serial port loses the end of what the guest sent
+	cat >"$BATS_TEST_TMPDIR/qemu" <<'EOF2'
+#!/bin/bash
+qemu-system-x86_64 "$@"
+s=$?
+for a in "$@"; do
+	[[ $a == file,id=reports,path=* ]] && truncate -s 200 "${a#*path=}"
+done
+exit $s
+EOF2
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+	cd "$BATS_TEST_TMPDIR"
+	echo old >r.xml
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" "$KERNEL" -- \
+		run --report junit:r.xml "$NSTEST_ROOT/scenarios/article/02-slave.scn"
+	assert_failure 125
+	[[ $stderr == *"vm-run: no verdict: the reports did not come back from the guest: "* ]] ||
+		fail "stderr: $stderr"
+	assert_equal "$(cat r.xml)" old
+}
+
 @test "vm-run: a kernel panic is no verdict: 125 and the panic named" {
 	run --separate-stderr "$CI_DIR/vm-run" --append rdinit=/no-such-init "$KERNEL"
 	assert_failure 125
@@ -174,4 +230,11 @@ EOF
 	assert_output --partial "no kernel image at"
 	run "$CI_DIR/vm-run" --timeout 0 "$KERNEL"
 	assert_failure 2
+	# a report that could not be brought back here
+	run "$CI_DIR/vm-run" "$KERNEL" -- run --report junit:/nonexistent/r.xml scenarios
+	assert_failure 2
+	assert_output "vm-run: --report junit:/nonexistent/r.xml: no folder /nonexistent here to bring the report back to"
+	run "$CI_DIR/vm-run" "$KERNEL" -- run --output=no-such-dir/r.txt scenarios
+	assert_failure 2
+	assert_output "vm-run: --output=no-such-dir/r.txt: no folder $PWD/no-such-dir here to bring the report back to"
 }
