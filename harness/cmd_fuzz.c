@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/utsname.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -29,6 +30,7 @@
 #include "fuzz/session.h"
 #include "fuzz/vm.h"
 #include "backends/backends.h"
+#include "model/model.h"
 #include "run/backend.h"
 #include "scenario/scenario.h"
 
@@ -53,29 +55,40 @@ static const char fuzz_help[] =
 	"  --shrink N             at most N cases tried to shrink each finding\n"
 	"                         (default: 2000; 0: write findings unshrunk)\n"
 	"  --vs model             the second side: the model backend (the default)\n"
-	"  --vs-kernel IMAGE      the second side: the kernel IMAGE booted by ci/vm-run\n"
+	"  --vs-kernel IMAGE      the second side: the kernel IMAGE booted by ci/vm-run;\n"
+	"                         given twice, the two kernels are the two sides (no model:\n"
+	"                         no quirks, causes by the first differing operation)\n"
 	"  -h, --help             this help\n"
 	"\n"
 	"For tests, timing and the VMs (nstest(1)):\n"
 	"  --print-scenarios      print the generated scenarios, run nothing\n"
 	"  --batch N              scenarios per runner call (default: 64 per worker,\n"
 	"                         200 with --vs-kernel)\n"
-	"  --first NAME           the first side: kernel (the default) or model\n"
+	"  --first NAME           the first side: kernel (the default) or model;\n"
+	"                         --first model --vs-kernel IMAGE --quirks=kernel: the\n"
+	"                         model imitating IMAGE's release\n"
 	"  --vs kernel            the second side: this kernel again\n"
 	"  --play-dump FILE...    play FILEs on this kernel, print each run framed\n"
 	"                         for a host (what a --vs-kernel VM runs)\n"
 	"  --features             print this kernel's mount API features as a number\n"
-	"                         (what a --vs-kernel VM is asked first)\n"
+	"  --probe                print \"features N\" and \"release R\" (uname -r): what\n"
+	"                         a --vs-kernel VM is asked first\n"
+	"\n"
+	"\n"
+	"Examples:\n"
+	"  nstest fuzz --vs-kernel K2 --vs-kernel K1 --time 120   # kernel K2 against K1\n"
+	"  nstest fuzz --first model --vs-kernel K --quirks=kernel # the model against K\n"
 	"\n"
 	"Exit status: 0 no finding, 1 findings, 2 usage or setup error, 130 interrupted.\n";
 
 struct fuzz_cli {
 	struct ns_fuzz_opts o;
 	unsigned jobs;
-	bool count_given, time_given, help, print, play_dump, features;
+	bool count_given, time_given, help, print, play_dump, features, probe;
 	const struct ns_backend *vs;    /* --vs NAME, or NULL: the table's model */
 	const struct ns_backend *first; /* --first NAME, or NULL: its reference */
-	const char *image;              /* --vs-kernel */
+	const char *images[2];          /* --vs-kernel, once or twice */
+	unsigned nimages;
 	struct ns_buf quirks;           /* comma-separated */
 	struct ns_backend_config config; /* both sides': quirks, from the environment */
 	struct ns_buf options;          /* the options, for the findings' prose */
@@ -83,7 +96,7 @@ struct fuzz_cli {
 
 enum { OPT_SEED = 256, OPT_COUNT, OPT_TIME, OPT_STEPS, OPT_TERMS, OPT_OUT, OPT_QUIRK,
        OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST,
-       OPT_SHRINK, OPT_FEATURES };
+       OPT_SHRINK, OPT_FEATURES, OPT_PROBE };
 
 static int bad(const char *fmt, ...) NS_PRINTF(1, 2);
 static int bad(const char *fmt, ...)
@@ -215,7 +228,10 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	case OPT_VS:
 		return side_opt("--vs", optarg, &cli->vs);
 	case OPT_VS_KERNEL:
-		cli->image = optarg;
+		if (cli->nimages == 2)
+			return bad("--vs-kernel %s: a third kernel; --vs-kernel names the second side, "
+				   "or, given twice, both sides", optarg);
+		cli->images[cli->nimages++] = optarg;
 		return 0;
 	case OPT_FIRST:
 		return side_opt("--first", optarg, &cli->first);
@@ -227,6 +243,9 @@ static int parse_option(int c, struct fuzz_cli *cli)
 		return 0;
 	case OPT_FEATURES:
 		cli->features = true;
+		return 0;
+	case OPT_PROBE:
+		cli->probe = true;
 		return 0;
 	}
 	return -1;
@@ -259,6 +278,7 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 		{ "first", required_argument, NULL, OPT_FIRST },
 		{ "shrink", required_argument, NULL, OPT_SHRINK },
 		{ "features", no_argument, NULL, OPT_FEATURES },
+		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -291,6 +311,21 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 		return bad("--time and --count exclude each other");
 	if (!cli->count_given && !cli->time_given)
 		cli->o.count = 1000;
+	if (cli->nimages && cli->vs)
+		return bad("--vs %s and --vs-kernel exclude each other: the second side is one or the "
+			   "other (two kernels in VMs: --vs-kernel A --vs-kernel B)", cli->vs->name);
+	if (cli->nimages == 2 && cli->first)
+		return bad("--first %s and two --vs-kernel exclude each other: the two kernels are "
+			   "both sides", cli->first->name);
+	if (cli->nimages == 2 && cli->quirks.len)
+		return bad("--quirk and --quirks need a model side, and two --vs-kernel compare two "
+			   "kernels (the model against one: --first model --vs-kernel IMAGE)");
+	for (unsigned i = 0; i < cli->nimages; i++)
+		if (access(cli->images[i], R_OK) < 0) {
+			fprintf(stderr, "nstest fuzz: --vs-kernel %s: cannot read the kernel image: %s\n",
+				cli->images[i], strerror(errno));
+			return -1;
+		}
 	describe(cli);
 	/* both sides' configuration: the environment's test hooks, and the
 	 * quirks of the command line over NSTEST_MODEL_QUIRKS */
@@ -302,23 +337,24 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 
 /* ---- --print-scenarios and --play-dump ---------------------------------- */
 
-/* The backends the sides will be, as sides() picks them; second is NULL
- * for a VM. */
+/* The backends the sides will be, as sides() picks them; NULL for a VM. */
 static void side_backends(const struct fuzz_cli *cli, const struct ns_backend **first,
 			  const struct ns_backend **second)
 {
-	*first = cli->first ? cli->first : ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
-	*second = cli->image ? NULL : cli->vs ? cli->vs : ns_backend_fuzz_default(NS_FUZZ_MODEL);
+	*first = cli->nimages == 2 ? NULL
+		 : cli->first ? cli->first : ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
+	*second = cli->nimages ? NULL : cli->vs ? cli->vs : ns_backend_fuzz_default(NS_FUZZ_MODEL);
 }
 
-/* The new mount API only where both sides have it (a VM's kernel: where
- * this one has it, as the guest plays with this nstest). */
+/* The new mount API only where both sides have it. A VM side (NULL) is
+ * asked apart (ns_fuzz_vm_probe); until then it counts as having what
+ * this kernel has, and with two VMs every feature is open. */
 static unsigned gen_features(const struct ns_backend *a, const struct ns_backend *b)
 {
 	unsigned f = 0;
 
-	for (unsigned bit = NS_FEAT_FIRST; a && bit <= NS_FEAT_LAST; bit <<= 1)
-		if (a->has_feature(bit) && (!b || b->has_feature(bit)))
+	for (unsigned bit = NS_FEAT_FIRST; bit <= NS_FEAT_LAST; bit <<= 1)
+		if ((!a || a->has_feature(bit)) && (!b || b->has_feature(bit)))
 			f |= bit;
 	return f;
 }
@@ -331,13 +367,27 @@ static int print_features(void)
 	return EXIT_PASS;
 }
 
-/* What a run with the same options would play: the same features. */
+/* `--probe`, what a --vs-kernel VM is asked first: its features and its
+ * release, one line each. */
+static int print_probe(void)
+{
+	struct utsname u;
+
+	printf("features %u\n", gen_features(ns_backend_fuzz_default(NS_FUZZ_REFERENCE), NULL));
+	printf("release %s\n", uname(&u) == 0 ? u.release : "unknown");
+	return EXIT_PASS;
+}
+
+/* What a run with the same options would play: the same features (a VM
+ * side is taken to have this kernel's; a run asks it). */
 static int print_scenarios(struct fuzz_cli *cli)
 {
 	uint64_t n = cli->o.count ? cli->o.count : 1000;
 	const struct ns_backend *a, *b;
 
 	side_backends(cli, &a, &b);
+	if (!a && !b)
+		a = ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
 	cli->o.gen.features = gen_features(a, b);
 
 	for (uint64_t i = 0; i < n; i++) {
@@ -447,18 +497,23 @@ static int check_out(const char *dir)
 	return 0;
 }
 
-/* ci/vm-run next to this program's repository, and this program. */
-static int vm_side(struct fuzz_cli *cli, struct ns_fuzz_side *b, char **vm_run, char **self)
+/* Side b as the kernel image in a VM: ci/vm-run next to this program's
+ * repository (found once into *vm_run), and this program (*self). */
+static int vm_side(const char *image, unsigned jobs, struct ns_fuzz_side *b, char **vm_run,
+		   char **self)
 {
 	char exe[4096];
-	ssize_t l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	ssize_t l;
 	char *dir;
 
-	if (access(cli->image, R_OK) < 0) {
+	if (access(image, R_OK) < 0) {
 		fprintf(stderr, "nstest fuzz: --vs-kernel %s: cannot read the kernel image: %s\n",
-			cli->image, strerror(errno));
+			image, strerror(errno));
 		return -1;
 	}
+	if (*vm_run)
+		goto found;
+	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
 	if (l <= 0) {
 		fprintf(stderr, "nstest fuzz: --vs-kernel: cannot find this program: %s\n", strerror(errno));
 		return -1;
@@ -474,9 +529,12 @@ static int vm_side(struct fuzz_cli *cli, struct ns_fuzz_side *b, char **vm_run, 
 		fprintf(stderr, "nstest fuzz: --vs-kernel: no ci/vm-run at %s (set NSTEST_VM_RUN)\n", *vm_run);
 		return -1;
 	}
+found:
+	memset(b, 0, sizeof(*b));
 	b->label = "the kernel in a VM";
 	b->be = NULL;
-	b->image = cli->image;
+	b->jobs = jobs;
+	b->image = image;
 	b->vm_run = *vm_run;
 	b->nstest = *self;
 	return 0;
@@ -525,19 +583,23 @@ static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_si
 	const struct ns_backend *first = cli->first ? cli->first : ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
 	const struct ns_backend *second = cli->vs ? cli->vs : ns_backend_fuzz_default(NS_FUZZ_MODEL);
 
-	if (!first || (!second && !cli->image)) {
+	if (cli->nimages == 2)
+		/* two kernels in VMs, one after the other (a VM at a time) */
+		return vm_side(cli->images[0], cli->jobs, a, vm_run, self) < 0 ||
+		       vm_side(cli->images[1], cli->jobs, b, vm_run, self) < 0 ? -1 : 0;
+	if (!first || (!second && !cli->nimages)) {
 		bad("no backend of this nstest can be the %s side; name one with %s", first ? "second" : "first",
 		    first ? "--vs NAME or --vs-kernel IMAGE" : "--first NAME");
 		return -1;
 	}
-	if (cli->quirks.len && !first->has_quirks && (cli->image || !second->has_quirks)) {
+	if (cli->quirks.len && !first->has_quirks && (cli->nimages || !second->has_quirks)) {
 		bad("--quirk and --quirks need a side with quirks (--vs model), and neither %s nor %s has any",
-		    first->name, cli->image ? "a VM" : second->name);
+		    first->name, cli->nimages ? "a VM" : second->name);
 		return -1;
 	}
 	if (local_side(first, cli, a) < 0)
 		return -1;
-	if (cli->image) {
+	if (cli->nimages) {
 		/* as the guest plays them (play_dump) */
 		if (first->loop_standins) {
 			struct ns_buf err = NS_BUF_INIT;
@@ -551,8 +613,7 @@ static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_si
 				return -1;
 			}
 		}
-		*b = *a;
-		return vm_side(cli, b, vm_run, self);
+		return vm_side(cli->images[0], cli->jobs, b, vm_run, self);
 	}
 	if (second == first) {
 		/* prepared once: --vs kernel asks for privileges once */
@@ -560,6 +621,97 @@ static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_si
 		return 0;
 	}
 	return local_side(second, cli, b);
+}
+
+/* Is the word kernel one of the quirks of spec? */
+static bool names_kernel(const char *spec)
+{
+	for (const char *p = spec ? spec : ""; *p; ) {
+		size_t len = strcspn(p, ",");
+
+		if (len == 6 && !strncmp(p, "kernel", 6))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}
+
+/* The quirk spec with "kernel" resolved for release: the quirks' names,
+ * comma-separated ("" for none; heap), or NULL after saying why. The
+ * model's own "kernel" means the running kernel's release, which is not
+ * the one it is compared with when the other side is a VM. */
+static char *quirks_for(const char *spec, const char *release)
+{
+	struct ns_buf err = NS_BUF_INIT, b = NS_BUF_INIT;
+	unsigned mask;
+
+	if (m_quirks_parse(spec, release, &mask, &err) < 0) {
+		fprintf(stderr, "nstest fuzz: --quirks: %s\n", ns_buf_str(&err));
+		ns_buf_free(&err);
+		return NULL;
+	}
+	for (int i = 0; i < M_QUIRK__COUNT; i++)
+		if (mask & (1u << i))
+			ns_buf_addf(&b, "%s%s", b.len ? "," : "", m_quirks[i].name);
+	ns_buf_free(&err);
+	return ns_buf_detach(&b);
+}
+
+/* What the run needs to know of its VM sides, and keeps until it ends. */
+struct vm_info {
+	char *release[2], *label[2];
+	char *quirks, *quirks_text;     /* a model side's, resolved for a VM */
+};
+
+static void vm_info_free(struct vm_info *v)
+{
+	for (int i = 0; i < 2; i++) {
+		free(v->release[i]);
+		free(v->label[i]);
+	}
+	free(v->quirks);
+	free(v->quirks_text);
+}
+
+/* Boot each VM side once to ask its features and release: the generator
+ * writes only what every side has, each VM's label names its release,
+ * and a model side's --quirks=kernel becomes the quirks of the VM's
+ * release. 0, or -1 after saying why. */
+static int probe_vms(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_side *b,
+		     struct vm_info *v)
+{
+	struct ns_fuzz_side *side[2] = { a, b }, *model = NULL;
+	const char *vm_release = NULL;
+
+	for (int i = 0; i < 2; i++) {
+		struct ns_buf err = NS_BUF_INIT;
+		unsigned mask;
+
+		if (side[i]->be) {
+			if (side[i]->be->has_quirks)
+				model = side[i];
+			continue;
+		}
+		if (ns_fuzz_vm_probe(side[i], &mask, &v->release[i], &err) < 0) {
+			fprintf(stderr, "nstest fuzz: --vs-kernel %s: %s\n", side[i]->image, ns_buf_str(&err));
+			ns_buf_free(&err);
+			return -1;
+		}
+		cli->o.gen.features &= mask;
+		v->label[i] = xasprintf("the kernel in a VM (Linux %s)", v->release[i]);
+		side[i]->label = v->label[i];
+		vm_release = v->release[i];
+	}
+	if (model && vm_release && names_kernel(model->run.config.quirks)) {
+		v->quirks = quirks_for(model->run.config.quirks, vm_release);
+		if (!v->quirks)
+			return -1;
+		model->run.config.quirks = v->quirks;
+		v->quirks_text = xasprintf("%s (kernel, for Linux %s)", *v->quirks ? v->quirks : "none",
+					   vm_release);
+		cli->o.quirks = v->quirks_text;
+	}
+	return 0;
 }
 
 struct progress {
@@ -616,6 +768,7 @@ static int session(struct fuzz_cli *cli)
 	struct progress pr = { isatty(STDERR_FILENO), { 0, 0 }, false };
 	struct ns_fuzz_hooks h = { &pr, on_progress };
 	struct sigaction sa;
+	struct vm_info vi = { { NULL, NULL }, { NULL, NULL }, NULL, NULL };
 	char *vm_run = NULL, *self = NULL;
 	int status;
 
@@ -629,18 +782,11 @@ static int session(struct fuzz_cli *cli)
 	cli->o.options_text = ns_buf_str(&cli->options);
 	cli->o.quirks = cli->config.quirks && *cli->config.quirks ? cli->config.quirks : "none";
 	cli->o.gen.features = gen_features(a.be, b.be);
-	if (!b.be) {
-		/* another kernel: only what it has too (one boot to ask) */
-		struct ns_buf err = NS_BUF_INIT;
-		unsigned vm;
-		if (ns_fuzz_vm_features(&b, &vm, &err) < 0) {
-			fprintf(stderr, "nstest fuzz: --vs-kernel: %s\n", ns_buf_str(&err));
-			ns_buf_free(&err);
-			free(vm_run);
-			free(self);
-			return EXIT_USAGE;
-		}
-		cli->o.gen.features &= vm;
+	if (probe_vms(cli, &a, &b, &vi) < 0) {
+		vm_info_free(&vi);
+		free(vm_run);
+		free(self);
+		return EXIT_USAGE;
 	}
 	if (!cli->o.batch)
 		cli->o.batch = b.be ? 64 * cli->jobs : 200;
@@ -659,6 +805,7 @@ static int session(struct fuzz_cli *cli)
 	status = r.interrupted ? 130 : r.error ? EXIT_USAGE : r.nf ? EXIT_FAILED :
 		 r.unjudged && r.unjudged == r.scenarios ? EXIT_USAGE : EXIT_PASS;
 	ns_fuzz_report_free(&r);
+	vm_info_free(&vi);
 	free(vm_run);
 	free(self);
 	return status;
@@ -680,6 +827,8 @@ int cmd_fuzz(int argc, char **argv)
 		status = play_dump(&cli, argc, argv);
 	else if (cli.features)
 		status = print_features();
+	else if (cli.probe)
+		status = print_probe();
 	else
 		status = session(&cli);
 	ns_buf_free(&cli.quirks);

@@ -102,30 +102,41 @@ static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep
 	return r;
 }
 
-/* The known quirk whose imitation by the second side (a model) makes it
- * agree with the first side's outcome oa of c: "quirk NAME", or NULL. */
-static char *explain(struct session *s, const struct ns_fuzz_case *c,
-		     const struct ns_fuzz_outcome *oa)
+static bool imitates(const struct ns_fuzz_side *m)
 {
-	const struct ns_fuzz_side *m = s->b;
+	return m->be && m->be->has_quirks && m->be->play_here;
+}
+
+/* The known quirk whose imitation by the model side makes it agree with
+ * the other side's outcome of c (oa or ob, the sides' outcomes; the
+ * second side is the model unless only the first one is, as with
+ * --first model --vs-kernel): "quirk NAME", or NULL. Two kernels have no
+ * model, and no quirk explains what they differ in. */
+static char *explain(struct session *s, const struct ns_fuzz_case *c,
+		     const struct ns_fuzz_outcome *oa, const struct ns_fuzz_outcome *ob)
+{
+	bool first = !imitates(s->b) && imitates(s->a);
+	const struct ns_fuzz_side *m = first ? s->a : s->b;
+	const struct ns_fuzz_outcome *other = first ? ob : oa;
 	struct ns_fuzz_variant *v;
 	size_t nv;
 	char *cause = NULL;
 
-	if (!m->be || !m->be->has_quirks || !m->be->play_here)
+	if (!imitates(m))
 		return NULL;
 	nv = ns_fuzz_variants(m->run.config.quirks, m->be->release(&m->run), &v);
 	for (size_t i = 0; i < nv && !cause; i++) {
 		struct ns_fuzz_side alt = *m;
-		struct ns_fuzz_outcome ob;
+		struct ns_fuzz_outcome om;
 		struct ns_fuzz_diff d;
 		struct ns_buf err = NS_BUF_INIT;
 		alt.run.config.quirks = v[i].quirks;
-		if (ns_fuzz_play(&alt, c, 1, NULL, &ob, &err) == 0 &&
-		    ns_fuzz_compare(c, oa, &ob, &d) == NS_FUZZ_SAME)
+		memset(&d, 0, sizeof(d));
+		if (ns_fuzz_play(&alt, c, 1, NULL, &om, &err) == 0 &&
+		    ns_fuzz_compare(c, first ? &om : other, first ? other : &om, &d) == NS_FUZZ_SAME)
 			cause = xstrdup(v[i].cause);
 		ns_fuzz_diff_free(&d);
-		ns_fuzz_outcome_free(&ob);
+		ns_fuzz_outcome_free(&om);
 		ns_buf_free(&err);
 	}
 	ns_fuzz_variants_free(v, nv);
@@ -205,7 +216,8 @@ static void origin(const struct session *s, uint64_t index, size_t ops, struct n
 /* Case index diverged as d (its first side's outcome oa0): classify it,
  * shrink it, and count or write the finding. 0, or -1 when a side failed. */
 static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case *orig,
-		   const struct ns_fuzz_outcome *oa0, const struct ns_fuzz_diff *d0)
+		   const struct ns_fuzz_outcome *oa0, const struct ns_fuzz_outcome *ob0,
+		   const struct ns_fuzz_diff *d0)
 {
 	struct oracle_ctx k = { s, d0->cls, 0, false };
 	struct ns_fuzz_case c;
@@ -213,7 +225,7 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 	struct ns_fuzz_diff d;
 	struct ns_fuzz_finding *f;
 	struct ns_fuzz_cause *cause;
-	char *sig, *why = explain(s, orig, oa0);
+	char *sig, *why = explain(s, orig, oa0, ob0);
 	int r;
 
 	/* a quirk already found explains it: counted, not shrunk again */
@@ -247,7 +259,7 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 			return 0;
 		}
 	}
-	why = explain(s, &c, &oa);
+	why = explain(s, &c, &oa, &ob);
 	cause = why ? cause_add(s->r, why, true) : NULL;
 	if (!why) {
 		why = unexplained(&c, &d);
@@ -322,7 +334,7 @@ static int batch(struct session *s, uint64_t first, size_t n)
 		} else if (v == NS_FUZZ_UNJUDGED)
 			unjudged(s->r, d.what);
 		else if (v == NS_FUZZ_DIVERGES && !*s->stop)
-			r = finding(s, first + i, &cases[i], &oa[i], &d);
+			r = finding(s, first + i, &cases[i], &oa[i], &ob[i], &d);
 		ns_fuzz_diff_free(&d);
 	}
 	for (size_t i = 0; i < n; i++)

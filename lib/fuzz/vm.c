@@ -171,33 +171,49 @@ out:
 	return r;
 }
 
-int ns_fuzz_vm_features(const struct ns_fuzz_side *s, unsigned *mask, struct ns_buf *err)
+int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **release,
+		     struct ns_buf *err)
 {
 	struct ns_lines argv = NS_LINES_INIT;
 	struct ns_buf text = NS_BUF_INIT;
-	const char *p;
-	char *end;
-	unsigned long v;
+	bool have_mask = false;
 	int status, r = -1;
 
+	*release = NULL;
 	guest_fuzz(s, &argv);
-	ns_lines_push(&argv, "--features");
+	ns_lines_push(&argv, "--probe");
 	ns_lines_push(&argv, "");
 	free(argv.v[argv.n - 1]);
 	argv.v[argv.n - 1] = NULL;
 	status = run_capture(argv.v, &text, err);
-	/* the last line the guest printed: its features, a number */
-	p = ns_buf_str(&text);
-	while (text.len && text.data[text.len - 1] == '\n')
-		text.data[--text.len] = '\0';
-	p = strrchr(p, '\n') ? strrchr(p, '\n') + 1 : p;
-	v = strtoul(p, &end, 10);
-	if (status == 0 && end != p && !*end) {
-		*mask = (unsigned)v;
+	/* the guest's "features N" and "release R" lines, wherever they stand
+	 * among what else it printed */
+	for (const char *p = ns_buf_str(&text); *p; ) {
+		size_t l = strcspn(p, "\n");
+		char *line = xstrndup(p, l), *end;
+
+		if (!strncmp(line, "features ", 9)) {
+			unsigned long v = strtoul(line + 9, &end, 10);
+			if (end != line + 9 && !*end) {
+				*mask = (unsigned)v;
+				have_mask = true;
+			}
+		} else if (!strncmp(line, "release ", 8) && line[8]) {
+			free(*release);
+			*release = xstrdup(line + 8);
+		}
+		free(line);
+		p += l;
+		p += *p == '\n';
+	}
+	if (status == 0 && have_mask && *release) {
 		r = 0;
-	} else if (status >= 0) {
-		ns_buf_addf(err, "%s %s: its features could not be read (exit status %d)", s->vm_run,
-			    s->image, status);
+	} else {
+		free(*release);
+		*release = NULL;
+		if (status >= 0)
+			ns_buf_addf(err, "%s %s: its features and release could not be read (exit status %d)",
+				    s->vm_run, s->image, status);
 	}
 	ns_buf_free(&text);
 	ns_lines_free(&argv);

@@ -10,9 +10,12 @@
 int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cases, size_t n,
 		    struct ns_fuzz_outcome *out, struct ns_buf *err);
 
-/* The NS_FEAT_* features the VM's kernel has (`nstest fuzz --features`
- * in the guest, one boot), into *mask: so that the generator writes only
- * what both kernels have. 0, or -1 with err. */
-int ns_fuzz_vm_features(const struct ns_fuzz_side *s, unsigned *mask, struct ns_buf *err);
+/* What the VM's kernel is (`nstest fuzz --probe` in the guest, one
+ * boot): the NS_FEAT_* features it has, into *mask, so that the generator
+ * writes only what both sides have; and its release (uname -r, heap) into
+ * *release, for the findings' prose and for the quirks a model imitates
+ * of it (--quirks=kernel). 0, or -1 with err. */
+int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **release,
+		     struct ns_buf *err);
 
 #endif

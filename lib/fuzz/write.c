@@ -33,8 +33,13 @@ static void prose(struct ns_buf *out, const struct ns_fuzz_case *c,
 
 	ns_buf_addf(out, "Found by nstest fuzz with seed %" PRIu64 ", scenario %" PRIu64 " (%s),\n",
 		    o->seed, o->index, o->options);
-	ns_buf_addf(out, "comparing %s (Linux %s) with %s (quirks: %s).\n", o->first,
-		    o->release ? o->release : "unknown", o->second, o->quirks);
+	/* a VM side's label names its release; a model has none */
+	if (o->release)
+		ns_buf_addf(out, "comparing %s (Linux %s) with %s (quirks: %s).\n", o->first,
+			    o->release, o->second, o->quirks);
+	else
+		ns_buf_addf(out, "comparing %s with %s (quirks: %s).\n", o->first, o->second,
+			    o->quirks);
 	ns_buf_addf(out, "Shrunk from %zu to %zu operations. The expected output below is what\n",
 		    o->original_ops, c->n);
 	ns_buf_addf(out, "%s printed; %s differs at step %zu:\n", o->second, o->first, d->step + 1);

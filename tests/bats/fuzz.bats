@@ -294,6 +294,56 @@ known_gap() {
 	done
 }
 
+@test "fuzz: a third --vs-kernel exits 2 before any boot" {
+	local k=$BATS_TEST_TMPDIR/bzImage
+	: >"$k"
+	run "$NSTEST" fuzz --vs-kernel "$k" --vs-kernel "$k" --vs-kernel "$k" --count 5 \
+		--out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	assert_output --partial "nstest fuzz: --vs-kernel $k: a third kernel"
+	[[ ${#lines[@]} == 1 ]] || fail "more than one line: $output"
+	[[ ! -e $BATS_TEST_TMPDIR/out ]] || fail "--out was made before the error"
+}
+
+@test "fuzz: --vs with --vs-kernel, in either order, exits 2" {
+	local k=$BATS_TEST_TMPDIR/bzImage
+	: >"$k"
+	run "$NSTEST" fuzz --vs model --vs-kernel "$k" --count 5 --out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	assert_output --partial "nstest fuzz: --vs model and --vs-kernel exclude each other"
+	run "$NSTEST" fuzz --vs-kernel "$k" --vs kernel --count 5 --out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	assert_output --partial "nstest fuzz: --vs kernel and --vs-kernel exclude each other"
+}
+
+@test "fuzz: two --vs-kernel take no --first and no quirks, and each image must be readable" {
+	local k=$BATS_TEST_TMPDIR/bzImage
+	: >"$k"
+	run "$NSTEST" fuzz --vs-kernel "$k" --vs-kernel "$k" --first model --count 5
+	assert_failure 2
+	assert_output --partial "--first model and two --vs-kernel exclude each other"
+	run "$NSTEST" fuzz --vs-kernel "$k" --vs-kernel "$k" --quirks=kernel --count 5
+	assert_failure 2
+	assert_output --partial "--quirk and --quirks need a model side"
+	# the second image unreadable: named, before any boot
+	run "$NSTEST" fuzz --vs-kernel "$k" --vs-kernel "$BATS_TEST_TMPDIR/missing" --count 5 \
+		--out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	assert_output --partial "--vs-kernel $BATS_TEST_TMPDIR/missing: cannot read the kernel image"
+	# the first image unreadable: named alike
+	run "$NSTEST" fuzz --vs-kernel "$BATS_TEST_TMPDIR/missing" --vs-kernel "$k" --count 5
+	assert_failure 2
+	assert_output --partial "--vs-kernel $BATS_TEST_TMPDIR/missing: cannot read the kernel image"
+}
+
+@test "fuzz --probe: the features and the release a --vs-kernel VM is asked for" {
+	run "$NSTEST" fuzz --probe
+	assert_success
+	assert_line --regexp '^features [0-9]+$'
+	assert_line "release $(uname -r)"
+	[[ ${#lines[@]} == 2 ]] || fail "not two lines: $output"
+}
+
 @test "fuzz --features: this kernel's mount API features, the number a --vs-kernel VM answers" {
 	run "$NSTEST" fuzz --features
 	assert_success
