@@ -344,6 +344,24 @@ known_gap() {
 	[[ ${#lines[@]} == 2 ]] || fail "not two lines: $output"
 }
 
+@test "ci/fuzz-campaign: --help names every option and the exit statuses; bad options exit 2" {
+	run "$NSTEST_ROOT/ci/fuzz-campaign" --help
+	assert_success
+	local o
+	for o in --output --time-per-kernel --lines --offline --seed --shrink --no-bisect \
+		--findings-dir --report --notes --nstest --vm-opt "Exit status" "Example"; do
+		assert_output --partial -- "$o"
+	done
+	run "$NSTEST_ROOT/ci/fuzz-campaign" --time-per-kernel 0
+	assert_failure 2
+	assert_output --partial "--time-per-kernel must be"
+	run "$NSTEST_ROOT/ci/fuzz-campaign" --lines ,
+	assert_failure 2
+	run "$NSTEST_ROOT/ci/fuzz-campaign" --frobnicate
+	assert_failure 2
+	assert_output --partial "see ci/fuzz-campaign --help"
+}
+
 @test "fuzz --features: this kernel's mount API features, the number a --vs-kernel VM answers" {
 	run "$NSTEST" fuzz --features
 	assert_success
