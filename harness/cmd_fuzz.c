@@ -800,6 +800,8 @@ static int session(struct fuzz_cli *cli)
 	if (pr.shown)
 		fputs("\r\033[K", stderr);
 	summary(cli, &a, &b, &r);
+	if (vi.quirks_text)
+		printf("fuzz: the model's quirks: %s\n", vi.quirks_text);
 	if (r.error)
 		fprintf(stderr, "nstest fuzz: %s\n", r.error);
 	status = r.interrupted ? 130 : r.error ? EXIT_USAGE : r.nf ? EXIT_FAILED :
