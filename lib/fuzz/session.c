@@ -68,6 +68,7 @@ struct oracle_ctx {
 	const char *cls;        /* the class the original diverges with */
 	size_t spent;           /* candidates judged */
 	bool over;              /* the budget ran out */
+	bool kept;              /* a candidate was kept: the case changed */
 };
 
 static bool past_time(struct session *s)
@@ -94,6 +95,7 @@ static int oracle(void *p, const struct ns_fuzz_case *cand, size_t n, bool *keep
 		struct ns_fuzz_diff d;
 		keep[i] = ns_fuzz_compare(&cand[i], &oa[i], &ob[i], &d) == NS_FUZZ_DIVERGES &&
 			  !strcmp(d.cls, k->cls);
+		k->kept |= keep[i];
 		ns_fuzz_diff_free(&d);
 	}
 	free_outcomes(oa, n);
@@ -215,20 +217,33 @@ static void origin(const struct session *s, uint64_t index, size_t ops, struct n
 
 /* Case index diverged as d (its first side's outcome oa0): classify it,
  * shrink it, and count or write the finding. 0, or -1 when a side failed. */
+static bool has_vm(const struct session *s)
+{
+	return !s->a->be || !s->b->be;
+}
+
 static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case *orig,
 		   const struct ns_fuzz_outcome *oa0, const struct ns_fuzz_outcome *ob0,
 		   const struct ns_fuzz_diff *d0)
 {
-	struct oracle_ctx k = { s, d0->cls, 0, false };
+	struct oracle_ctx k = { s, d0->cls, 0, false, false };
 	struct ns_fuzz_case c;
 	struct ns_fuzz_outcome oa, ob;
 	struct ns_fuzz_diff d;
+	const struct ns_fuzz_outcome *pa = oa0, *pb = ob0;
+	const struct ns_fuzz_diff *pd = d0;
+	bool replayed = false;
 	struct ns_fuzz_finding *f;
 	struct ns_fuzz_cause *cause;
 	char *sig, *why = explain(s, orig, oa0, ob0);
 	int r;
 
-	/* a quirk already found explains it: counted, not shrunk again */
+	/* a quirk already found explains it: counted, not shrunk again; and
+	 * with a VM side, where each shrinking round is a boot, so is a
+	 * divergence whose unshrunk case has an unexplained cause that
+	 * already has a file */
+	if (!why && has_vm(s))
+		why = unexplained(orig, d0);
 	cause = why ? cause_of(s->r, why) : NULL;
 	if (cause && cause->file) {
 		s->r->findings++;
@@ -238,35 +253,40 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 	}
 	free(why);
 	ns_fuzz_case_copy(&c, orig);
-	if (ns_fuzz_shrink(&c, oracle, &k, s->stop, NULL) < 0 || play_both(s, &c, 1, &oa, &ob) < 0) {
+	if (ns_fuzz_shrink(&c, oracle, &k, s->stop, NULL) < 0) {
 		ns_fuzz_case_free(&c);
 		return -1;
 	}
 	s->r->findings++;
 	s->r->shrink_spent += k.over;
-	/* the shrunk case as it plays now; should it have stopped diverging
-	 * (a flaky side), the original is what is written */
-	if (ns_fuzz_compare(&c, &oa, &ob, &d) != NS_FUZZ_DIVERGES) {
-		ns_fuzz_diff_free(&d);
-		ns_fuzz_outcome_free(&oa);
-		ns_fuzz_outcome_free(&ob);
-		ns_fuzz_case_free(&c);
-		ns_fuzz_case_copy(&c, orig);
-		if (play_both(s, &c, 1, &oa, &ob) < 0 ||
-		    ns_fuzz_compare(&c, &oa, &ob, &d) != NS_FUZZ_DIVERGES) {
-			ns_fuzz_diff_free(&d);
+	/* the shrunk case as it plays now, when shrinking changed it (the
+	 * original's outcomes serve otherwise: a VM side would boot again for
+	 * nothing); should it have stopped diverging (a flaky side), the
+	 * original is what is written */
+	if (k.kept) {
+		if (play_both(s, &c, 1, &oa, &ob) < 0) {
 			ns_fuzz_case_free(&c);
-			return 0;
+			return -1;
+		}
+		replayed = true;
+		memset(&d, 0, sizeof(d));
+		if (ns_fuzz_compare(&c, &oa, &ob, &d) == NS_FUZZ_DIVERGES) {
+			pa = &oa;
+			pb = &ob;
+			pd = &d;
+		} else {
+			ns_fuzz_case_free(&c);
+			ns_fuzz_case_copy(&c, orig);
 		}
 	}
-	why = explain(s, &c, &oa, &ob);
+	why = explain(s, &c, pa, pb);
 	cause = why ? cause_add(s->r, why, true) : NULL;
 	if (!why) {
-		why = unexplained(&c, &d);
+		why = unexplained(&c, pd);
 		cause = cause_add(s->r, why, false);
 	}
 	cause->findings++;
-	sig = ns_fuzz_signature(&c, &d);
+	sig = ns_fuzz_signature(&c, pd);
 	f = known(s->r, sig);
 	r = 0;
 	if (f) {
@@ -280,7 +300,7 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 		memset(f, 0, sizeof(*f));
 		f->signature = sig;
 		f->count = 1;
-		f->what = xstrdup(d.what);
+		f->what = xstrdup(pd->what);
 		f->ops = c.n;
 		f->file = ns_fuzz_file_name(s->o->seed, index);
 		f->cause = xstrdup(why);
@@ -289,7 +309,7 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 			cause->file = xstrdup(f->file);
 		origin(s, index, orig->n, &o);
 		o.cause = why;
-		ns_fuzz_write_text(&c, &oa, &ob, &d, &o, &text);
+		ns_fuzz_write_text(&c, pa, pb, pd, &o, &text);
 		if (ns_fuzz_write_file(s->o->out_dir, f->file, &text, &err) < 0) {
 			s->r->error = ns_buf_detach(&err);
 			r = -1;
@@ -298,9 +318,11 @@ static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case 
 		ns_buf_free(&err);
 	}
 	free(why);
-	ns_fuzz_diff_free(&d);
-	ns_fuzz_outcome_free(&oa);
-	ns_fuzz_outcome_free(&ob);
+	if (replayed) {
+		ns_fuzz_diff_free(&d);
+		ns_fuzz_outcome_free(&oa);
+		ns_fuzz_outcome_free(&ob);
+	}
 	ns_fuzz_case_free(&c);
 	return r;
 }

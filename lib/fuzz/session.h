@@ -12,7 +12,10 @@
  * is the cause ("quirk NAME"). Otherwise the cause is how it differs and
  * the shape of the first differing operation of the shrunk case (its
  * words but paths and handles: "unexplained: ..., after `mount --bind`"). A divergence whose unshrunk case a quirk already
- * explains, for a cause that has a file, is counted without shrinking.
+ * explains, for a cause that has a file, is counted without shrinking;
+ * with a VM side (a boot per shrinking round) so is one whose unshrunk
+ * case has an unexplained cause that has a file. A case shrinking left
+ * as it was is not played again.
  * Shrinking is bounded: at most shrink_candidates cases per finding, and
  * never past --time, so generation goes on and the time holds. */
 #ifndef NS_FUZZ_SESSION_H
