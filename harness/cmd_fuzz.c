@@ -62,6 +62,8 @@ static const char fuzz_help[] =
 	"\n"
 	"For tests, timing and the VMs (nstest(1)):\n"
 	"  --print-scenarios      print the generated scenarios, run nothing\n"
+	"  --start I              begin at scenario I of the seed (default: 0); with\n"
+	"                         --count 1, one finding played and shrunk again\n"
 	"  --batch N              scenarios per runner call (default: 64 per worker,\n"
 	"                         200 with --vs-kernel)\n"
 	"  --first NAME           the first side: kernel (the default) or model;\n"
@@ -96,7 +98,7 @@ struct fuzz_cli {
 
 enum { OPT_SEED = 256, OPT_COUNT, OPT_TIME, OPT_STEPS, OPT_TERMS, OPT_OUT, OPT_QUIRK,
        OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST,
-       OPT_SHRINK, OPT_FEATURES, OPT_PROBE };
+       OPT_SHRINK, OPT_FEATURES, OPT_PROBE, OPT_START };
 
 static int bad(const char *fmt, ...) NS_PRINTF(1, 2);
 static int bad(const char *fmt, ...)
@@ -247,6 +249,8 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	case OPT_PROBE:
 		cli->probe = true;
 		return 0;
+	case OPT_START:
+		return number_opt("--start", optarg, 0, UINT64_MAX / 2, &cli->o.start);
 	}
 	return -1;
 }
@@ -279,6 +283,7 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 		{ "shrink", required_argument, NULL, OPT_SHRINK },
 		{ "features", no_argument, NULL, OPT_FEATURES },
 		{ "probe", no_argument, NULL, OPT_PROBE },
+		{ "start", required_argument, NULL, OPT_START },
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -390,7 +395,7 @@ static int print_scenarios(struct fuzz_cli *cli)
 		a = ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
 	cli->o.gen.features = gen_features(a, b);
 
-	for (uint64_t i = 0; i < n; i++) {
+	for (uint64_t i = cli->o.start; i < cli->o.start + n; i++) {
 		struct ns_fuzz_case c;
 		struct ns_buf text = NS_BUF_INIT;
 		char title[96];

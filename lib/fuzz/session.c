@@ -390,7 +390,7 @@ int ns_fuzz_session(const struct ns_fuzz_side *a, const struct ns_fuzz_side *b,
 			break;
 		if (o->count && o->count - next < n)
 			n = (size_t)(o->count - next);
-		if (batch(&s, next, n) < 0)
+		if (batch(&s, o->start + next, n) < 0)
 			break;
 		next += n;
 	}

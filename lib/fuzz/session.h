@@ -31,6 +31,7 @@
 
 struct ns_fuzz_opts {
 	uint64_t seed;
+	uint64_t start;                 /* the first case's index (0) */
 	uint64_t count;                 /* cases to play; 0: until seconds */
 	double seconds;                 /* 0: until count */
 	size_t batch;                   /* cases per runner call */

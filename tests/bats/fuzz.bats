@@ -336,6 +336,23 @@ known_gap() {
 	assert_output --partial "--vs-kernel $BATS_TEST_TMPDIR/missing: cannot read the kernel image"
 }
 
+@test "fuzz --start I: scenario I of the seed, as a run from 0 generates it" {
+	"$NSTEST" fuzz --print-scenarios --seed 7 --count 14 >"$BATS_TEST_TMPDIR/all"
+	run "$NSTEST" fuzz --print-scenarios --seed 7 --start 13 --count 1
+	assert_success
+	assert_line "title: fuzz seed 7 scenario 13"
+	# the last scenario of the 14, byte for byte
+	sed -n '/^title: fuzz seed 7 scenario 13$/,$p' "$BATS_TEST_TMPDIR/all" >"$BATS_TEST_TMPDIR/13"
+	diff -u "$BATS_TEST_TMPDIR/13" <(printf '%s\n' "$output"; echo)
+	# a run from 13 plays and names scenario 13: the same file name
+	run "$NSTEST" fuzz --first model --vs model --seed 7 --start 13 --count 1 --out "$BATS_TEST_TMPDIR/o"
+	assert_success
+	assert_output --partial "fuzz: 1 scenarios in"
+	run "$NSTEST" fuzz --start x
+	assert_failure 2
+	assert_output --partial "nstest fuzz: --start must be a whole number"
+}
+
 @test "fuzz --probe: the features and the release a --vs-kernel VM is asked for" {
 	run "$NSTEST" fuzz --probe
 	assert_success
