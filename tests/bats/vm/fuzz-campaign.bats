@@ -51,7 +51,7 @@ setup() {
 @test "ci/fuzz-campaign --lines 6.1,6.12: three fuzz runs, then a second run boots nothing" {
 	local out=$BATS_TEST_TMPDIR/campaign docs=$BATS_TEST_TMPDIR/docs
 	run --separate-stderr "$CI_DIR/fuzz-campaign" --lines 6.1,6.12 --time-per-kernel 1 \
-		--fuzz-opt=--batch=4 --shrink 0 --no-bisect -o "$out" \
+		--fuzz-opt=--batch=4 --shrink 0 --shrink-time 0 --no-bisect -o "$out" \
 		--findings-dir "$docs/findings" --report "$docs/findings.md"
 	assert_success
 	# model 6.1, model 6.12, and 6.12 against 6.1: a probe and a batch
@@ -68,7 +68,7 @@ setup() {
 
 	# resumed: every step is recorded, nothing runs, the same report
 	run --separate-stderr "$CI_DIR/fuzz-campaign" --lines 6.1,6.12 --time-per-kernel 1 \
-		--fuzz-opt=--batch=4 --shrink 0 --no-bisect -o "$out" \
+		--fuzz-opt=--batch=4 --shrink 0 --shrink-time 0 --no-bisect -o "$out" \
 		--findings-dir "$docs/findings" --report "$docs/findings.md"
 	assert_success
 	[[ $(wc -l <"$out/boots.log") == "$boots" ]] || fail "booted again: $(cat "$out/boots.log")"
