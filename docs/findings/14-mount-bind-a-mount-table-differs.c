@@ -1779,16 +1779,14 @@ int main(void)
 	xs_need_syscall(SYS_fsmount, "fsmount");
 	xs_setup(devices, 1, 0, 2, 2);
 
-	/* step 1, line 15: sh1# mkdir -p /a/x/y /b/x/y /c/x */
-	xs_step(1, 15, "sh1# mkdir -p /a/x/y /b/x/y /c/x", 0);
+	/* step 1, line 15: sh1# mkdir -p /a/x/x /a/x */
+	xs_step(1, 15, "sh1# mkdir -p /a/x/x /a/x", 0);
 	{
 		int e = 0;
 		struct xs_buf o = { NULL, 0, 0 };
-		if (!e && xs_mkdir_p("/a/x/y") < 0)
+		if (!e && xs_mkdir_p("/a/x/x") < 0)
 			e = errno;
-		if (!e && xs_mkdir_p("/b/x/y") < 0)
-			e = errno;
-		if (!e && xs_mkdir_p("/c/x") < 0)
+		if (!e && xs_mkdir_p("/a/x") < 0)
 			e = errno;
 		xs_want(e, NULL, 0, 0);
 		free(o.p);
@@ -1905,15 +1903,15 @@ int main(void)
 		free(o.p);
 	}
 
-	/* step 9, line 31: sh3# mount --bind @u /b/x/y */
-	xs_step(9, 31, "sh3# mount --bind @u /b/x/y", 1);
+	/* step 9, line 31: sh3# mount --bind @u /a/x/x */
+	xs_step(9, 31, "sh3# mount --bind @u /a/x/x", 1);
 	{
 		int e = 0;
 		struct xs_buf o = { NULL, 0, 0 };
 		struct xs_via via;
 		const char *p[2] = { NULL, NULL };
 		static const int vh[2] = { 1, -1 };
-		static const char *const vr[2] = { "", "/b/x/y" };
+		static const char *const vr[2] = { "", "/a/x/x" };
 		if (xs_via_begin(&via, 2, vh, vr, p) < 0)
 			e = errno;
 		if (!e) {
@@ -1936,7 +1934,7 @@ int main(void)
 		{
 		static const char *const x[] = {
 			"38 35 0:26 / / rw,relatime - tmpfs /dev/sda1 rw,inode64",
-			"39 38 0:27 / /b/x/y rw,relatime - tmpfs none rw,inode64",
+			"39 38 0:27 / /a/x/x rw,relatime - tmpfs none rw,inode64",
 		};
 		xs_expect(x, 2, 1, xs_str(&o), xs_str(&o));
 		}
@@ -1954,24 +1952,13 @@ int main(void)
 		{
 		static const char *const x[] = {
 			"38 35 0:26 / / rw,relatime - tmpfs /dev/sda1 rw,inode64",
-			"39 38 0:27 / /b/x/y rw,relatime - tmpfs none rw,inode64",
+			"39 38 0:27 / /a/x/x rw,relatime - tmpfs none rw,inode64",
 		};
 		xs_expect(x, 2, 1, xs_str(&o), xs_str(&o));
 		}
 		free(o.p);
 	}
 
-	/* step 12, line 40: sh1# cd /b/x/y */
-	xs_step(12, 40, "sh1# cd /b/x/y", 0);
-	{
-		int e = 0;
-		struct xs_buf o = { NULL, 0, 0 };
-		if (chdir("/b/x/y") < 0)
-			e = errno;
-		xs_want(e, NULL, 0, 0);
-		free(o.p);
-	}
-
-	printf("PASS %s (%d steps)\n", xs_at_step.file, 12);
+	printf("PASS %s (%d steps)\n", xs_at_step.file, 11);
 	return 0;
 }
