@@ -634,19 +634,6 @@ static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_si
 	return local_side(second, cli, b);
 }
 
-/* Is the word kernel one of the quirks of spec? */
-static bool names_kernel(const char *spec)
-{
-	for (const char *p = spec ? spec : ""; *p; ) {
-		size_t len = strcspn(p, ",");
-
-		if (len == 6 && !strncmp(p, "kernel", 6))
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
 /* The quirk spec with "kernel" resolved for release: the quirks' names,
  * comma-separated ("" for none; heap), or NULL after saying why. The
  * model's own "kernel" means the running kernel's release, which is not
@@ -713,7 +700,7 @@ static int probe_vms(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuz
 		side[i]->label = v->label[i];
 		vm_release = v->release[i];
 	}
-	if (model && vm_release && names_kernel(model->run.config.quirks)) {
+	if (model && vm_release && ns_list_has(model->run.config.quirks, "kernel")) {
 		v->quirks = quirks_for(model->run.config.quirks, vm_release);
 		if (!v->quirks)
 			return -1;

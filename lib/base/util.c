@@ -345,3 +345,17 @@ size_t ns_utf8_char(const char *str, uint32_t *cp)
 	*cp = c;
 	return len;
 }
+
+bool ns_list_has(const char *list, const char *word)
+{
+	size_t n = strlen(word);
+
+	for (const char *p = list ? list : ""; *p; ) {
+		size_t len = strcspn(p, ",");
+
+		if (len == n && !strncmp(p, word, n))
+			return true;
+		p += len + (p[len] == ',');
+	}
+	return false;
+}

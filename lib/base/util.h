@@ -67,6 +67,9 @@ void ns_lines_free(struct ns_lines *l);
 /* Sort in byte order (as in the C locale); an empty list is fine. */
 void ns_lines_sort(struct ns_lines *l);
 
+/* Is word one of the items of the comma-separated list (NULL: none)? */
+bool ns_list_has(const char *list, const char *word);
+
 /* "EINVAL" for EINVAL; "E<number>" for an errno this table does not know. */
 const char *ns_errname(int err);
 

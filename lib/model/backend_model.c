@@ -36,23 +36,10 @@ static const char *running_release(void)
 	return read ? u.release : NULL;
 }
 
-/* Is "kernel" one of the quirks of spec? */
-static bool imitates_kernel(const char *spec)
-{
-	for (const char *p = spec ? spec : ""; *p; ) {
-		size_t len = strcspn(p, ",");
-
-		if (len == 6 && !strncmp(p, "kernel", 6))
-			return true;
-		p += len + (p[len] == ',');
-	}
-	return false;
-}
-
 static int parse_settings(const struct ns_backend_config *c, struct settings *s,
 			  struct ns_buf *err)
 {
-	const char *release = imitates_kernel(c->quirks) ? running_release() : NULL;
+	const char *release = ns_list_has(c->quirks, "kernel") ? running_release() : NULL;
 
 	if (m_quirks_parse(c->quirks, release, &s->quirks, err) < 0)
 		return -1;
@@ -62,7 +49,7 @@ static int parse_settings(const struct ns_backend_config *c, struct settings *s,
 static const char *model_release(const struct ns_run_opts *o)
 {
 	/* kernel ranges apply only when the model imitates this kernel */
-	return imitates_kernel(o->config.quirks) ? running_release() : NULL;
+	return ns_list_has(o->config.quirks, "kernel") ? running_release() : NULL;
 }
 
 static char *model_privilege_problem(void)
