@@ -72,10 +72,8 @@ static const char fuzz_help[] =
 	"  --vs kernel            the second side: this kernel again\n"
 	"  --play-dump FILE...    play FILEs on this kernel, print each run framed\n"
 	"                         for a host (what a --vs-kernel VM runs)\n"
-	"  --features             print this kernel's mount API features as a number\n"
 	"  --probe                print \"features N\" and \"release R\" (uname -r): what\n"
 	"                         a --vs-kernel VM is asked first\n"
-	"\n"
 	"\n"
 	"Examples:\n"
 	"  nstest fuzz --vs-kernel K2 --vs-kernel K1 --time 120   # kernel K2 against K1\n"
@@ -86,7 +84,7 @@ static const char fuzz_help[] =
 struct fuzz_cli {
 	struct ns_fuzz_opts o;
 	unsigned jobs;
-	bool count_given, time_given, help, print, play_dump, features, probe;
+	bool count_given, time_given, help, print, play_dump, probe;
 	const struct ns_backend *vs;    /* --vs NAME, or NULL: the table's model */
 	const struct ns_backend *first; /* --first NAME, or NULL: its reference */
 	const char *images[2];          /* --vs-kernel, once or twice */
@@ -98,7 +96,7 @@ struct fuzz_cli {
 
 enum { OPT_SEED = 256, OPT_COUNT, OPT_TIME, OPT_STEPS, OPT_TERMS, OPT_OUT, OPT_QUIRK,
        OPT_QUIRKS, OPT_VS, OPT_VS_KERNEL, OPT_PRINT, OPT_PLAY_DUMP, OPT_BATCH, OPT_FIRST,
-       OPT_SHRINK, OPT_FEATURES, OPT_PROBE, OPT_START };
+       OPT_SHRINK, OPT_PROBE, OPT_START };
 
 static int bad(const char *fmt, ...) NS_PRINTF(1, 2);
 static int bad(const char *fmt, ...)
@@ -243,9 +241,6 @@ static int parse_option(int c, struct fuzz_cli *cli)
 	case OPT_PLAY_DUMP:
 		cli->play_dump = true;
 		return 0;
-	case OPT_FEATURES:
-		cli->features = true;
-		return 0;
 	case OPT_PROBE:
 		cli->probe = true;
 		return 0;
@@ -281,7 +276,6 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 		{ "batch", required_argument, NULL, OPT_BATCH },
 		{ "first", required_argument, NULL, OPT_FIRST },
 		{ "shrink", required_argument, NULL, OPT_SHRINK },
-		{ "features", no_argument, NULL, OPT_FEATURES },
 		{ "probe", no_argument, NULL, OPT_PROBE },
 		{ "start", required_argument, NULL, OPT_START },
 		{ "help", no_argument, NULL, 'h' },
@@ -362,14 +356,6 @@ static unsigned gen_features(const struct ns_backend *a, const struct ns_backend
 		if ((!a || a->has_feature(bit)) && (!b || b->has_feature(bit)))
 			f |= bit;
 	return f;
-}
-
-/* `--features`, what a --vs-kernel VM is asked first: the new mount API
- * features of this kernel, as a number (NS_FEAT_* bits). */
-static int print_features(void)
-{
-	printf("%u\n", gen_features(ns_backend_fuzz_default(NS_FUZZ_REFERENCE), NULL));
-	return EXIT_PASS;
 }
 
 /* `--probe`, what a --vs-kernel VM is asked first: its features and its
@@ -517,11 +503,7 @@ static int vm_side(const char *image, unsigned jobs, struct ns_fuzz_side *b, cha
 	ssize_t l;
 	char *dir;
 
-	if (access(image, R_OK) < 0) {
-		fprintf(stderr, "nstest fuzz: --vs-kernel %s: cannot read the kernel image: %s\n",
-			image, strerror(errno));
-		return -1;
-	}
+	/* the image was found readable with the options */
 	if (*vm_run)
 		goto found;
 	l = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -825,8 +807,6 @@ int cmd_fuzz(int argc, char **argv)
 		status = print_scenarios(&cli);
 	else if (cli.play_dump)
 		status = play_dump(&cli, argc, argv);
-	else if (cli.features)
-		status = print_features();
 	else if (cli.probe)
 		status = print_probe();
 	else
