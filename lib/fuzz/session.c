@@ -215,12 +215,14 @@ static void origin(const struct session *s, uint64_t index, size_t ops, struct n
 	o->cause = NULL;
 }
 
-/* Case index diverged as d (its first side's outcome oa0): classify it,
- * shrink it, and count or write the finding. 0, or -1 when a side failed. */
+/* Is a side a VM (every play of it a boot)? */
 static bool has_vm(const struct session *s)
 {
 	return !s->a->be || !s->b->be;
 }
+
+/* Case index diverged as d0 (the sides' outcomes oa0, ob0): classify it,
+ * shrink it, and count or write the finding. 0, or -1 when a side failed. */
 
 static int finding(struct session *s, uint64_t index, const struct ns_fuzz_case *orig,
 		   const struct ns_fuzz_outcome *oa0, const struct ns_fuzz_outcome *ob0,
