@@ -422,7 +422,7 @@ static int play_dump(struct fuzz_cli *cli, int argc, char **argv)
 {
 	const struct ns_backend *be = ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
 	struct ns_lines files = NS_LINES_INIT;
-	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false, cli->config };
+	struct ns_run_opts ro = { NS_DEVICES_LOOP, FUZZ_TIMEOUT, false, cli->config, true };
 	struct ns_scenario **sc;
 	struct dump_ctx d;
 
@@ -543,7 +543,7 @@ static int local_side(const struct ns_backend *be, const struct fuzz_cli *cli,
 	struct ns_buf err = NS_BUF_INIT;
 
 	*s = (struct ns_fuzz_side){ .label = be->name, .be = be, .jobs = cli->jobs,
-				    .run = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false, cli->config } };
+				    .run = { NS_DEVICES_TMPFS, FUZZ_TIMEOUT, false, cli->config, true } };
 	if (be->needs_privileges) {
 		struct ns_run_opts loop = s->run;
 		if (prepare_sandboxes(be, &s->run, NULL, 0) < 0)

@@ -82,6 +82,7 @@ static struct term_proc *spawn_terminal(struct controller *c, const char *name)
 	if (pid == 0) {
 		struct ns_term t = { .sc = c->sc,
 				     .procfd = c->sb.procfd, .devs = c->sb.devs,
+				     .alive = c->sb.alive,
 				     .pids = c->pids, .npids = c->npids,
 				     .slot = ns_term_slot(c->sc, name) };
 		tie_to_parent(self);
@@ -182,7 +183,7 @@ static int play_step(struct controller *c, uint32_t i)
 	r = ns_wire_send_result(c->out, i, &o);
 	if (o.closed)
 		drop_terminal(c, tp);
-	free(o.output);
+	ns_step_out_free(&o);
 	return r;
 }
 
@@ -200,7 +201,7 @@ static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb,
 	struct ns_local l;
 	struct ns_buf err = NS_BUF_INIT;
 
-	if (ns_local_init(&l, sc, sb->procfd, sb->devs, &err) < 0) {
+	if (ns_local_init(&l, sc, sb, &err) < 0) {
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
 		ns_buf_free(&err);
 		return;
@@ -211,7 +212,7 @@ static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb,
 
 		if (r == 0 || o.output)
 			r = ns_wire_send_result(out, i, &o) < 0 ? -1 : r;
-		free(o.output);
+		ns_step_out_free(&o);
 		if (r < 0) {
 			if (err.len)
 				ns_wire_send_abort(out, ns_buf_str(&err), false);
@@ -231,7 +232,7 @@ play_processes(const struct worker_base *base, const struct ns_scenario *sc,
 	struct controller c = { .sc = sc, .out = out };
 	struct ns_buf err = NS_BUF_INIT;
 
-	if (ns_sandbox_enter(sc, o->devices, base->procfd, &c.sb, &err) < 0) {
+	if (ns_sandbox_enter(sc, o, base->procfd, &c.sb, &err) < 0) {
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
 		_exit(1);
 	}
@@ -295,7 +296,7 @@ static int kernel_play(void *worker, const struct ns_scenario *sc,
 			;
 		return 0;
 	}
-	if (ns_sandbox_enter(sc, o->devices, base->procfd, &sb, &err) < 0)
+	if (ns_sandbox_enter(sc, o, base->procfd, &sb, &err) < 0)
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
 	else
 		play_in_process(sc, &sb, out);

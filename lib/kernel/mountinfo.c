@@ -8,20 +8,28 @@
 /* The largest mountinfo we accept; a scenario has a few dozen mounts. */
 #define MOUNTINFO_MAX (64u << 20)
 
-int ns_snapshot_read(int procfd, struct ns_snapshot **out)
+int ns_mountinfo_text(int procfd, char **text, size_t *len)
 {
 	_cleanup_close_ int fd = -1;
+
+	*text = NULL;
+	*len = 0;
+	fd = openat(procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -errno;
+	return ns_read_fd(fd, MOUNTINFO_MAX, text, len);
+}
+
+int ns_snapshot_read(int procfd, struct ns_snapshot **out)
+{
 	_cleanup_free_ char *text = NULL;
 	size_t len = 0;
 	int rc;
 
 	*out = NULL;
-	fd = openat(procfd, "self/mountinfo", O_RDONLY | O_CLOEXEC);
-	if (fd < 0)
-		return -errno;
 	/* One read of the whole file into memory: the /dev/root check of the
 	 * parse needs the text as well as libmount. */
-	rc = ns_read_fd(fd, MOUNTINFO_MAX, &text, &len);
+	rc = ns_mountinfo_text(procfd, &text, &len);
 	if (rc < 0)
 		return rc;
 	return ns_snapshot_parse(text, len, out);

@@ -188,11 +188,14 @@ int ns_sandbox_base(bool userns, int *procfd, struct ns_buf *err)
 	return tiny_root(err);
 }
 
-int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
+int ns_sandbox_enter(const struct ns_scenario *sc, const struct ns_run_opts *o,
 		     int procfd, struct ns_sandbox *sb, struct ns_buf *err)
 {
+	enum ns_devices_mode mode = o->devices;
+
 	sb->procfd = -1;
 	sb->devs = NULL;
+	sb->alive = !o->no_alive;
 	if (private_namespace(err) < 0)
 		return -1;
 	/* Terminals read their mountinfo through the base's procfs handle,

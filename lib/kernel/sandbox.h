@@ -7,12 +7,14 @@
 #include <stdbool.h>
 
 #include "kernel/device.h"
+#include "run/backend.h"          /* struct ns_run_opts */
 #include "scenario/scenario.h"
 #include "base/util.h"
 
 struct ns_sandbox {
 	int procfd;               /* the host's procfs, kept before detaching */
 	struct ns_devices *devs;
+	bool alive;               /* terminals read their table after a step */
 };
 
 /* Once per worker, before its first sandbox: with userns, become root of
@@ -23,10 +25,10 @@ struct ns_sandbox {
  * the worker is made from. 0, or -1 with a message in err. */
 int ns_sandbox_base(bool userns, int *procfd, struct ns_buf *err);
 
-/* Turn the calling process into the sandbox. Returns 0, or -1 with a
- * message in err (the process is then half-way: it must go back to a
- * saved place, or exit). */
-int ns_sandbox_enter(const struct ns_scenario *sc, enum ns_devices_mode mode,
+/* Turn the calling process into the sandbox, with o's stand-ins and
+ * o->no_alive. Returns 0, or -1 with a message in err (the process is
+ * then half-way: it must go back to a saved place, or exit). */
+int ns_sandbox_enter(const struct ns_scenario *sc, const struct ns_run_opts *o,
 		     int procfd, struct ns_sandbox *sb, struct ns_buf *err);
 
 /* Let go of the sandbox's fds (its stand-ins, its procfs handle). */

@@ -68,17 +68,18 @@ static int pop(struct ns_term *t, struct ns_buf *err)
 	return r;
 }
 
-int ns_local_init(struct ns_local *l, const struct ns_scenario *sc, int procfd,
-		  struct ns_devices *devs, struct ns_buf *err)
+int ns_local_init(struct ns_local *l, const struct ns_scenario *sc,
+		  const struct ns_sandbox *sb, struct ns_buf *err)
 {
 	const char *what;
 
 	memset(l, 0, sizeof(*l));
 	l->sc = sc;
-	l->procfd = procfd;
-	l->devs = devs;
+	l->procfd = sb->procfd;
+	l->devs = sb->devs;
+	l->alive = sb->alive;
 	l->active = SIZE_MAX;
-	if (ns_place_save(procfd, &l->home, &what) < 0) {
+	if (ns_place_save(l->procfd, &l->home, &what) < 0) {
 		ns_buf_addf(err, "%s: %s", what, strerror(errno));
 		return -1;
 	}
@@ -98,7 +99,7 @@ static size_t find_or_add(struct ns_local *l, const char *name)
 	 * which its saved place (none) says */
 	l->v[l->n] = (struct ns_local_term){
 		.name = name,
-		.t = { .sc = l->sc, .procfd = l->procfd, .devs = l->devs,
+		.t = { .sc = l->sc, .procfd = l->procfd, .devs = l->devs, .alive = l->alive,
 		       .in_process = true, .local = l, .sock = -1, .reply_fd = -1 },
 		.place = NS_PLACE_NONE,
 	};

@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "kernel/place.h"
+#include "kernel/sandbox.h"
 #include "kernel/terminal.h"
 #include "base/util.h"
 
@@ -20,6 +21,7 @@ struct ns_local {
 	const struct ns_scenario *sc;
 	int procfd;
 	struct ns_devices *devs;
+	bool alive;                 /* struct ns_term's */
 	struct ns_place home;       /* the sandbox's first namespace, at / */
 	struct ns_local_term *v;
 	size_t n, cap;
@@ -28,8 +30,8 @@ struct ns_local {
 
 /* Called in the sandbox process once the sandbox is built: this place is
  * where new terminals start. Returns 0, or -1 with a message in err. */
-int ns_local_init(struct ns_local *l, const struct ns_scenario *sc, int procfd,
-		  struct ns_devices *devs, struct ns_buf *err);
+int ns_local_init(struct ns_local *l, const struct ns_scenario *sc,
+		  const struct ns_sandbox *sb, struct ns_buf *err);
 
 /* Run step i in its terminal, starting the terminal if it is new. Returns
  * 0 with *out filled, or -1 with a message in err when the process could

@@ -172,6 +172,11 @@ void ns_term_run_step(struct ns_term *t, const struct ns_step *st,
 {
 	ns_pipeline_run(st, exec_stage, t, out);
 	ns_kernel_view_key(t->procfd, &out->view);
+	/* a shell that ends leaves its place: what only it held is gone */
+	if (t->alive && t->closing)
+		out->alive.known = true;
+	else if (t->alive)
+		ns_kernel_alive(t->procfd, &out->alive);
 	/* only the first shell's end closes the terminal */
 	out->closed = t->closing && t->depth == 0;
 }
@@ -204,13 +209,13 @@ void ns_term_serve(struct ns_term *t, int fd)
 		ns_lend_drop(&t->handles);
 		if (t->resumed) {
 			/* the inner shell answered this step and has ended */
-			free(out.output);
+			ns_step_out_free(&out);
 			continue;
 		}
 		to = t->closing && t->depth > 0 ? t->reply_fd : fd;
 		if (ns_wire_send_result(to, idx, &out) < 0)
 			_exit(3);
-		free(out.output);
+		ns_step_out_free(&out);
 		if (t->closing && t->depth == 0 && t->pids)
 			t->pids[t->slot] = 0; /* the terminal ends */
 		if (t->closing)

@@ -35,6 +35,7 @@ struct ns_term {
 	const struct ns_scenario *sc;
 	int procfd;                 /* a procfs directory kept from the host */
 	struct ns_devices *devs;    /* stand-ins of this sandbox */
+	bool alive;                 /* read the table after each step */
 	size_t depth;               /* shell levels above the first */
 	struct ns_handles handles;  /* open_tree @NAME trees it holds */
 	bool closing;               /* this shell level ends after the step */

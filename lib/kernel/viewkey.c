@@ -3,7 +3,10 @@
 
 #include <fcntl.h>
 #include <string.h>
+#include <stdlib.h>
 #include <sys/stat.h>
+
+#include "kernel/mountinfo.h"
 
 void ns_kernel_view_key(int procfd, struct ns_view *v)
 {
@@ -20,4 +23,16 @@ void ns_kernel_view_key(int procfd, struct ns_view *v)
 	v->key[1] = root.stx_mask & STATX_MNT_ID ? root.stx_mnt_id
 						  : (uint64_t)root.stx_dev_major << 32 | root.stx_dev_minor;
 	v->key[2] = root.stx_ino;
+}
+
+void ns_kernel_alive(int procfd, struct ns_alive *a)
+{
+	char *text;
+	size_t len;
+
+	ns_alive_free(a);
+	if (ns_mountinfo_text(procfd, &text, &len) < 0)
+		return; /* not known */
+	ns_alive_from_mountinfo(text, len, a);
+	free(text);
 }

@@ -12,4 +12,8 @@
  * any of it cannot be read. */
 void ns_kernel_view_key(int procfd, struct ns_view *v);
 
+/* Fill a with the numbers of the calling process's mount table, as
+ * its mountinfo shows them (not known when it cannot be read). */
+void ns_kernel_alive(int procfd, struct ns_alive *a);
+
 #endif

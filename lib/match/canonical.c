@@ -203,3 +203,10 @@ void ns_canon_step(struct ns_canon *c, const char *output,
 	ns_lines_free(&printed);
 	ns_lines_free(&sorted);
 }
+
+void ns_canon_after_step(struct ns_canon *c, const struct ns_view *view,
+			 const struct ns_alive *alive)
+{
+	if (view)
+		ns_matcher_after_step(c->m, view, alive);
+}

@@ -52,4 +52,9 @@ void ns_canon_step(struct ns_canon *c, const char *output,
 		   const struct ns_match_shape *tree, const struct ns_view *view,
 		   struct ns_buf *out);
 
+/* What the step's place held once it was over (ns_matcher_after_step):
+ * a name whose number is gone ends as the judge's pair would. */
+void ns_canon_after_step(struct ns_canon *c, const struct ns_view *view,
+			 const struct ns_alive *alive);
+
 #endif

@@ -266,6 +266,26 @@ void ns_match_release_absent(struct ns_matcher *m, uint32_t bit)
 			ns_renaming_release_unseen(m->ren, k, bit, m->stamp);
 }
 
+void ns_matcher_after_step(struct ns_matcher *m, const struct ns_view *v,
+			   const struct ns_alive *a)
+{
+	uint32_t bit;
+
+	if (!a || !a->known)
+		return;
+	bit = place_bit(m, v->key);
+	if (bit == NS_RENAMING_PINNED)
+		return;
+	/* the step's own stamp: what its output printed stays, alive or not */
+	ns_renaming_set_sighting(m->ren, m->stamp, bit);
+	for (enum ns_renaming_kind k = 0; k < 3; k++)
+		for (size_t i = 0; i < a->n[k]; i++)
+			ns_renaming_see(m->ren, k, a->v[k][i]);
+	for (enum ns_renaming_kind k = 0; k < 3; k++)
+		ns_renaming_release_unseen(m->ren, k, bit, m->stamp);
+	ns_renaming_set_sighting(m->ren, 0, 0);
+}
+
 uint32_t ns_match_sighting_begin(struct ns_matcher *m)
 {
 	uint32_t bit = 0;

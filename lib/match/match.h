@@ -58,6 +58,15 @@ void ns_matcher_set_budget(struct ns_matcher *m, unsigned long comparisons);
  * (all zero) key pins the pairs it meets for good. */
 void ns_matcher_set_view(struct ns_matcher *m, const struct ns_view *v);
 
+/* After a step taken in view v, judged or not: a the numbers of v's
+ * place once the step was over, as the backend read them (view.h). Each
+ * pair seen in that place whose kernel number a lacks, and that the
+ * step's own output did not show, is taken out of the place, and a pair
+ * left in no place is released, as a complete view would do it. An
+ * unknown place or an unknown a does nothing. */
+void ns_matcher_after_step(struct ns_matcher *m, const struct ns_view *v,
+			   const struct ns_alive *a);
+
 /* Append line with its numbers renamed into the expected names where the
  * renaming knows them (used by diffs and by `show`). */
 void ns_matcher_rename(const struct ns_matcher *m, const char *line,

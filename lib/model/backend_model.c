@@ -100,13 +100,14 @@ static int model_play(void *worker, const struct ns_scenario *sc,
 	struct m_play *p = m_play_new(sc, s->quirks, s->broken, false);
 	int r = 0;
 
-	(void)o;
+	if (o->no_alive)
+		m_play_no_alive(p);
 	*status = 0;
 	for (uint32_t i = 0; i < sc->nsteps && r == 0; i++) {
 		struct ns_step_out out;
 		m_play_step(p, i, &out);
 		r = ns_wire_send_result(fd, i, &out);
-		free(out.output);
+		ns_step_out_free(&out);
 	}
 	m_play_free(p);
 	return r < 0 ? -1 : 0;
@@ -130,6 +131,8 @@ static void model_play_here(const struct ns_scenario *sc, const struct ns_run_op
 	}
 	ns_buf_free(&err);
 	p = m_play_new(sc, s.quirks, s.broken, false);
+	if (o->no_alive)
+		m_play_no_alive(p);
 	for (size_t i = 0; i < sc->nsteps; i++) {
 		m_play_step(p, i, &run->obs[i].out);
 		run->obs[i].ran = true;
@@ -158,6 +161,7 @@ static int model_explain(const struct ns_scenario *sc, const struct ns_run_opts 
 			out[i] = step.output;
 		else
 			free(step.output);
+		ns_alive_free(&step.alive);
 	}
 	m_play_free(p);
 	return 0;

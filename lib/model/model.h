@@ -381,6 +381,10 @@ struct m_ns *m_ns_copy(struct m_world *w, struct m_ns *old, struct m_userns *own
 struct ns_snapshot;
 /* The mounts of ns seen from root, in mountinfo order; returns 0 or -errno. */
 int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out);
+/* Every number the table m_render makes would show (match/view.h), read
+ * from the world without making it. */
+struct ns_alive;
+void m_alive(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_alive *a);
 
 /* What statmount(2) says of mount m to a reader whose root is root: *v,
  * its strings in root_s and point_s (the mount point empty when m is not

@@ -23,6 +23,7 @@ struct m_play {
 	size_t n, cap;
 	size_t before;      /* mounts that existed before the step */
 	bool trace;
+	bool no_alive;      /* m_play_no_alive() */
 };
 
 /* For nsenter: the running terminal called name. */
@@ -55,6 +56,11 @@ struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 	p->sb.peer_ctx = p;
 	p->trace = trace;
 	return p;
+}
+
+void m_play_no_alive(struct m_play *p)
+{
+	p->no_alive = true;
 }
 
 static struct m_shell *terminal(struct m_play *p, const char *name)
@@ -120,6 +126,11 @@ void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out)
 		m_watch_after_step(&p->t[k].sh);
 	m_watch_step_done(&p->sb.w);
 	m_view_key(sh, &out->view);
+	/* a shell that ends leaves its place: what only it held is gone */
+	if (out->view.key[0] && !p->no_alive && sh->closing)
+		out->alive.known = true;
+	else if (out->view.key[0] && !p->no_alive)
+		m_alive(&p->sb.w, m_cur(sh)->ns, m_cur(sh)->root, &out->alive);
 	if (!sh->closing)
 		return;
 	sh->closing = false;

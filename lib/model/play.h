@@ -14,6 +14,8 @@ struct m_play;
  * causes are kept for m_play_causes(). */
 struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 			  enum m_break broken, bool trace);
+/* Leave each step's alive numbers out (struct ns_run_opts, no_alive). */
+void m_play_no_alive(struct m_play *p);
 /* Carry out step i (steps in order) into *out (ns_step_out owns output). */
 void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out);
 /* Why the mounts the last step made or removed are there or gone, a line

@@ -11,6 +11,7 @@
 #include <sys/mount.h>
 
 #include "commands/statmount.h"
+#include "match/view.h"
 #include "mounts/snapshot.h"
 
 bool m_path_string(struct m_path p, struct m_path root, struct ns_buf *out)
@@ -262,4 +263,29 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 	free(text);
 	free(v);
 	return r;
+}
+
+void m_alive(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_alive *a)
+{
+	ns_alive_free(a);
+	a->known = true;
+	for (size_t i = 0; i < w->nmounts; i++) {
+		struct m_mount *m = w->mounts[i];
+		unsigned dom;
+
+		if (m->dead || m->ns != ns || !reachable(m, root))
+			continue;
+		/* what m_render's line for it shows, number by number */
+		ns_alive_add(a, 0, (struct ns_key){ m->id, 0 });
+		ns_alive_add(a, 0, (struct ns_key){ m->parent ? m->parent->id : m->id, 0 });
+		ns_alive_add(a, 1, (struct ns_key){ 0, m->sb->minor });
+		if (m->group)
+			ns_alive_add(a, 2, (struct ns_key){ m->group->id, 0 });
+		if (!m->master)
+			continue;
+		ns_alive_add(a, 2, (struct ns_key){ m->master->id, 0 });
+		dom = dominating(w, m, root);
+		if (dom)
+			ns_alive_add(a, 2, (struct ns_key){ dom, 0 });
+	}
 }

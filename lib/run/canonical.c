@@ -25,6 +25,7 @@ char **ns_judge_canonical(const struct ns_scenario *sc, const struct ns_run *run
 		sh = ns_judge_shape(&sc->steps[i], &shape) ? &shape : NULL;
 		ns_buf_reset(&b);
 		ns_canon_step(c, o->out.output, sh, shape.tree ? &shape : NULL, &o->out.view, &b);
+		ns_canon_after_step(c, &o->out.view, &o->out.alive);
 		v[i] = xstrdup(ns_buf_str(&b));
 	}
 	ns_buf_free(&b);

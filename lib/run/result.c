@@ -11,10 +11,17 @@ int ns_cmd_fail(struct ns_cmd_result *res, const char *syscall, int err)
 	return -1;
 }
 
+void ns_step_out_free(struct ns_step_out *o)
+{
+	free(o->output);
+	ns_alive_free(&o->alive);
+	memset(o, 0, sizeof(*o));
+}
+
 void ns_run_free(struct ns_run *r)
 {
 	for (size_t i = 0; i < r->n; i++)
-		free(r->obs[i].out.output);
+		ns_step_out_free(&r->obs[i].out);
 	free(r->obs);
 	free(r->aborted);
 	memset(r, 0, sizeof(*r));

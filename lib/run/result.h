@@ -35,7 +35,11 @@ struct ns_step_out {
 	char *output;           /* all output lines, error line last */
 	bool closed;            /* the terminal ended after this step */
 	struct ns_view view;    /* where the terminal was after the step */
+	struct ns_alive alive;  /* what that place held then (view.h) */
 };
+
+/* Free what o holds (its output and alive numbers) and clear it. */
+void ns_step_out_free(struct ns_step_out *o);
 
 struct ns_obs {
 	bool ran;

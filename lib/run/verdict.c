@@ -285,6 +285,8 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		/* where it looked from, for numbers freed and given out again */
 		ns_matcher_set_view(m, &o->out.view);
 		v->steps[i].ok = judge_step(m, sc, st, &o->out, &diff);
+		/* and what the place held once the step was over */
+		ns_matcher_after_step(m, &o->out.view, &o->out.alive);
 		if (!v->steps[i].ok) {
 			v->failed++;
 			v->steps[i].diff = ns_buf_detach(&diff);

@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #define NS_WIRE_MAX_OUTPUT (1u << 30)
+#define NS_WIRE_MAX_ALIVE (1u << 24) /* numbers a frame carries */
 
 struct result_head {
 	uint32_t step;
@@ -16,8 +17,48 @@ struct result_head {
 	char syscall[32];
 	uint64_t view_key[3];   /* struct ns_view */
 	uint32_t view_complete;
-	uint32_t pad;
+	uint32_t alive_known;   /* struct ns_alive: after the output, */
+	uint32_t nalive[3];     /* nalive[k] numbers of kind k, each as */
+	uint32_t pad;           /* two uint64_t */
 };
+
+/* The bytes of a frame after its head: the output, then the numbers
+ * (0 for a head whose counts are absurd: the caller then finds the frame
+ * torn). */
+static size_t body_len(const struct result_head *h)
+{
+	uint64_t n = (uint64_t)h->nalive[0] + h->nalive[1] + h->nalive[2];
+
+	if (n > NS_WIRE_MAX_ALIVE)
+		return SIZE_MAX;
+	return (size_t)h->len + (size_t)n * 2 * sizeof(uint64_t);
+}
+
+static void alive_encode(const struct ns_alive *a, struct result_head *h, struct ns_buf *b)
+{
+	h->alive_known = a->known;
+	for (unsigned k = 0; k < 3; k++) {
+		h->nalive[k] = a->known ? (uint32_t)a->n[k] : 0;
+		for (size_t i = 0; i < h->nalive[k]; i++) {
+			uint64_t xy[2] = { a->v[k][i].x, a->v[k][i].y };
+			ns_buf_add(b, xy, sizeof(xy));
+		}
+	}
+}
+
+/* The numbers of a frame's body, which are whole (body_len). */
+static void alive_decode(const struct result_head *h, const char *p, struct ns_alive *a)
+{
+	memset(a, 0, sizeof(*a));
+	a->known = h->alive_known != 0;
+	for (unsigned k = 0; a->known && k < 3; k++)
+		for (size_t i = 0; i < h->nalive[k]; i++) {
+			uint64_t xy[2];
+			memcpy(xy, p, sizeof(xy));
+			p += sizeof(xy);
+			ns_alive_add(a, k, (struct ns_key){ xy[0], xy[1] });
+		}
+}
 
 /* 1 when all n bytes came, 0 on end of stream before the first byte,
  * -EPROTO on a torn read, -errno on error. */
@@ -52,9 +93,11 @@ int ns_wire_recv_index(int fd, uint32_t *index)
 int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 {
 	struct result_head h;
+	struct ns_buf nums = NS_BUF_INIT;
 	size_t len = o->output ? strlen(o->output) : 0;
+	struct iovec iov[3];
 	ssize_t done;
-	int r;
+	int r = 0;
 
 	memset(&h, 0, sizeof(h));
 	h.step = step;
@@ -64,20 +107,28 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	memcpy(h.syscall, o->syscall, sizeof(h.syscall) - 1);
 	memcpy(h.view_key, o->view.key, sizeof(h.view_key));
 	h.view_complete = o->view.complete;
+	alive_encode(&o->alive, &h, &nums);
+	iov[0] = (struct iovec){ &h, sizeof(h) };
+	iov[1] = (struct iovec){ o->output, len };
+	iov[2] = (struct iovec){ nums.data, nums.len };
 	/* one call for the whole frame when it fits; the rest if it did not */
 	do
-		done = writev(fd, (struct iovec[]){ { &h, sizeof(h) }, { o->output, len } }, 2);
+		done = writev(fd, iov, 3);
 	while (done < 0 && errno == EINTR);
 	if (done < 0)
-		return -errno;
-	if ((size_t)done < sizeof(h)) {
-		r = ns_write_all(fd, (char *)&h + done, sizeof(h) - (size_t)done);
-		done = (ssize_t)sizeof(h);
-		if (r < 0)
-			return r;
+		r = -errno;
+	for (int k = 0; r == 0 && k < 3; k++) {
+		size_t part = iov[k].iov_len;
+
+		if ((size_t)done >= part) {
+			done -= (ssize_t)part;
+			continue;
+		}
+		r = ns_write_all(fd, (char *)iov[k].iov_base + done, part - (size_t)done);
+		done = 0;
 	}
-	done -= (ssize_t)sizeof(h);
-	return (size_t)done == len ? 0 : ns_write_all(fd, o->output + done, len - (size_t)done);
+	ns_buf_free(&nums);
+	return r;
 }
 
 static void fill_out(struct ns_step_out *o, const struct result_head *h)
@@ -97,16 +148,18 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 
 	if (r <= 0)
 		return r;
-	if (h.len > NS_WIRE_MAX_OUTPUT)
+	size_t body = body_len(&h);
+	if (h.len > NS_WIRE_MAX_OUTPUT || body == SIZE_MAX)
 		return -EPROTO;
 	memset(o, 0, sizeof(*o));
-	o->output = xmalloc(h.len + 1);
-	r = h.len ? read_full(fd, o->output, h.len) : 1;
+	o->output = xmalloc(body + 1);
+	r = body ? read_full(fd, o->output, body) : 1;
 	if (r <= 0) {
 		free(o->output);
 		o->output = NULL;
 		return r == 0 ? -EPROTO : r;
 	}
+	alive_decode(&h, o->output + h.len, &o->alive);
 	o->output[h.len] = '\0';
 	fill_out(o, &h);
 	*step = h.step;
@@ -145,9 +198,9 @@ int ns_wire_find_end(const char *buf, size_t len, size_t *off, int *wait_status,
 			*last = h.closed != 0;
 			return 1;
 		}
-		if (h.len > len - *off - sizeof(h))
+		if (body_len(&h) > len - *off - sizeof(h))
 			return 0;
-		*off += sizeof(h) + h.len;
+		*off += sizeof(h) + body_len(&h);
 	}
 	return 0;
 }
@@ -159,7 +212,7 @@ size_t ns_wire_frame_size(const char *buf, size_t len)
 	if (len < sizeof(h))
 		return len;
 	memcpy(&h, buf, sizeof(h));
-	return sizeof(h) + h.len;
+	return body_len(&h) > len - sizeof(h) ? len : sizeof(h) + body_len(&h);
 }
 
 bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
@@ -178,10 +231,9 @@ bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 			break;
 		memcpy(&h, buf + off, sizeof(h));
 		off += sizeof(h);
-		if (h.len > len - off)
+		if (h.len > NS_WIRE_MAX_OUTPUT || body_len(&h) > len - off)
 			break;
 		text = xstrndup(buf + off, h.len);
-		off += h.len;
 		if (h.step == NS_WIRE_ABORT) {
 			free(run->aborted);
 			run->aborted = text;
@@ -191,9 +243,11 @@ bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 			run->obs[h.step].ran = true;
 			run->obs[h.step].out.output = text;
 			fill_out(&run->obs[h.step].out, &h);
+			alive_decode(&h, buf + off + h.len, &run->obs[h.step].out.alive);
 		} else {
 			free(text);
 		}
+		off += body_len(&h);
 	}
 	return off == len;
 }

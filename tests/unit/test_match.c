@@ -523,6 +523,134 @@ TEST(reuse_other_place)
 	ns_matcher_free(m);
 }
 
+/* ---- what a place held after a step (ns_matcher_after_step) -------------- */
+
+/* The numbers of mountinfo text, as a backend reports them. */
+static struct ns_alive alive_of(const char *table)
+{
+	struct ns_alive a = { 0 };
+
+	ns_alive_from_mountinfo(table, strlen(table), &a);
+	return a;
+}
+
+/* A step that printed nothing (umount, say) in v's place, after which
+ * that place held a. */
+static void silent_step(struct ns_matcher *m, const struct ns_view *v, const struct ns_alive *a)
+{
+	struct ns_view quiet = *v;
+
+	quiet.complete = 0;
+	ok(runv(m, &quiet, (const char *const[]){ NULL }, false, "", NULL),
+	   "after: a step that prints nothing");
+	ns_matcher_after_step(m, v, a);
+}
+
+/* /a bound in P1 by a step that printed it, then an unmount step that
+ * printed nothing, after which P1 held `after`. */
+static void unmount_silently(struct ns_matcher *m, const struct ns_view *v, const char *after)
+{
+	struct ns_alive a = alive_of(after);
+
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "after: /a bound");
+	ns_matcher_after_step(m, &P1, NULL);
+	silent_step(m, v, &a);
+	ns_alive_free(&a);
+}
+
+TEST(reuse_after_step_table)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	struct ns_alive a;
+	char *d;
+
+	unmount_silently(m, &P1, ROOT_A);
+	ok(runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "after: a place whose table lost /a frees 46, 0:41 and 1 with no view printed");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	unmount_silently(m, &P1, ROOT_A A_46);
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, &d),
+	   "after: a table that still holds /a keeps its pairs");
+	ok(d && strstr(d, "+62 61 8:2 / /a rw shared:1\n") != NULL,
+	   "after: and the diff names the kept pair");
+	free(d);
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	unmount_silently(m, &P2, "60 59 0:50 / / rw\n");
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "after: another place's table says nothing of P1's pairs");
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	unmount_silently(m, &NOWHERE, ROOT_A);
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "after: the table of an unknown place releases nothing");
+	ns_matcher_free(m);
+
+	/* not known: the backend could not read it */
+	m = ns_matcher_new();
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "after: /a bound");
+	a = alive_of(ROOT_A "not a record\n");
+	ok(!a.known, "after: a table with a line that is no record is not known");
+	ns_matcher_after_step(m, &P1, &a);
+	ns_alive_free(&a);
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "after: an unknown table releases nothing");
+	ns_matcher_free(m);
+}
+
+/* What the step printed stays bound through its own table: the output
+ * of `nsenter ... cat mountinfo` shows another place's mounts. */
+TEST(reuse_after_step_keeps_printed)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	struct ns_alive a = alive_of(ROOT_A);
+
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "printed: /a bound by the step");
+	ns_matcher_after_step(m, &P1, &a);
+	ok(!runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "printed: the step's own table without /a does not free what it printed");
+	silent_step(m, &P1, &a);
+	ok(runv(m, &P1, NEW_A, false, ROOT_A A_46, NULL),
+	   "printed: the next step's table does");
+	ns_alive_free(&a);
+	ns_matcher_free(m);
+}
+
+/* A device or peer group seen from two places stays bound until both
+ * places' tables have lost it. */
+TEST(reuse_after_step_two_places)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	struct ns_alive copy = alive_of("60 59 0:50 / / rw\n70 60 0:41 / /a rw shared:1\n");
+	struct ns_alive none2 = alive_of("60 59 0:50 / / rw\n");
+
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "62 61 8:2 / /a rw shared:1"), false,
+		ROOT_A A_46, NULL), "two: /a bound in P1");
+	silent_step(m, &P2, &copy);
+	{
+		struct ns_alive gone = alive_of(ROOT_A);
+		silent_step(m, &P1, &gone);
+		ns_alive_free(&gone);
+	}
+	ok(!runv(m, &P1, L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:1"), false,
+		ROOT_A "47 48 0:44 / /a rw shared:2\n", NULL),
+	   "two: group 1 still held in P2 keeps its name");
+	silent_step(m, &P2, &none2);
+	ok(runv(m, &P1, L("61 17 8:1 / / rw", "63 61 8:3 / /a rw shared:1"), false,
+		ROOT_A "47 48 0:44 / /a rw shared:2\n", NULL),
+	   "two: once P2's table lost it too, the name is free");
+	ns_alive_free(&copy);
+	ns_alive_free(&none2);
+	ns_matcher_free(m);
+}
+
 /* A peer group (or a device) spans namespaces: it is released only once
  * absent from a complete view of every place it was seen in. */
 /* The group's first two sightings, in two places, and its end in the
