@@ -47,8 +47,12 @@ static struct ns_key expected_name(void *ren, enum ns_renaming_kind kind,
 _Static_assert(NS_RENAMING_ID == 0 && NS_RENAMING_DEV == 1 && NS_RENAMING_GROUP == 2,
 	       "ns_mi_format_names takes the letters of IDs, devices and groups in that order");
 
+static void map_row(const struct ns_match_line *l, ns_match_namer name,
+		    void *ctx, const char *letters, struct ns_buf *out);
+
 /* letters: NULL for names written as numbers, else each kind's letter
- * (ns_match_line_name_as) */
+ * (ns_match_line_name_as); a line that is no record may still name peer
+ * groups (match_line.c) */
 static void map_mountinfo(const char *line, ns_match_namer name, void *ctx,
 			  const char *letters, struct ns_buf *out)
 {
@@ -56,7 +60,16 @@ static void map_mountinfo(const char *line, ns_match_namer name, void *ctx,
 	struct ns_key k;
 
 	if (!ns_mi_parse(line, &l)) {
-		ns_buf_adds(out, line);
+		struct ns_match_line ml;
+
+		ns_mi_free(&l);
+		memset(&ml, 0, sizeof(ml));
+		ns_match_line_init(&ml, line, false, NULL);
+		if (ml.tab)
+			map_row(&ml, name, ctx, letters, out);
+		else
+			ns_buf_adds(out, line);
+		ns_match_line_free(&ml);
 		return;
 	}
 	l.parent = name(ctx, NS_RENAMING_ID, (struct ns_key){ l.parent, 0 }).x;

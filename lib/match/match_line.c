@@ -9,6 +9,79 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* ---- peer groups in any line ------------------------------------------- */
+
+static const char *const group_tags[] = { "shared:", "master:", "propagate_from:" };
+
+static bool word_char(char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '_';
+}
+
+/* The length of a tag of group_tags at p, a word's start, followed by a
+ * number that ends the word; 0 for none. *digits: the number's length. */
+static size_t group_tag_at(const char *p, size_t *digits)
+{
+	for (size_t t = 0; t < sizeof(group_tags) / sizeof(*group_tags); t++) {
+		size_t n = strlen(group_tags[t]), d = 0;
+
+		if (strncmp(p, group_tags[t], n))
+			continue;
+		while (p[n + d] >= '0' && p[n + d] <= '9')
+			d++;
+		if (d && d < 10 && !word_char(p[n + d])) {
+			*digits = d;
+			return n;
+		}
+	}
+	return 0;
+}
+
+static void push_seg(struct ns_match_line *l, size_t *cap, struct ns_match_seg seg)
+{
+	void *v = l->seg;
+
+	ns_grow(&v, cap, l->nseg + 1, sizeof(*l->seg));
+	l->seg = v;
+	l->seg[l->nseg++] = seg;
+}
+
+/* A line that is no record, but names peer groups as mountinfo's
+ * optional fields do (`shared:N`, `master:N`, `propagate_from:N`, as an
+ * awk or cut of mountinfo prints them): cut into text and group numbers,
+ * so that the numbers are renamed as a record's are (nstest-scenario(5),
+ * EXPECTED OUTPUT). False, with no pieces, for a line without one. */
+static bool parse_group_tags(struct ns_match_line *l, const char *text)
+{
+	size_t cap = 0, start = 0;
+	bool any = false;
+
+	for (size_t i = 0; text[i]; i++) {
+		size_t tag, digits = 0;
+
+		if ((i && word_char(text[i - 1])) || !(tag = group_tag_at(text + i, &digits)))
+			continue;
+		if (i + tag > start)
+			push_seg(l, &cap, (struct ns_match_seg){ NS_SEG_TEXT, text + start, i + tag - start,
+							     NS_RENAMING_ID, false, { 0, 0 },
+							     NS_NUM_PLAIN });
+		push_seg(l, &cap, (struct ns_match_seg){ NS_SEG_NUM, text + i + tag, digits,
+						     NS_RENAMING_GROUP, false,
+						     { strtoul(text + i + tag, NULL, 10), 0 },
+						     NS_NUM_PLAIN });
+		start = i + tag + digits;
+		i = start - 1;
+		any = true;
+	}
+	if (!any)
+		return false;
+	if (text[start])
+		push_seg(l, &cap, (struct ns_match_seg){ NS_SEG_TEXT, text + start, strlen(text + start),
+						     NS_RENAMING_ID, false, { 0, 0 }, NS_NUM_PLAIN });
+	return true;
+}
+
 void ns_match_line_init(struct ns_match_line *l, const char *text,
 			bool expected, const struct ns_match_shape *shape)
 {
@@ -20,6 +93,8 @@ void ns_match_line_init(struct ns_match_line *l, const char *text,
 		l->tab = ns_match_table_parse(l, text, shape);
 	else
 		l->mi = ns_mi_parse(text, &l->p);
+	if (!l->mi && !l->tab)
+		l->tab = parse_group_tags(l, text);
 	l->rec = l->mi || l->tab;
 }
 

@@ -1024,3 +1024,40 @@ TEST(scale)
 	free_exp(exp, n);
 	ns_matcher_free(m);
 }
+
+/* ---- peer groups in lines that are no records ------------------------------ */
+
+/* awk '{print $5, $7}' of mountinfo keeps the optional field: its group
+ * is renamed as a record's would be, everything else stays literal. */
+TEST(group_tags_in_filtered_lines)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *d = NULL, *s;
+
+	ok(run(m, L("/mnt/a shared:1", "/mnt/b master:1 propagate_from:2"), false,
+	       "/mnt/a shared:7\n/mnt/b master:7 propagate_from:9\n", NULL),
+	   "tags: shared:N, master:N, propagate_from:N are renamed in any line");
+	ok(run(m, L("61 17 8:1 / /x rw shared:2"), false, "48 45 0:40 / /x rw shared:9\n", NULL),
+	   "tags: one renaming with the records");
+	ok(!run(m, L("61 17 8:1 / /x rw shared:1"), false, "48 45 0:40 / /x rw shared:9\n", &d),
+	   "tags: a group named otherwise in a record fails");
+	ok(d && strstr(d, "+61 17 8:1 / /x rw shared:2") != NULL,
+	   "tags: its diff writes the line's groups in the file's names");
+	free(d);
+	ok(!run(m, L("/mnt/a shared:1"), false, "/mnt/a shared:9\n", NULL),
+	   "tags: two groups cannot take one name");
+	ok(!run(m, L("/mnt/b shared:1"), false, "/mnt/a shared:7\n", NULL),
+	   "tags: the text around them is literal");
+	s = renamed(m, "/mnt/a master:7 and propagate_from:9");
+	is_str(s, "/mnt/a master:1 and propagate_from:2", "tags: renamed for diffs and show");
+	free(s);
+	ns_matcher_free(m);
+
+	ok(!run1(L("xshared:1"), false, "xshared:2\n"), "tags: not inside a word");
+	ok(!run1(L("shared:1x"), false, "shared:2x\n"), "tags: not when the number runs on");
+	ok(!run1(L("shared:"), false, "shared:2\n"), "tags: not without a number");
+	ok(!run1(L("unbindable:1"), false, "unbindable:2\n"), "tags: only the three numbered fields");
+	ok(run1(L("shared:1 shared:1"), false, "shared:4 shared:4\n") &&
+	   !run1(L("shared:1 shared:1"), false, "shared:4 shared:5\n"),
+	   "tags: one line, one renaming");
+}
