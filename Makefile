@@ -67,7 +67,7 @@ $(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
 # tells make it exists, since make caches the folder before that.
 $(FLAGS_FILE): ;
 
-.PHONY: all deps check check-unit check-bats check-scenarios check-mutation check-bisect \
+.PHONY: all deps check check-unit check-bats check-scenarios check-mutation check-flakes check-bisect \
 	demo install clean bench fuzz check-faults check-fuzz check-valgrind check-vm check-fuzz-smoke \
 	check-boundary check-layers
 all: nstest
@@ -105,7 +105,15 @@ deps:
 # device of ours may remain attached.
 check: deps
 	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation \
-		check-fuzz check-boundary check-layers check-fuzz-smoke
+		check-fuzz check-boundary check-layers check-fuzz-smoke check-flakes
+
+# The flake check (issue 28): every scenario and every recorded session
+# ten times, on the kernel under tests/churn (mount IDs, devices and peer
+# groups allocated and freed elsewhere, as on a busy host) and on the
+# model; a verdict that changes in any run fails (nstest run --repeat).
+check-flakes: nstest
+	tests/isolation-check tests/churn ./nstest run --repeat 10 -j 2 scenarios tests/data/sessions
+	./nstest run --backend model --repeat 10 scenarios tests/data/sessions
 
 # About 20 s of nstest fuzz on this kernel against the model imitating it
 # (--quirks=kernel), fixed seed: any finding is one no known quirk

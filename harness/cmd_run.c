@@ -52,6 +52,9 @@ static const char run_help[] =
 	"  --report FORMAT:FILE   also write a report in FORMAT to FILE, from the same run\n"
 	"                         (repeatable; each report a file of its own)\n"
 	"  -v, --verbose          human format: the whole transcript, not only failures\n"
+	"  --repeat N             run every scenario N times (1 to 10000); the report is\n"
+	"                         of the first run, and a scenario whose verdict changed\n"
+	"                         is named on stderr and fails the run (125 with --bisect)\n"
 	"  --update               rewrite the expected output this kernel does not match\n"
 	"  --bisect               for git bisect run: exit 0 good, 1 bad, 125 cannot judge,\n"
 	"                         128 (stop the bisect) for a bad option or scenario file\n"
@@ -76,6 +79,7 @@ struct run_cli {
 	bool bisect;               /* exit 0, 1, 125 or 128 and nothing else */
 	bool help;                 /* --help: printed, nothing else to do */
 	unsigned jobs;
+	unsigned repeat;           /* --repeat N: runs in all (1: once) */
 	const char *filter;
 	unsigned shard_k, shard_n; /* --shard K/N; 0/0 without */
 	bool allow_empty_shard;    /* --allow-empty-shard */
@@ -89,7 +93,9 @@ struct run_cli {
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
        OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
-       OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_HELP = 'h' };
+       OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_REPEAT, OPT_HELP = 'h' };
+
+#define MAX_REPEAT 10000
 
 static int unknown_format(const char *name)
 {
@@ -272,6 +278,12 @@ static int parse_option(int c, struct run_cli *cli)
 		return opt_quirks(&cli->config, optarg);
 	case OPT_REPORT:
 		return opt_report(optarg, cli);
+	case OPT_REPEAT:
+		if (opt_uint(optarg, MAX_REPEAT, &cli->repeat) == 0 && cli->repeat > 0)
+			return 0;
+		usage_error("--repeat must be a number of runs from 1 to %d, not '%s'", MAX_REPEAT,
+			    optarg);
+		return -1;
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
@@ -303,6 +315,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "quirks", required_argument, NULL, OPT_QUIRKS },
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "allow-empty-shard", no_argument, NULL, OPT_ALLOW_EMPTY_SHARD },
+		{ "repeat", required_argument, NULL, OPT_REPEAT },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -311,6 +324,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 	cli->opts.devices = NS_DEVICES_TMPFS;
 	cli->opts.timeout_s = DEFAULT_TIMEOUT;
 	cli->jobs = 1;
+	cli->repeat = 1;
 	cli->reporter = &ns_reporter_human;
 	optind = 1;
 	opterr = 0; /* one message of our own, naming the option */
@@ -430,6 +444,7 @@ struct run_state {
 	size_t total;
 	bool progress;          /* --output: progress on the terminal (stderr) */
 	unsigned bad, unjudged; /* --bisect: see bisect_status() */
+	struct vsig *first;     /* --repeat: each scenario's verdict in run 1 */
 };
 
 static void on_started(void *p, size_t index)
@@ -450,6 +465,8 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 	for (size_t i = 0; i < st->nsinks; i++)
 		st->sink[i].rep->scenario(&st->sink[i].ctx, index, r);
 	ns_tally_add(&st->tally, r->v->status);
+	if (st->first)
+		vsig_of(r, &st->first[index]);
 	/* for bisecting, xfail markers do not count: the documented rule
 	 * decides; a skip or a sandbox that could not be built cannot */
 	if (r->v->status == NS_SKIP || (r->run && r->run->setup_failed))
@@ -591,6 +608,7 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	struct run_state st;
 	struct ns_runner_hooks hooks = { &st, on_started, on_result };
 	char hostname[256];
+	size_t flaky = 0, ran;
 	int committed;
 
 	/* an empty shard runs nothing: no sandbox, so no privileges needed */
@@ -611,7 +629,13 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	for (size_t i = 0; i < st.nsinks; i++)
 		if (st.sink[i].rep->begin)
 			st.sink[i].rep->begin(&st.sink[i].ctx);
-	ns_runner_run(sc, n, &ro, &hooks);
+	if (cli->repeat > 1)
+		st.first = xcalloc(n + 1, sizeof(*st.first));
+	ran = ns_runner_run(sc, n, &ro, &hooks);
+	/* the flakes of --repeat, over the scenarios run 1 judged */
+	if (cli->repeat > 1)
+		flaky = repeat_rounds(sc, ran, &ro, cli->repeat, st.first, stderr);
+	free(st.first);
 	for (size_t i = 0; i < st.nsinks; i++)
 		st.sink[i].rep->end(&st.sink[i].ctx, &st.tally);
 	if (st.progress)
@@ -620,9 +644,11 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	free_sinks(&st);
 	if (committed < 0)
 		return EXIT_USAGE;
+	/* a verdict that changes from run to run cannot steer a bisect */
 	if (cli->bisect)
-		return st.bad ? EXIT_FAILED : st.unjudged ? EXIT_BISECT_SKIP : EXIT_PASS;
-	return st.tally.failed || st.tally.xpassed ? EXIT_FAILED : EXIT_PASS;
+		return flaky ? EXIT_BISECT_SKIP : st.bad ? EXIT_FAILED
+			: st.unjudged ? EXIT_BISECT_SKIP : EXIT_PASS;
+	return st.tally.failed || st.tally.xpassed || flaky ? EXIT_FAILED : EXIT_PASS;
 }
 
 /* --update: run each scenario and rewrite the blocks this kernel does
@@ -650,6 +676,10 @@ static int run_main(int argc, char **argv, struct run_cli *cli, bool *input_erro
 		return EXIT_USAGE;
 	if (cli->help)
 		return EXIT_PASS;
+	if (cli->update && cli->repeat > 1) {
+		usage_error("--repeat and --update do not go together: --update rewrites what one run printed");
+		return EXIT_USAGE;
+	}
 	if (collect_scenarios(argv + optind, argc - optind, &files) < 0 ||
 	    (cli->filter && apply_filter(&files, cli->filter) < 0)) {
 		ns_lines_free(&files);

@@ -3,6 +3,8 @@
 #ifndef NS_HARNESS_H
 #define NS_HARNESS_H
 
+#include <stdio.h>
+
 #include "base/util.h"
 
 #define NS_VERSION "0.1.0"
@@ -77,5 +79,20 @@ char **scenario_pictures(const struct ns_scenario *sc, const struct ns_runner_op
 void free_pictures(char **p, size_t n);
 int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 		      struct ns_scenario *const *sc, size_t n);
+
+/* repeat.c: --repeat N. A verdict as the flake detector compares it: the
+ * status and the first step that failed (SIZE_MAX for none). */
+struct ns_result;
+struct ns_runner_opts;
+struct ns_scenario;
+struct vsig {
+	int status;                /* enum ns_status */
+	size_t step;
+};
+void vsig_of(const struct ns_result *r, struct vsig *s);
+/* Runs 2 to rounds of sc[0..n) (run 1 gave first[]), and a line on out
+ * for each scenario whose verdict changed; returns how many did. */
+size_t repeat_rounds(struct ns_scenario *const *sc, size_t n, const struct ns_runner_opts *o,
+		     unsigned rounds, const struct vsig *first, FILE *out);
 
 #endif
