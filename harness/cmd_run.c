@@ -589,14 +589,14 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	struct ns_runner_opts ro;
 	struct ns_report_ctx base;
 	struct run_state st;
-	struct ns_runner_hooks hooks = { &st, on_started, on_result };
+	struct ns_runner_hooks hooks = { &st, on_started, on_result, NULL };
 	char hostname[256];
 	int committed;
 
 	/* an empty shard runs nothing: no sandbox, so no privileges needed */
 	if (n && prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
-	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail };
+	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail, NULL };
 	init_ctx(&base, cli, n, hostname, sizeof(hostname));
 	base.backend = ro.backend->name;
 	base.rootless = ro.run.userns;
@@ -633,7 +633,7 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 
 	if (n && prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
-	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, false };
+	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, false, NULL };
 	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;
 }
 
