@@ -57,7 +57,11 @@ static const char run_help[] =
 	"  --update               rewrite the expected output this kernel does not match\n"
 	"  --bisect               for git bisect run: exit 0 good, 1 bad, 125 cannot judge,\n"
 	"                         128 (stop the bisect) for a bad option or scenario file\n"
-	"  -h, --help             this help\n";
+	"  -h, --help             this help\n"
+	"\n"
+	"SIGINT, SIGTERM or SIGHUP stops the run: no scenario starts, the running ones\n"
+	"end, every report is written whole, marked interrupted and naming what did not\n"
+	"run, and nstest ends by the signal (status 130, 143, 129; with --bisect too).\n";
 
 /* A report besides the one of --format: --report FORMAT:FILE. */
 struct report_req {
