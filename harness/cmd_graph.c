@@ -206,7 +206,7 @@ static int write_out(const char *path, const struct ns_buf *b)
 
 static int graph_main(int argc, char **argv, struct config_opts *cfg)
 {
-	struct ns_runner_opts ro = { NULL, { 0 }, 1, false };
+	struct ns_runner_opts ro = { NULL, { 0 }, 1, false, NULL };
 	struct graph_cli cli = { NULL, NULL, NULL, false };
 	struct ns_diag d = { NULL, 0 };
 	struct ns_buf out = NS_BUF_INIT, err = NS_BUF_INIT;

@@ -3,8 +3,10 @@
 #include "harness.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <fnmatch.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
@@ -58,7 +60,11 @@ static const char run_help[] =
 	"  --update               rewrite the expected output this kernel does not match\n"
 	"  --bisect               for git bisect run: exit 0 good, 1 bad, 125 cannot judge,\n"
 	"                         128 (stop the bisect) for a bad option or scenario file\n"
-	"  -h, --help             this help\n";
+	"  -h, --help             this help\n"
+	"\n"
+	"SIGINT, SIGTERM or SIGHUP stops the run: no scenario starts, the running ones\n"
+	"end, every report is written whole, marked interrupted and naming what did not\n"
+	"run, and nstest ends by the signal (status 130, 143, 129; with --bisect too).\n";
 
 /* A report besides the one of --format: --report FORMAT:FILE. */
 struct report_req {
@@ -445,7 +451,133 @@ struct run_state {
 	bool progress;          /* --output: progress on the terminal (stderr) */
 	unsigned bad, unjudged; /* --bisect: see bisect_status() */
 	struct vsig *first;     /* --repeat: each scenario's verdict in run 1 */
+	struct ns_not_run *not_run; /* a stopped run's scenarios without a result */
+	size_t nnot_run;
 };
+
+/* ---- SIGINT, SIGTERM, SIGHUP ------------------------------------------------
+ *
+ * The first of them asks the runner to stop (runner.h): no scenario
+ * starts any more, the workers of the running ones are killed (their
+ * sandboxes, terminals, mounts and loop devices go with them), and every
+ * report is written whole, marked interrupted and naming the scenarios
+ * without a result; then nstest ends by that same signal, so that its
+ * status is 128 + the signal's number (130, 143, 129) and a shell script
+ * that ran it stops too, as after a program that had no handler. This is
+ * nstest fuzz's SIGINT (a flag its loop looks at) for a run of workers: a
+ * pipe wakes the runner where it waits, and the handler is the process's
+ * only until the run ends.
+ *
+ * A second signal ends nstest at once, by that signal. A report file is
+ * then as it was before the run (outfile.h writes it beside its name; a
+ * named temporary file is removed here), or complete: the renames into
+ * place wait for the signals. Standard output is a stream, cut where it
+ * was. A signal that was ignored when nstest started (nohup, a shell's
+ * background job) stays ignored. */
+
+static struct ns_runner_stop stop = { 0, -1 };
+static int stop_wake = -1;      /* the pipe's write end */
+static pid_t stop_owner;        /* the workers inherit the handler */
+static struct run_state *stop_files; /* report files to remove on a second signal */
+static const int stop_signals[] = { SIGINT, SIGTERM, SIGHUP };
+static struct sigaction stop_saved[NS_ARRAY_SIZE(stop_signals)];
+static bool stop_caught[NS_ARRAY_SIZE(stop_signals)];
+
+static void end_by(int sig)
+{
+	signal(sig, SIG_DFL);
+	raise(sig); /* held until the handler returns */
+}
+
+static void on_stop_signal(int sig)
+{
+	int e = errno;
+
+	if (getpid() != stop_owner) {
+		end_by(sig); /* a worker, or a process of its sandbox */
+	} else if (stop.sig) {
+		for (size_t i = 0; stop_files && i < stop_files->nsinks; i++)
+			if (stop_files->sink[i].opened && stop_files->sink[i].file.tmp)
+				unlink(stop_files->sink[i].file.tmp);
+		end_by(sig);
+	} else {
+		stop.sig = sig;
+		/* a reader of standard output that the same ^C ended must not
+		 * end nstest before its report files are in place */
+		signal(SIGPIPE, SIG_IGN);
+		if (write(stop_wake, "", 1) < 0) {
+			/* the pipe is full: the runner is awake already */
+		}
+	}
+	errno = e;
+}
+
+/* Catch the three; -1 when the pipe cannot be made (then nothing is). */
+static int catch_stop_signals(void)
+{
+	struct sigaction sa;
+	int p[2];
+
+	if (pipe2(p, O_CLOEXEC | O_NONBLOCK) < 0)
+		return -1;
+	stop.sig = 0;
+	stop.fd = p[0];
+	stop_wake = p[1];
+	stop_owner = getpid();
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_stop_signal;
+	sigemptyset(&sa.sa_mask);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&sa.sa_mask, stop_signals[i]);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(stop_signals); i++) {
+		stop_caught[i] = sigaction(stop_signals[i], NULL, &stop_saved[i]) == 0 &&
+				 stop_saved[i].sa_handler != SIG_IGN;
+		if (stop_caught[i])
+			sigaction(stop_signals[i], &sa, NULL);
+	}
+	return 0;
+}
+
+/* Block (or unblock) the three: a report file being renamed into place
+ * is not cut short by a second signal. */
+static void hold_stop_signals(bool hold)
+{
+	sigset_t set;
+
+	sigemptyset(&set);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(stop_signals); i++)
+		sigaddset(&set, stop_signals[i]);
+	sigprocmask(hold ? SIG_BLOCK : SIG_UNBLOCK, &set, NULL);
+}
+
+/* The dispositions of before; the signal that stopped the run, or 0. */
+static int release_stop_signals(void)
+{
+	for (size_t i = 0; i < NS_ARRAY_SIZE(stop_signals); i++)
+		if (stop_caught[i])
+			sigaction(stop_signals[i], &stop_saved[i], NULL);
+	if (stop.fd >= 0)
+		close(stop.fd);
+	if (stop_wake >= 0)
+		close(stop_wake);
+	stop.fd = stop_wake = -1;
+	stop_files = NULL;
+	return stop.sig;
+}
+
+static const char *signal_name(int sig)
+{
+	return sig == SIGINT ? "SIGINT" : sig == SIGTERM ? "SIGTERM" : sig == SIGHUP ? "SIGHUP"
+		: "a signal";
+}
+
+static void on_unfinished(void *p, size_t index, bool running)
+{
+	struct run_state *st = p;
+
+	st->not_run = xrealloc(st->not_run, (st->nnot_run + 1) * sizeof(*st->not_run));
+	st->not_run[st->nnot_run++] = (struct ns_not_run){ st->sc[index], running };
+}
 
 static void on_started(void *p, size_t index)
 {
@@ -505,9 +637,13 @@ static void init_ctx(struct ns_report_ctx *ctx, const struct run_cli *cli, size_
 static char **run_pictures(void *arg, const struct ns_scenario *sc)
 {
 	struct ns_buf err = NS_BUF_INIT;
-	char **p = scenario_pictures(sc, arg, NULL, &err);
+	char **p;
 
-	if (err.len)
+	/* a stopped run starts no sandbox, not even for a picture */
+	if (stop.sig)
+		return NULL;
+	p = scenario_pictures(sc, arg, NULL, &err);
+	if (err.len && !stop.sig)
 		fprintf(stderr, "nstest: warning: %s: graphs: %s\n", sc->path, ns_buf_str(&err));
 	ns_buf_free(&err);
 	return p;
@@ -599,14 +735,42 @@ static void free_sinks(struct run_state *st)
 	free(st->sink);
 	st->sink = NULL;
 	st->nsinks = 0;
+	free(st->not_run);
+	st->not_run = NULL;
+	st->nnot_run = 0;
 }
 
-static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
+/* Each report's last part, and its file put in place; a stopped run's
+ * reports say so first. 0, or -1 when a file could not be written. */
+static int end_reports(struct run_state *st)
+{
+	int committed;
+
+	for (size_t i = 0; i < st->nsinks; i++) {
+		struct ns_report_ctx *ctx = &st->sink[i].ctx;
+
+		if (stop.sig) {
+			ctx->interrupted = signal_name(stop.sig);
+			ctx->not_run = st->not_run;
+			ctx->nnot_run = st->nnot_run;
+		}
+		st->sink[i].rep->end(ctx, &st->tally);
+	}
+	if (st->progress)
+		fputs("\r\033[K", stderr);
+	hold_stop_signals(true);
+	committed = commit_sinks(st);
+	stop_files = NULL;
+	hold_stop_signals(false);
+	return committed;
+}
+
+static int run_reported(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 {
 	struct ns_runner_opts ro;
 	struct ns_report_ctx base;
 	struct run_state st;
-	struct ns_runner_hooks hooks = { &st, on_started, on_result };
+	struct ns_runner_hooks hooks = { &st, on_started, on_result, on_unfinished };
 	char hostname[256];
 	size_t flaky = 0, ran;
 	int committed;
@@ -614,7 +778,8 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	/* an empty shard runs nothing: no sandbox, so no privileges needed */
 	if (n && prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
-	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail };
+	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, cli->stop_on_fail,
+				      stop.fd >= 0 ? &stop : NULL };
 	init_ctx(&base, cli, n, hostname, sizeof(hostname));
 	base.backend = ro.backend->name;
 	base.rootless = ro.run.userns;
@@ -626,21 +791,19 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 		free_sinks(&st);
 		return EXIT_USAGE;
 	}
+	stop_files = &st;
 	for (size_t i = 0; i < st.nsinks; i++)
 		if (st.sink[i].rep->begin)
 			st.sink[i].rep->begin(&st.sink[i].ctx);
 	if (cli->repeat > 1)
 		st.first = xcalloc(n + 1, sizeof(*st.first));
 	ran = ns_runner_run(sc, n, &ro, &hooks);
-	/* the flakes of --repeat, over the scenarios run 1 judged */
-	if (cli->repeat > 1)
+	/* the flakes of --repeat, over the scenarios run 1 judged; a run
+	 * stopped by a signal goes no further */
+	if (cli->repeat > 1 && !stop.sig)
 		flaky = repeat_rounds(sc, ran, &ro, cli->repeat, st.first, stderr);
 	free(st.first);
-	for (size_t i = 0; i < st.nsinks; i++)
-		st.sink[i].rep->end(&st.sink[i].ctx, &st.tally);
-	if (st.progress)
-		fputs("\r\033[K", stderr);
-	committed = commit_sinks(&st);
+	committed = end_reports(&st);
 	free_sinks(&st);
 	if (committed < 0)
 		return EXIT_USAGE;
@@ -651,6 +814,20 @@ static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	return st.tally.failed || st.tally.xpassed || flaky ? EXIT_FAILED : EXIT_PASS;
 }
 
+/* The run, with SIGINT, SIGTERM and SIGHUP caught for its length (see
+ * above). *sig: the one that stopped it, or 0. */
+static int run_all(struct ns_scenario **sc, size_t n, struct run_cli *cli, int *sig)
+{
+	int status;
+
+	if (catch_stop_signals() < 0)
+		fprintf(stderr, "nstest: warning: cannot catch SIGINT, SIGTERM and SIGHUP: %s; "
+			"a signal ends the run without a report\n", strerror(errno));
+	status = run_reported(sc, n, cli);
+	*sig = release_stop_signals();
+	return status;
+}
+
 /* --update: run each scenario and rewrite the blocks this kernel does
  * not match (update.h). */
 static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
@@ -659,13 +836,13 @@ static int update_all(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 
 	if (n && prepare_sandboxes(cli->backend, &cli->opts, sc, n) < 0)
 		return EXIT_USAGE;
-	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, false };
+	ro = (struct ns_runner_opts){ cli->backend, cli->opts, cli->jobs, false, NULL };
 	return ns_update_all(sc, n, &ro, stdout) ? EXIT_FAILED : EXIT_PASS;
 }
 
 /* *input_error is set when the command line or a scenario file is at
  * fault (not the machine): --bisect must then stop, not skip. */
-static int run_main(int argc, char **argv, struct run_cli *cli, bool *input_error)
+static int run_main(int argc, char **argv, struct run_cli *cli, bool *input_error, int *sig)
 {
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_scenario **sc = NULL;
@@ -707,7 +884,7 @@ static int run_main(int argc, char **argv, struct run_cli *cli, bool *input_erro
 	} else if (cli->update) {
 		status = update_all(sc, files.n, cli);
 	} else {
-		status = run_all(sc, files.n, cli);
+		status = run_all(sc, files.n, cli, sig);
 	}
 	free_scenarios(sc, &files);
 	return status;
@@ -729,13 +906,22 @@ int cmd_run(int argc, char **argv)
 {
 	bool bisect = false, input_error;
 	struct run_cli cli;
-	int status;
+	int status, sig = 0;
 
 	for (int i = 1; i < argc && strcmp(argv[i], "--"); i++)
 		bisect |= !strcmp(argv[i], "--bisect");
 	memset(&cli, 0, sizeof(cli));
-	status = stdout_done(run_main(argc, argv, &cli, &input_error));
+	status = stdout_done(run_main(argc, argv, &cli, &input_error, &sig));
 	config_opts_free(&cli.config);
 	free(cli.reports);
+	/* stopped by a signal: its reports are written; end by it (see
+	 * above). Under --bisect too: a run cut short is no verdict on the
+	 * kernel, good or bad, and 125 would make git bisect run go on to
+	 * the next commit, when whoever sent it asked for an end: a status
+	 * above 127 stops the bisect where it is. */
+	if (sig) {
+		end_by(sig);
+		return 128 + sig;
+	}
 	return bisect ? bisect_status(status, input_error) : status;
 }

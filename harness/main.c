@@ -29,7 +29,8 @@ static const char usage_text[] =
 	"\n"
 	"nstest COMMAND --help lists the options of each command.\n"
 	"Exit status: 0 all passed or skipped, 1 a scenario failed, 2 usage, parse or write error\n"
-	"(125: --bisect could not judge this kernel; 128: --bisect given a file that does not parse).\n"
+	"(125: --bisect could not judge this kernel; 128: --bisect given a file that does not parse;\n"
+	"128+N: run stopped by signal N, its reports written: 130 SIGINT, 143 SIGTERM, 129 SIGHUP).\n"
 	"See nstest(1) and nstest-scenario(5).\n";
 
 void usage_error(const char *fmt, ...)

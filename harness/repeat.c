@@ -98,7 +98,7 @@ size_t repeat_rounds(struct ns_scenario *const *sc, size_t n, const struct ns_ru
 {
 	struct ns_runner_opts ro = *o;
 	struct tally t = { first, 0, sc, NULL, NULL, NULL, NULL };
-	struct ns_runner_hooks h = { &t, NULL, on_repeat };
+	struct ns_runner_hooks h = { &t, NULL, on_repeat, NULL };
 	size_t flaky = 0;
 
 	ro.stop_on_fail = false; /* every round runs everything */
@@ -108,7 +108,8 @@ size_t repeat_rounds(struct ns_scenario *const *sc, size_t n, const struct ns_ru
 	t.count = xcalloc(n + 1, sizeof(*t.count));
 	for (size_t i = 0; i < n; i++)
 		t.count[i][first[i].status]++;
-	for (t.round = 2; t.round <= rounds; t.round++)
+	/* a signal (cmd_run.c) stops the rounds too */
+	for (t.round = 2; t.round <= rounds && !(ro.stop && ro.stop->sig); t.round++)
 		ns_runner_run(sc, n, &ro, &h);
 	for (size_t i = 0; i < n; i++)
 		if (t.ndiff[i]) {

@@ -24,6 +24,7 @@ static const char style[] =
 	"ins{background:#d4f7d4;text-decoration:none;display:block}"
 	".status{font-weight:bold;padding:.05rem .4rem;border-radius:3px}"
 	".PASS,.XFAIL{background:#d4f7d4}.FAIL,.XPASS{background:#ffd7d7}.SKIP{background:#eee}"
+	".NOTRUN{background:#ffe9c7}p.interrupted{color:#8a4b00;font-weight:bold}"
 	"figure.graph{margin:.8rem 0;padding:.4rem;border:1px solid #ddd;border-radius:6px;background:#fff;overflow-x:auto}"
 	"figure.graph svg{max-width:100%;height:auto}"
 	"figcaption{font-size:.85rem;color:#555}"

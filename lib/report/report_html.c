@@ -1,8 +1,9 @@
 /* report_html.c - the run report as one self-contained HTML page (html.h):
  * a summary table of every scenario, then each failing one as `show
  * --html` draws it, with its propagation graphs when the harness can
- * draw them (struct ns_report_ctx.pictures). CI systems keep it as an
- * artifact. */
+ * draw them (struct ns_report_ctx.pictures). A run a signal stopped
+ * says so under the tally, and lists each scenario without a result as
+ * NOT RUN. CI systems keep it as an artifact. */
 #include "report/reporter.h"
 
 #include <stdlib.h>
@@ -68,8 +69,25 @@ static void html_end(struct ns_report_ctx *c, const struct ns_tally *t)
 		    t->skipped);
 	if (t->xfailed || t->xpassed)
 		ns_buf_addf(&page, ", %u xfailed, %u xpassed", t->xfailed, t->xpassed);
-	ns_buf_adds(&page, "</p>\n<table class=\"summary\">\n<tr><th>result</th><th>scenario</th><th>time</th><th>why</th></tr>\n");
+	ns_buf_adds(&page, "</p>\n");
+	if (c->interrupted) {
+		struct ns_buf why = NS_BUF_INIT;
+
+		ns_report_interrupted(&why, c);
+		ns_buf_adds(&page, "<p class=\"interrupted\">");
+		ns_html_text(&page, ns_buf_str(&why));
+		ns_buf_adds(&page, "</p>\n");
+		ns_buf_free(&why);
+	}
+	ns_buf_adds(&page, "<table class=\"summary\">\n<tr><th>result</th><th>scenario</th><th>time</th><th>why</th></tr>\n");
 	ns_buf_add(&page, ns_buf_str(&h->rows), h->rows.len);
+	/* a run a signal stopped: the scenarios without a result */
+	for (size_t i = 0; c->interrupted && i < c->nnot_run; i++) {
+		ns_buf_adds(&page, "<tr><td><span class=\"status NOTRUN\">NOT RUN</span></td><td>");
+		ns_html_text(&page, c->not_run[i].sc->path);
+		ns_buf_addf(&page, "</td><td></td><td>%s</td></tr>\n",
+			    ns_report_not_run_why(&c->not_run[i]));
+	}
 	ns_buf_adds(&page, "</table>\n");
 	ns_buf_add(&page, ns_buf_str(&h->sections), h->sections.len);
 	ns_html_end(&page);

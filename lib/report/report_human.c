@@ -227,9 +227,24 @@ static void human_scenario(struct ns_report_ctx *c, size_t index,
 	fflush(f);
 }
 
+/* A run a signal stopped: what did not run, before the tally. */
+static void print_interrupted(struct ns_report_ctx *c)
+{
+	struct ns_buf head = NS_BUF_INIT;
+
+	ns_report_interrupted(&head, c);
+	fprintf(c->out, "%s%s\n", ns_buf_str(&head), c->nnot_run ? ":" : "");
+	for (size_t i = 0; i < c->nnot_run; i++)
+		fprintf(c->out, "  %s (%s)\n", c->not_run[i].sc->path,
+			ns_report_not_run_why(&c->not_run[i]));
+	ns_buf_free(&head);
+}
+
 static void human_end(struct ns_report_ctx *c, const struct ns_tally *t)
 {
 	progress_erase(c);
+	if (c->interrupted)
+		print_interrupted(c);
 	ns_tally_print(c->out, t);
 	fflush(c->out);
 }

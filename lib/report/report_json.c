@@ -9,7 +9,14 @@
  *      "canonical":..,"canonical_sorted":..,"diff":..}, ...]},
  *     ...
  *     ],
- *     "summary":{"passed":1,"failed":1,"skipped":0,"xfailed":0,"xpassed":0}}
+ *     "summary":{"passed":1,"failed":1,"skipped":0,"xfailed":0,"xpassed":0},
+ *     "interrupted":null}
+ *
+ * "interrupted" is null unless a signal stopped the run; then it is
+ * {"signal":"SIGINT","not_run":[{"path":..,"name":..,"running":true},
+ * ...]}, every scenario without a result, "running" for one the signal
+ * stopped while it ran (the others never started). The scenarios that
+ * ended before are in "scenarios" as usual.
  *
  * One scenario per line, each complete in itself (it repeats the kernel),
  * written as soon as it is judged. "shard" is "K/N" for a run with
@@ -130,12 +137,42 @@ static void json_scenario(struct ns_report_ctx *c, size_t index,
 	c->state.json.written++;
 }
 
+/* "interrupted":null, or the signal and the scenarios without a result:
+ * {"signal":"SIGINT","not_run":[{"path":..,"name":..,"running":true}]} */
+static void interrupted(struct ns_buf *b, const struct ns_report_ctx *c)
+{
+	key(b, "interrupted", false);
+	if (!c->interrupted) {
+		ns_buf_adds(b, "null");
+		return;
+	}
+	ns_buf_adds(b, "{\"signal\":");
+	ns_json_string(b, c->interrupted);
+	ns_buf_adds(b, ",\"not_run\":[");
+	for (size_t i = 0; i < c->nnot_run; i++) {
+		const struct ns_not_run *nr = &c->not_run[i];
+
+		ns_buf_adds(b, i ? ",\n{" : "\n{");
+		key(b, "path", true);
+		ns_json_string(b, nr->sc->path);
+		key_str(b, "name", nr->sc->name);
+		ns_buf_addf(b, ",\"running\":%s}", nr->running ? "true" : "false");
+	}
+	ns_buf_adds(b, "]}");
+}
+
 static void json_end(struct ns_report_ctx *c, const struct ns_tally *t)
 {
-	fprintf(c->out, "%s],\n\"summary\":{\"passed\":%u,\"failed\":%u,\"skipped\":%u,"
-		"\"xfailed\":%u,\"xpassed\":%u}}\n", c->state.json.written ? "\n" : "",
-		t->passed, t->failed, t->skipped, t->xfailed, t->xpassed);
+	struct ns_buf b = NS_BUF_INIT;
+
+	ns_buf_addf(&b, "%s],\n\"summary\":{\"passed\":%u,\"failed\":%u,\"skipped\":%u,"
+		    "\"xfailed\":%u,\"xpassed\":%u}", c->state.json.written ? "\n" : "",
+		    t->passed, t->failed, t->skipped, t->xfailed, t->xpassed);
+	interrupted(&b, c);
+	ns_buf_adds(&b, "}\n");
+	fputs(ns_buf_str(&b), c->out);
 	fflush(c->out);
+	ns_buf_free(&b);
 }
 
 const struct ns_reporter ns_reporter_json = {

@@ -5,13 +5,18 @@
  *       <testsuite name="nstest" tests= failures= errors="0" skipped= time=
  *                  timestamp= hostname=>
  *         <properties> kernel release, stand-in mode, backend, rootless,
- *                      nstest version, shard (K/N, only with --shard)
+ *                      nstest version, shard (K/N, only with --shard),
+ *                      interrupted (SIGINT, ..., only when a signal
+ *                      stopped the run)
  *         <testcase classname="nstest.FOLDER" name="NAME" file="FILE" time=>
  *           <failure message= type=>the failing steps and their diffs</failure>
  *           <skipped message="reason"/>
  *
  * XFAIL is reported as skipped ("expected failure: ..."), with the diff
- * it expected in <system-out>; XPASS as a failure of type "xpass". The
+ * it expected in <system-out>; XPASS as a failure of type "xpass". A
+ * run a signal stopped ends with a test case for each scenario that got
+ * no result: <error type="interrupted"> for one stopped while running,
+ * <skipped> for one never started, each message naming the signal. The
  * counts go on the opening tags, so the test cases are gathered and the
  * whole document is written at the end. */
 #include "report/reporter.h"
@@ -113,6 +118,16 @@ static void outcome(struct ns_buf *b, const struct ns_result *r)
 	ns_buf_free(&diff);
 }
 
+static void testcase_open(struct ns_buf *b, const struct ns_scenario *sc, double seconds,
+			  bool empty)
+{
+	ns_buf_adds(b, "    <testcase");
+	add_classname(b, sc->path);
+	attr(b, "name", sc->name);
+	attr(b, "file", sc->path);
+	ns_buf_addf(b, " time=\"%.3f\"%s\n", seconds, empty ? "/>" : ">");
+}
+
 static void junit_scenario(struct ns_report_ctx *c, size_t index,
 			   const struct ns_result *r)
 {
@@ -120,15 +135,29 @@ static void junit_scenario(struct ns_report_ctx *c, size_t index,
 	bool empty = r->v->status == NS_PASS;
 
 	(void)index;
-	ns_buf_adds(b, "    <testcase");
-	add_classname(b, r->sc->path);
-	attr(b, "name", r->sc->name);
-	attr(b, "file", r->sc->path);
-	ns_buf_addf(b, " time=\"%.3f\"%s\n", r->seconds, empty ? "/>" : ">");
+	testcase_open(b, r->sc, r->seconds, empty);
 	if (empty)
 		return;
 	outcome(b, r);
 	ns_buf_adds(b, "    </testcase>\n");
+}
+
+/* A run a signal stopped: a test case for each scenario without a
+ * result, after the others; one it stopped while running is an error
+ * (type "interrupted"), one it never started is skipped. */
+static void not_run_cases(struct ns_buf *b, const struct ns_report_ctx *c)
+{
+	for (size_t i = 0; i < c->nnot_run; i++) {
+		const struct ns_not_run *nr = &c->not_run[i];
+		char *msg = xasprintf("%s: the run was interrupted by %s",
+				      ns_report_not_run_why(nr), c->interrupted);
+
+		testcase_open(b, nr->sc, 0, false);
+		element(b, nr->running ? "error" : "skipped", nr->running ? "interrupted" : NULL,
+			msg, NULL);
+		ns_buf_adds(b, "    </testcase>\n");
+		free(msg);
+	}
 }
 
 /* The run's wall time: with -j it is less than the sum of the cases. */
@@ -155,14 +184,26 @@ static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 	struct ns_buf b = NS_BUF_INIT;
 	unsigned tests = t->passed + t->failed + t->skipped + t->xfailed + t->xpassed;
 	unsigned failures = t->failed + t->xpassed, skipped = t->skipped + t->xfailed;
+	unsigned errors = 0;
 	double seconds = wall_seconds(&suite->start);
 
+	if (c->interrupted) {
+		not_run_cases(&suite->cases, c);
+		for (size_t i = 0; i < c->nnot_run; i++) {
+			tests++;
+			if (c->not_run[i].running)
+				errors++;
+			else
+				skipped++;
+		}
+	}
+
 	ns_buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
-	ns_buf_addf(&b, "<testsuites name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"0\""
-		    " skipped=\"%u\" time=\"%.3f\">\n", tests, failures, skipped, seconds);
-	ns_buf_addf(&b, "  <testsuite name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"0\""
-		    " skipped=\"%u\" time=\"%.3f\" timestamp=\"%s\"", tests, failures, skipped,
-		    seconds, suite->timestamp);
+	ns_buf_addf(&b, "<testsuites name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"%u\""
+		    " skipped=\"%u\" time=\"%.3f\">\n", tests, failures, errors, skipped, seconds);
+	ns_buf_addf(&b, "  <testsuite name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"%u\""
+		    " skipped=\"%u\" time=\"%.3f\" timestamp=\"%s\"", tests, failures, errors,
+		    skipped, seconds, suite->timestamp);
 	attr(&b, "hostname", c->hostname ? c->hostname : "localhost");
 	ns_buf_adds(&b, ">\n    <properties>\n");
 	property(&b, "kernel", c->kernel ? c->kernel : "none");
@@ -173,6 +214,8 @@ static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 		property(&b, "nstest", c->version);
 	if (c->shard)
 		property(&b, "shard", c->shard);
+	if (c->interrupted)
+		property(&b, "interrupted", c->interrupted);
 	ns_buf_adds(&b, "    </properties>\n");
 	ns_buf_adds(&b, ns_buf_str(&suite->cases));
 	ns_buf_adds(&b, "  </testsuite>\n</testsuites>\n");

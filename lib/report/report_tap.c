@@ -22,7 +22,13 @@
  * test as a success, while nstest counts XPASS as a failure (the xfail
  * marker has to go). As a plain "not ok" every reader agrees with the
  * exit status. A run cut short by -x ends with "Bail out!", since the
- * plan promised every scenario.
+ * plan promised every scenario; so does one a signal stopped, after a
+ * "# not run: FILE (why)" line for each scenario without a result:
+ *
+ *     # not run: FILE (stopped while running)
+ *     Bail out! interrupted by SIGINT: 2 of 5 scenarios did not run
+ *
+ * Test lines are numbered in the order written, which is the list's.
  *
  * Nothing here needs more than TAP 13, and Test::Harness before 3.48 (the
  * prove of Debian 12 and Ubuntu 24.04) rejects a stream that says
@@ -107,7 +113,11 @@ static void tap_scenario(struct ns_report_ctx *c, size_t index,
 	enum ns_status s = r->v->status;
 
 	print_diagnostics(f, r);
-	fprintf(f, "%sok %zu - ", s == NS_PASS || s == NS_SKIP ? "" : "not ", index + 1);
+	/* numbered as written: the list's own order, and without the holes
+	 * of scenarios a signal left without a result */
+	(void)index;
+	fprintf(f, "%sok %zu - ", s == NS_PASS || s == NS_SKIP ? "" : "not ",
+		c->state.tap.reported + 1);
 	print_description(f, r->sc->path);
 	if (s == NS_SKIP) {
 		fputs(" # SKIP ", f);
@@ -127,7 +137,18 @@ static void tap_end(struct ns_report_ctx *c, const struct ns_tally *t)
 
 	fputs("# ", c->out);
 	ns_tally_print(c->out, t);
-	if (reported < c->total)
+	if (c->interrupted) {
+		struct ns_buf why = NS_BUF_INIT;
+
+		for (size_t i = 0; i < c->nnot_run; i++) {
+			fputs("# not run: ", c->out);
+			print_reason(c->out, c->not_run[i].sc->path);
+			fprintf(c->out, " (%s)\n", ns_report_not_run_why(&c->not_run[i]));
+		}
+		ns_report_interrupted(&why, c);
+		fprintf(c->out, "%s%s\n", reported < c->total ? "Bail out! " : "# ", ns_buf_str(&why));
+		ns_buf_free(&why);
+	} else if (reported < c->total)
 		fprintf(c->out, "Bail out! stopped after the first failure; %zu of %zu scenarios not run\n",
 			c->total - reported, c->total);
 	fflush(c->out);

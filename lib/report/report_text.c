@@ -136,6 +136,20 @@ void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c)
 		ns_buf_addf(out, ", shard %s", c->shard);
 }
 
+void ns_report_interrupted(struct ns_buf *out, const struct ns_report_ctx *c)
+{
+	if (!c->nnot_run)
+		ns_buf_addf(out, "interrupted by %s after every scenario ran", c->interrupted);
+	else
+		ns_buf_addf(out, "interrupted by %s: %zu of %zu scenario%s did not run", c->interrupted,
+			    c->nnot_run, c->total, c->total == 1 ? "" : "s");
+}
+
+const char *ns_report_not_run_why(const struct ns_not_run *nr)
+{
+	return nr->running ? "stopped while running" : "not started";
+}
+
 const char *ns_report_devices_note(const struct ns_report_ctx *c,
 				   const struct ns_result *r)
 {

@@ -36,6 +36,15 @@ void ns_report_header(struct ns_buf *out, const struct ns_report_ctx *c);
 const char *ns_report_devices_note(const struct ns_report_ctx *c,
 				   const struct ns_result *r);
 
+/* A run a signal stopped (c->interrupted): "interrupted by SIGINT: N of
+ * M scenarios did not run", or "interrupted by SIGINT after every
+ * scenario ran". No newline. */
+void ns_report_interrupted(struct ns_buf *out, const struct ns_report_ctx *c);
+
+/* Why a scenario of such a run has no result: "stopped while running"
+ * or "not started". */
+const char *ns_report_not_run_why(const struct ns_not_run *nr);
+
 /* s as XML character data (attr false) or as the inside of an attribute
  * value in double or single quotes (attr true). Characters XML 1.0 does
  * not allow, even as references, and bytes that are not UTF-8 become

@@ -44,6 +44,12 @@ struct ns_report_state {
 	} html;
 };
 
+/* A scenario a stopped run has no result for. */
+struct ns_not_run {
+	const struct ns_scenario *sc;
+	bool running;              /* it was running, and was stopped */
+};
+
 struct ns_report_ctx {
 	FILE *out;
 	size_t total;              /* scenarios in the run */
@@ -57,6 +63,12 @@ struct ns_report_ctx {
 	bool rootless;             /* sandboxes in a user namespace of their own */
 	const char *hostname;
 	const char *version;       /* nstest's version, or NULL */
+	/* Set before end when a signal stopped the run: its name
+	 * ("SIGINT"), and the scenarios without a result, in list order.
+	 * NULL: the run ended by itself (or -x cut it short). */
+	const char *interrupted;
+	const struct ns_not_run *not_run;
+	size_t nnot_run;
 	struct ns_report_state state; /* the reporter's own */
 	/* html: the propagation graphs of a failing scenario, one SVG (or
 	 * NULL) per step, heap; NULL for none. May itself be NULL. */

@@ -11,6 +11,8 @@
  * watchdog), rebuilds and judges each run when it ends, and releases
  * results strictly in list order. A worker that dies, is killed or cannot
  * go on is replaced; a scenario it had not begun goes to the new one.
+ * A stop request (a signal, runner.h) ends the loop as -x does, but hands
+ * out every result that is in and names the scenarios that have none.
  * Workers die with the runner. */
 #include "run/runner.h"
 
@@ -353,25 +355,32 @@ static void start_job(struct runner *R, size_t i)
 	dispatch(R, free_worker(R), i);
 }
 
+static void emit_one(struct runner *R, size_t i)
+{
+	struct job *j = &R->jobs[i];
+	struct ns_result r = { R->sc[i], j->skipped ? NULL : &j->run,
+			       &j->v, j->seconds, j->devices };
+
+	R->h->result(R->h->ctx, i, &r);
+	if (R->o->stop_on_fail && (j->v.status == NS_FAIL || j->v.status == NS_XPASS))
+		R->stopping = true;
+	/* handed out: a long run keeps nothing of it */
+	if (!j->skipped)
+		ns_run_free(&j->run);
+	ns_verdict_free(&j->v);
+	j->state = JOB_EMITTED;
+	R->emitted++;
+}
+
 static void emit_ready(struct runner *R)
 {
-	while (R->emitted < R->n && R->jobs[R->emitted].state == JOB_DONE) {
-		struct job *j = &R->jobs[R->emitted];
-		struct ns_result r = { R->sc[R->emitted], j->skipped ? NULL : &j->run,
-				       &j->v, j->seconds, j->devices };
+	while (R->emitted < R->n && R->jobs[R->emitted].state == JOB_DONE && !R->stopping)
+		emit_one(R, R->emitted);
+}
 
-		R->h->result(R->h->ctx, R->emitted, &r);
-		if (R->o->stop_on_fail && (j->v.status == NS_FAIL || j->v.status == NS_XPASS))
-			R->stopping = true;
-		/* handed out: a long run keeps nothing of it */
-		if (!j->skipped)
-			ns_run_free(&j->run);
-		ns_verdict_free(&j->v);
-		j->state = JOB_EMITTED;
-		R->emitted++;
-		if (R->stopping)
-			return;
-	}
+static bool stop_requested(const struct runner *R)
+{
+	return R->o->stop && R->o->stop->sig;
 }
 
 /* The watchdog: milliseconds until the first playing scenario's deadline
@@ -475,8 +484,8 @@ static void take(struct runner *R, struct worker *w)
 /* Read what the busy workers have written. */
 static void pump(struct runner *R)
 {
-	struct pollfd *pf = xcalloc(R->nw, sizeof(*pf));
-	struct worker **of = xcalloc(R->nw, sizeof(*of));
+	struct pollfd *pf = xcalloc(R->nw + 1, sizeof(*pf));
+	struct worker **of = xcalloc(R->nw + 1, sizeof(*of));
 	int wait_ms = watchdog(R);
 	size_t k = 0;
 
@@ -487,12 +496,42 @@ static void pump(struct runner *R)
 		pf[k].events = POLLIN;
 		of[k++] = &R->w[m];
 	}
+	/* a stop request wakes the wait; the main loop sees it */
+	if (R->o->stop) {
+		pf[k].fd = R->o->stop->fd;
+		pf[k++].events = POLLIN;
+	}
 	if (poll(pf, k, wait_ms) > 0)
 		for (size_t m = 0; m < k; m++)
-			if (pf[m].revents)
+			if (pf[m].revents && of[m])
 				take(R, of[m]);
 	free(pf);
 	free(of);
+}
+
+static bool playing(const struct runner *R, size_t i)
+{
+	for (size_t k = 0; k < R->nw; k++)
+		if (R->w[k].nq && R->w[k].q[0] == i)
+			return true;
+	return false;
+}
+
+/* A stop request: what the workers finished meanwhile is taken, then
+ * every result there is handed out in list order, and each scenario
+ * without one is named, with whether it was playing; abandon() then
+ * kills the workers still busy. */
+static void hand_out_rest(struct runner *R)
+{
+	for (size_t k = 0; k < R->nw; k++)
+		if (R->w[k].nq)
+			take_ends(R, &R->w[k]);
+	for (size_t i = R->emitted; i < R->n; i++) {
+		if (R->jobs[i].state == JOB_DONE && !R->stopping)
+			emit_one(R, i);
+		else if (R->jobs[i].state != JOB_EMITTED && R->h->unfinished)
+			R->h->unfinished(R->h->ctx, i, playing(R, i));
+	}
 }
 
 /* -x: the scenarios still running are not wanted any more. */
@@ -561,14 +600,17 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 	R.w = xcalloc(R.nw, sizeof(*R.w));
 	for (size_t k = 0; k < R.nw; k++)
 		R.w[k].cmd = R.w[k].fd = R.w[k].store = -1;
-	while (R.emitted < n && !R.stopping) {
+	while (R.emitted < n && !R.stopping && !stop_requested(&R)) {
 		/* up to two scenarios per worker: one playing, one next */
-		while (R.next < n && R.running < 2 * (size_t)jobs && !R.stopping)
+		while (R.next < n && R.running < 2 * (size_t)jobs && !R.stopping &&
+		       !stop_requested(&R))
 			start_job(&R, R.next++);
 		emit_ready(&R);
-		if (R.running && !R.stopping)
+		if (R.running && !R.stopping && !stop_requested(&R))
 			pump(&R);
 	}
+	if (stop_requested(&R))
+		hand_out_rest(&R);
 	abandon(&R);
 	free_all(&R);
 	return R.emitted;

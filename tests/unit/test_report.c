@@ -222,6 +222,86 @@ static void test_two_at_once(const char *name, const struct fixture *f)
 	free(alone);
 }
 
+/* f's result, then f's scenario again as one a signal left without a
+ * result (running: stopped while it ran), in format name. */
+static char *render_interrupted(const char *name, const struct fixture *f, bool running)
+{
+	const struct ns_reporter *rep = ns_reporter_find(name);
+	struct ns_not_run nr = { f->sc, running };
+	struct ns_tally t = { 0 };
+	struct ns_report_ctx c = { .total = 2, .kernel = "6.1.0", .devices = "tmpfs",
+				   .backend = "kernel", .hostname = "h", .version = "0.1.0" };
+	char *text = NULL;
+	size_t len = 0;
+
+	c.out = open_memstream(&text, &len);
+	if (rep->begin)
+		rep->begin(&c);
+	rep->scenario(&c, 0, &f->r);
+	ns_tally_add(&t, f->v.status);
+	c.interrupted = "SIGTERM";
+	c.not_run = &nr;
+	c.nnot_run = 1;
+	rep->end(&c, &t);
+	fclose(c.out);
+	return text;
+}
+
+TEST(interrupted)
+{
+	struct fixture f;
+	char *s;
+
+	if (fixture_init(&f) < 0) {
+		ok(0, "fixture scenario parses");
+		return;
+	}
+	s = render_interrupted("json", &f, true);
+	ok(strstr(s, "\"xpassed\":0},\"interrupted\":{\"signal\":\"SIGTERM\",\"not_run\":[\n"
+		  "{\"path\":\"dir.x/t#1.scn\",\"name\":\"t#1\",\"running\":true}]}}\n") != NULL,
+	   "json: the signal and what did not run, after the summary");
+	free(s);
+	s = render("json", &f);
+	ok(strstr(s, "\"xpassed\":0},\"interrupted\":null}\n") != NULL, "json: interrupted is null otherwise");
+	free(s);
+
+	s = render_interrupted("junit", &f, true);
+	ok(strstr(s, "tests=\"2\" failures=\"1\" errors=\"1\" skipped=\"0\"") != NULL,
+	   "junit: a scenario stopped while running is an error");
+	ok(strstr(s, "<property name=\"interrupted\" value=\"SIGTERM\"/>") != NULL,
+	   "junit: the signal as a property");
+	ok(strstr(s, "<error message=\"stopped while running: the run was interrupted by SIGTERM\" type=\"interrupted\"/>") != NULL,
+	   "junit: its error names the signal");
+	free(s);
+	s = render_interrupted("junit", &f, false);
+	ok(strstr(s, "tests=\"2\" failures=\"1\" errors=\"0\" skipped=\"1\"") != NULL,
+	   "junit: a scenario never started is skipped");
+	ok(strstr(s, "<skipped message=\"not started: the run was interrupted by SIGTERM\"/>") != NULL,
+	   "junit: its message names the signal");
+	free(s);
+
+	s = render_interrupted("tap", &f, true);
+	ok(strstr(s, "\nnot ok 1 - dir.x/t\\#1.scn\n# 0 passed, 1 failed, 0 skipped\n"
+		  "# not run: dir.x/t#1.scn (stopped while running)\n"
+		  "Bail out! interrupted by SIGTERM: 1 of 2 scenarios did not run\n") != NULL,
+	   "tap: what did not run, then Bail out! naming the signal");
+	free(s);
+
+	s = render_interrupted("human", &f, false);
+	ok(strstr(s, "\ninterrupted by SIGTERM: 1 of 2 scenarios did not run:\n"
+		  "  dir.x/t#1.scn (not started)\n0 passed, 1 failed, 0 skipped\n") != NULL,
+	   "human: what did not run, before the tally");
+	free(s);
+
+	s = render_interrupted("html", &f, true);
+	ok(strstr(s, "<p class=\"interrupted\">interrupted by SIGTERM: 1 of 2 scenarios did not run</p>") != NULL,
+	   "html: the interruption under the tally");
+	ok(strstr(s, "NOT RUN</span></td><td>dir.x/t#1.scn</td><td></td><td>stopped while running</td>") != NULL,
+	   "html: a row for what did not run");
+	free(s);
+	fixture_free(&f);
+}
+
 TEST(reports)
 {
 	struct fixture f;
