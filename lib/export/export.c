@@ -141,7 +141,7 @@ static void read_block(const struct ns_step *st, struct want *w)
 	/* util-linux's words, and the other tools': every errno they fit */
 	for (e = 1; e < MAX_ERRNO; e++) {
 		size_t k = 0;
-		struct ns_expect *alt = ns_ulmsg_translate(st, e, &k);
+		struct ns_expect *alt = ns_ulmsg_translate(st, e, NULL, &k);
 
 		if (!alt)
 			continue;

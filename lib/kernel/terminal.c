@@ -167,10 +167,24 @@ static int exec_stage(void *term, const struct ns_stage *st, struct ns_buf *out,
 	return ns_kernel_exec[st->def->id](term, st->args, out, res);
 }
 
+/* getcwd(3) as the step's shell sees it: NULL when the directory is
+ * gone or outside the root ("(unreachable)/..."). */
+static char *shell_cwd(void)
+{
+	char buf[4096];
+
+	if (!getcwd(buf, sizeof(buf)) || buf[0] != '/')
+		return NULL;
+	return xstrdup(buf);
+}
+
 void ns_term_run_step(struct ns_term *t, const struct ns_step *st,
 		      struct ns_step_out *out)
 {
+	char *cwd = shell_cwd();
+
 	ns_pipeline_run(st, exec_stage, t, out);
+	out->cwd = cwd;
 	ns_kernel_view_key(t->procfd, &out->view);
 	/* a shell that ends leaves its place: what only it held is gone */
 	if (t->alive && t->closing)

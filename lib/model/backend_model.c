@@ -161,6 +161,7 @@ static int model_explain(const struct ns_scenario *sc, const struct ns_run_opts 
 			out[i] = step.output;
 		else
 			free(step.output);
+		free(step.cwd);
 		ns_alive_free(&step.alive);
 	}
 	m_play_free(p);

@@ -112,16 +112,33 @@ static int exec_stage(void *term, const struct ns_stage *st, struct ns_buf *out,
 	return m_exec[st->def->id](term, st->args, out, res);
 }
 
+/* The shell's working directory as getcwd(3) gives it (m_exec_pwd's
+ * rule), or NULL. */
+static char *shell_cwd(struct m_shell *sh)
+{
+	struct m_level *lv = m_cur(sh);
+	struct ns_buf path = NS_BUF_INIT;
+
+	if (lv->cwd.d->gone || !m_path_string(lv->cwd, lv->root, &path)) {
+		ns_buf_free(&path);
+		return NULL;
+	}
+	return ns_buf_detach(&path);
+}
+
 void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out)
 {
 	const struct ns_step *st = &p->sb.sc->steps[i];
 	struct m_shell *sh = terminal(p, st->terminal);
+	char *cwd;
 
 	ns_lines_free(&p->sb.w.events);
 	p->before = p->sb.w.nmounts;
 	sh->closing = false;
 	m_watch_step_done(&p->sb.w);
+	cwd = shell_cwd(sh);
 	ns_pipeline_run(st, exec_stage, sh, out);
+	out->cwd = cwd;
 	for (size_t k = 0; k < p->n; k++)
 		m_watch_after_step(&p->t[k].sh);
 	m_watch_step_done(&p->sb.w);

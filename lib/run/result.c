@@ -14,6 +14,7 @@ int ns_cmd_fail(struct ns_cmd_result *res, const char *syscall, int err)
 void ns_step_out_free(struct ns_step_out *o)
 {
 	free(o->output);
+	free(o->cwd);
 	ns_alive_free(&o->alive);
 	memset(o, 0, sizeof(*o));
 }

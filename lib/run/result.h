@@ -36,6 +36,10 @@ struct ns_step_out {
 	bool closed;            /* the terminal ended after this step */
 	struct ns_view view;    /* where the terminal was after the step */
 	struct ns_alive alive;  /* what that place held then (view.h) */
+	/* The working directory the step ran in, as the terminal's root
+	 * sees it (what getcwd(3) said before the step), for the paths
+	 * util-linux's messages name (run/ulmsg.h); NULL when unknown. */
+	char *cwd;
 };
 
 /* Free what o holds (its output and alive numbers) and clear it. */

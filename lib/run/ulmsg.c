@@ -165,6 +165,7 @@ struct line_ctx {
 	size_t ntargets;
 	const char *src, *type;
 	int err;
+	const char *cwd;          /* where the command ran, or NULL */
 	bool any;                 /* ns_ulmsg_looks: any value fits */
 };
 
@@ -212,10 +213,45 @@ static char *lexical(const char *path)
 	return r;
 }
 
+/* dir/path with "." and ".." resolved as a path walk resolves them
+ * when no component is a symbolic link. */
+static char *joined(const char *dir, const char *path)
+{
+	char *all = xasprintf("%s/%s", dir, path), *out = xcalloc(strlen(all) + 2, 1);
+	size_t len = 0;
+
+	for (char *p = all, *end; *p; p = end) {
+		size_t k;
+
+		while (*p == '/')
+			p++;
+		end = p + strcspn(p, "/");
+		k = (size_t)(end - p);
+		if (!k || (k == 1 && *p == '.'))
+			continue;
+		if (k == 2 && p[0] == '.' && p[1] == '.') {
+			while (len && out[len - 1] != '/')
+				len--;
+			if (len)
+				len--; /* the '/' too; / stays / */
+			continue;
+		}
+		out[len++] = '/';
+		memcpy(out + len, p, k);
+		len += k;
+	}
+	if (!len)
+		out[len++] = '/';
+	out[len] = '\0';
+	free(all);
+	return out;
+}
+
 /* The n bytes at s name path of the command line: the same file, up to
- * libmount's canonical spelling, and for a relative path any directory
- * the shell may have been in. */
-static bool path_fits(const char *s, size_t n, const char *path)
+ * libmount's canonical spelling. A relative path is named as typed, or
+ * from the directory the command ran in (cwd); with cwd unknown, from
+ * any directory. */
+static bool path_fits(const char *s, size_t n, const char *path, const char *cwd)
 {
 	char *norm;
 	size_t k;
@@ -225,6 +261,12 @@ static bool path_fits(const char *s, size_t n, const char *path)
 		return false;
 	if (strlen(path) == n && !strncmp(s, path, n))
 		return true;
+	if (*path != '/' && cwd) {
+		norm = joined(cwd, path);
+		ok = strlen(norm) == n && !strncmp(s, norm, n);
+		free(norm);
+		return ok;
+	}
 	norm = lexical(path);
 	k = strlen(norm);
 	if (*norm == '/')
@@ -248,11 +290,11 @@ static bool value_fits(char kind, const char *s, size_t n, const struct line_ctx
 	switch (kind) {
 	case 'T':
 		for (size_t i = 0; i < c->ntargets; i++)
-			if (path_fits(s, n, c->targets[i]))
+			if (path_fits(s, n, c->targets[i], c->cwd))
 				return true;
 		return false;
 	case 'S':
-		return path_fits(s, n, c->src);
+		return path_fits(s, n, c->src, c->cwd);
 	case 'F':
 		return c->type && strlen(c->type) == n && !strncmp(s, c->type, n);
 	case 'P':
@@ -353,13 +395,14 @@ static bool generic_allowed(const char *cmd, int err, unsigned what)
 	return false;
 }
 
-const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err,
+const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err, const char *cwd,
 				    const char *line, bool dmesg)
 {
 	struct line_ctx c;
 
 	if (!err || !ctx_init(&c, st, err))
 		return NULL;
+	c.cwd = cwd;
 	/* only mount(8) prints the dmesg line */
 	if (dmesg && strcmp(c.cmd, "mount"))
 		return NULL;
@@ -388,7 +431,8 @@ bool ns_ulmsg_looks(const char *cmd, const char *line)
 
 /* ---- the verdict's side ---------------------------------------------------- */
 
-struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, size_t *n)
+struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, const char *cwd,
+				     size_t *n)
 {
 	size_t ne = st->nexpect, k;
 	bool dmesg;
@@ -403,7 +447,7 @@ struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, size_t *
 	if (dmesg && ne < 2)
 		return NULL;
 	k = ne - 1 - dmesg;
-	if (!ns_ulmsg_fit(first, err, st->expect[k].text, dmesg))
+	if (!ns_ulmsg_fit(first, err, cwd, st->expect[k].text, dmesg))
 		return NULL;
 	copy = xcalloc(k + 1, sizeof(*copy));
 	memcpy(copy, st->expect, k * sizeof(*copy));

@@ -66,8 +66,10 @@ bool ns_ulmsg_is_dmesg(const char *line);
 
 /* The entry of the table that line, in util-linux form, fits for the
  * failing command stage st with errno err, or NULL. dmesg says a dmesg
- * line follows it in the block. */
-const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err,
+ * line follows it in the block. cwd: the directory the command ran in
+ * (struct ns_step_out), which a relative path is named from; NULL when
+ * unknown, and then any directory fits. */
+const struct ns_ulmsg *ns_ulmsg_fit(const struct ns_stage *st, int err, const char *cwd,
 				    const char *line, bool dmesg);
 
 /* Whether line has the shape of some message of the table for command
@@ -78,7 +80,8 @@ bool ns_ulmsg_looks(const char *cmd, const char *line);
  * the dmesg line) that fits err, a copy of the block where those lines
  * are the nstest error line instead, with its count in *n; else NULL.
  * Free with ns_ulmsg_free_block(copy, *n). */
-struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, size_t *n);
+struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, const char *cwd,
+				     size_t *n);
 void ns_ulmsg_free_block(struct ns_expect *block, size_t n);
 
 /* Append the lines util-linux 2.38 prints (each ending in '\n') for the

@@ -161,7 +161,7 @@ static bool judge_written(struct ns_matcher *m, const struct ns_step *st,
 	bool ok;
 
 	if (!alt)
-		alt = ns_ulmsg_translate(st, out->err, &n);
+		alt = ns_ulmsg_translate(st, out->err, out->cwd, &n);
 	if (!alt)
 		return match_block(m, st->expect, st->nexpect, st->unordered, out->output, sh,
 				   tree, diff);

@@ -8,6 +8,7 @@
 
 #define NS_WIRE_MAX_OUTPUT (1u << 30)
 #define NS_WIRE_MAX_ALIVE (1u << 24) /* numbers a frame carries */
+#define NS_WIRE_MAX_CWD 65536u        /* bytes of a working directory */
 
 struct result_head {
 	uint32_t step;
@@ -19,7 +20,8 @@ struct result_head {
 	uint32_t view_complete;
 	uint32_t alive_known;   /* struct ns_alive: after the output, */
 	uint32_t nalive[3];     /* nalive[k] numbers of kind k, each as */
-	uint32_t pad;           /* two uint64_t */
+			        /* two uint64_t, then */
+	uint32_t cwd_len;       /* the working directory's bytes (0: none) */
 };
 
 /* The bytes of a frame after its head: the output, then the numbers
@@ -29,9 +31,15 @@ static size_t body_len(const struct result_head *h)
 {
 	uint64_t n = (uint64_t)h->nalive[0] + h->nalive[1] + h->nalive[2];
 
-	if (n > NS_WIRE_MAX_ALIVE)
+	if (n > NS_WIRE_MAX_ALIVE || h->cwd_len > NS_WIRE_MAX_CWD)
 		return SIZE_MAX;
-	return (size_t)h->len + (size_t)n * 2 * sizeof(uint64_t);
+	return (size_t)h->len + (size_t)n * 2 * sizeof(uint64_t) + h->cwd_len;
+}
+
+/* Where a frame's working directory starts in its body. */
+static size_t cwd_at(const struct result_head *h)
+{
+	return body_len(h) - h->cwd_len;
 }
 
 static void alive_encode(const struct ns_alive *a, struct result_head *h, struct ns_buf *b)
@@ -108,6 +116,10 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	memcpy(h.view_key, o->view.key, sizeof(h.view_key));
 	h.view_complete = o->view.complete;
 	alive_encode(&o->alive, &h, &nums);
+	if (o->cwd && strlen(o->cwd) <= NS_WIRE_MAX_CWD) {
+		h.cwd_len = (uint32_t)strlen(o->cwd);
+		ns_buf_add(&nums, o->cwd, h.cwd_len);
+	}
 	iov[0] = (struct iovec){ &h, sizeof(h) };
 	iov[1] = (struct iovec){ o->output, len };
 	iov[2] = (struct iovec){ nums.data, nums.len };
@@ -160,6 +172,8 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 		return r == 0 ? -EPROTO : r;
 	}
 	alive_decode(&h, o->output + h.len, &o->alive);
+	if (h.cwd_len)
+		o->cwd = xstrndup(o->output + cwd_at(&h), h.cwd_len);
 	o->output[h.len] = '\0';
 	fill_out(o, &h);
 	*step = h.step;
@@ -244,6 +258,8 @@ bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 			run->obs[h.step].out.output = text;
 			fill_out(&run->obs[h.step].out, &h);
 			alive_decode(&h, buf + off + h.len, &run->obs[h.step].out.alive);
+			if (h.cwd_len)
+				run->obs[h.step].out.cwd = xstrndup(buf + off + cwd_at(&h), h.cwd_len);
 		} else {
 			free(text);
 		}

@@ -255,3 +255,41 @@ SCN
 	assert_failure 1
 	assert_line "    +echo: ENOENT (No such file or directory)"
 }
+
+# umount(8) names a relative target as libmount resolved it: from the
+# directory the command ran in, which each backend reports with the
+# step (issue 28: `umount b` run in /lab passed with a message naming
+# /elsewhere/b). ".." and "." are walked as the path walk does.
+@test "ulmsg: a relative path in a message is named from the directory the command ran in" {
+	scn=$(write_scn relative <<'SCN'
+errors: util-linux
+
+    # mkdir -p /lab/x/b /lab/b /elsewhere/b
+    # cd /lab/x
+    # umount b
+    umount: /lab/x/b: not mounted.
+    # umount ../b
+    umount: /lab/b: not mounted.
+    # umount ./b/.
+    umount: /lab/x/b: not mounted.
+    # cd /
+    # umount lab//b
+    umount: /lab/b: not mounted.
+SCN
+	)
+	for backend in kernel model; do
+		run "$NSTEST" run --backend "$backend" "$scn"
+		assert_success
+	done
+	# the same message from another directory fails
+	for wrong in /elsewhere/b /x/b /lab/b; do
+		sed "0,/^    umount: \/lab\/x\/b: not mounted\.\$/s||    umount: ${wrong//\//\\/}: not mounted.|" \
+			"$scn" >"$SCN_DIR/wrong.scn"
+		grep -q "umount: $wrong: not mounted" "$SCN_DIR/wrong.scn"
+		for backend in kernel model; do
+			run "$NSTEST" run --backend "$backend" "$SCN_DIR/wrong.scn"
+			assert_failure 1
+			assert_line --partial "+umount: EINVAL (Invalid argument)"
+		done
+	done
+}

@@ -1,6 +1,6 @@
 /* test_wire.c - step results on the wire (run/wire.h): a frame carries
  * the output and the numbers the step's place held after it (struct
- * ns_alive) through a socket and through the stored byte stream the
+ * ns_alive) and the directory it ran in through a socket and through the stored byte stream the
  * runner parses, frames with numbers are skipped whole when looking for
  * the end frame, and a frame cut short or with absurd counts is refused
  * rather than read past its end. */
@@ -25,6 +25,7 @@ static void out_with_numbers(struct ns_step_out *o, const char *text)
 	ns_alive_add(&o->alive, 0, (struct ns_key){ 17, 0 });
 	ns_alive_add(&o->alive, 1, (struct ns_key){ 0, 41 });
 	ns_alive_add(&o->alive, 2, (struct ns_key){ 3, 0 });
+	o->cwd = xstrdup("/lab/x");
 }
 
 static bool same_alive(const struct ns_alive *a, const struct ns_alive *b)
@@ -70,6 +71,7 @@ TEST(result_round_trip)
 	ok(back.err == 2 && !strcmp(back.syscall, "mount") && back.view.key[0] == 7 &&
 		   back.view.complete == NS_VIEW_IDS, "wire: its error and view");
 	ok(same_alive(&back.alive, &o.alive), "wire: the numbers its place held");
+	is_str(back.cwd, "/lab/x", "wire: the directory it ran in");
 	ns_step_out_free(&back);
 
 	o.alive.known = false;
@@ -78,6 +80,12 @@ TEST(result_round_trip)
 	ok(!back.alive.known && !back.alive.n[0] && !back.alive.n[1] && !back.alive.n[2],
 	   "wire: stays not known, with no numbers");
 	is_str(back.output, o.output, "wire: its output is whole");
+	ns_step_out_free(&back);
+
+	free(o.cwd);
+	o.cwd = NULL;
+	ok(ns_wire_send_result(sv[0], 6, &o) == 0 && ns_wire_recv_result(sv[1], &step, &back) == 1 &&
+		   !back.cwd, "wire: no directory stays none");
 	ns_step_out_free(&back);
 	ns_step_out_free(&o);
 	close(sv[0]);
@@ -112,6 +120,7 @@ TEST(stored_stream)
 	is_str(run.obs[1].out.output, "second\n", "stream: the second step's output");
 	ok(same_alive(&run.obs[1].out.alive, &o.alive) && same_alive(&run.obs[0].out.alive, &o.alive),
 	   "stream: each step's numbers");
+	is_str(run.obs[1].out.cwd, "/lab/x", "stream: each step's directory");
 	ns_run_free(&run);
 
 	ok(!ns_wire_parse_run(buf, off - 8, 2, &run), "stream: a frame cut in its numbers is torn");
