@@ -26,6 +26,8 @@ void ns_matcher_free(struct ns_matcher *m)
 	if (!m)
 		return;
 	ns_renaming_free(m->ren);
+	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
+		ns_keymap_free(&m->origin[k]);
 	free(m->places);
 	free(m);
 }
@@ -202,6 +204,7 @@ static void step_init(struct ns_match_step *st, struct ns_matcher *m,
 {
 	memset(st, 0, sizeof(*st));
 	st->m = m;
+	st->exp = exp;
 	st->shape = shape;
 	st->ne = nexp;
 	st->e = xcalloc(st->ne + 1, sizeof(*st->e));
@@ -317,6 +320,55 @@ void ns_match_sighting_end(struct ns_matcher *m)
 	m->has_view = false;
 }
 
+/* ---- where a name was fixed --------------------------------------------- */
+
+struct find_name {
+	enum ns_renaming_kind kind;
+	struct ns_key name;
+	bool found;
+};
+
+static void find_name(void *ctx, enum ns_renaming_kind kind, struct ns_key k)
+{
+	struct find_name *f = ctx;
+
+	f->found |= kind == f->kind && ns_key_eq(k, f->name);
+}
+
+/* The pairs the step just bound: each name's first expected line. */
+static void record_origins(struct ns_match_step *st)
+{
+	struct ns_matcher *m = st->m;
+
+	for (size_t t = 0, n = ns_renaming_mark(m->ren); t < n; t++) {
+		struct find_name f = { 0 };
+		struct ns_keymap *o;
+		size_t slot;
+
+		ns_renaming_trail_at(m->ren, t, &f.kind, &f.name);
+		for (size_t i = 0; i < st->ne && !f.found; i++) {
+			ns_match_line_numbers(&st->e[i], find_name, &f);
+			if (!f.found)
+				continue;
+			o = &m->origin[f.kind];
+			ns_keymap_reserve(o, 1);
+			slot = ns_keymap_find(o, f.name);
+			if (ns_keymap_at(o, slot))
+				ns_keymap_at(o, slot)->x = (unsigned long)st->exp[i].line;
+			else
+				ns_keymap_fill(o, slot, f.name,
+					       (struct ns_key){ (unsigned long)st->exp[i].line, 0 });
+		}
+	}
+}
+
+int ns_match_origin(const struct ns_matcher *m, enum ns_renaming_kind kind, struct ns_key name)
+{
+	const struct ns_key *line = m->origin[kind].cap ? ns_keymap_get(&m->origin[kind], name) : NULL;
+
+	return line ? (int)line->x : 0;
+}
+
 /* ---- a step ------------------------------------------------------------- */
 
 bool ns_matcher_step(struct ns_matcher *m, const struct ns_expect *exp,
@@ -341,6 +393,7 @@ bool ns_matcher_step_shaped(struct ns_matcher *m, const struct ns_expect *exp,
 	m->gave_up = false;
 	ok = unordered ? ns_match_unordered(&st) : ns_match_ordered(&st);
 	if (ok) {
+		record_origins(&st);
 		ns_renaming_keep(m->ren);
 		if (bit && st.nwild)
 			see_all(&st);

@@ -218,6 +218,108 @@ static char **renamed_actual(const struct ns_match_step *st,
 	return shown;
 }
 
+/* ---- where the names a diff meets were fixed ------------------------------ */
+
+#define NOTES_MAX 10
+
+/* A name a removed or added line holds, with that line's literal part. */
+struct use {
+	enum ns_renaming_kind kind;
+	struct ns_key name, sig;
+};
+
+struct uses {
+	const struct ns_renaming *r;
+	bool actual;          /* the line's numbers are the kernel's */
+	struct ns_key sig;
+	struct use *v;
+	size_t n, cap;
+};
+
+static void collect(void *ctx, enum ns_renaming_kind kind, struct ns_key k)
+{
+	struct uses *u = ctx;
+	const struct ns_key *name = u->actual ? ns_renaming_expected(u->r, kind, k) : &k;
+	void *v = u->v;
+
+	if (!name || !ns_renaming_has_name(u->r, kind, *name))
+		return;
+	ns_grow(&v, &u->cap, u->n + 1, sizeof(*u->v));
+	u->v = v;
+	u->v[u->n++] = (struct use){ kind, *name, u->sig };
+}
+
+static bool used_alike(const struct uses *u, const struct use *x)
+{
+	for (size_t i = 0; i < u->n; i++)
+		if (u->v[i].kind == x->kind && ns_key_eq(u->v[i].name, x->name) &&
+		    ns_key_eq(u->v[i].sig, x->sig))
+			return true;
+	return false;
+}
+
+/* One note for each name of `from` that `other` does not hold on a line
+ * alike: a name an earlier step fixed, here on another line. */
+static void notes_for(const struct ns_matcher *m, const struct uses *from,
+		      const struct uses *other, struct ns_keymap *said, size_t *n,
+		      struct ns_buf *out)
+{
+	static const char *const what[NS_RENAMING_NKINDS] = {
+		"mount ID", "device", "peer group", "inode", "namespace ID", "unique mount ID",
+	};
+
+	for (size_t i = 0; i < from->n && *n < NOTES_MAX; i++) {
+		const struct use *x = &from->v[i];
+		int line = ns_match_origin(m, x->kind, x->name);
+		struct ns_keymap *s = &said[x->kind];
+		size_t slot;
+
+		if (!line || used_alike(other, x))
+			continue;
+		ns_keymap_reserve(s, 1);
+		slot = ns_keymap_find(s, x->name);
+		if (ns_keymap_at(s, slot))
+			continue;
+		ns_keymap_fill(s, slot, x->name, x->name);
+		ns_buf_addf(out, "# %s %lu", what[x->kind], x->name.x);
+		if (x->kind == NS_RENAMING_DEV)
+			ns_buf_addf(out, ":%lu", x->name.y);
+		ns_buf_addf(out, " stands for the one line %d showed\n", line);
+		(*n)++;
+	}
+}
+
+/* After the hunks: a name that an earlier step fixed and that this diff
+ * shows on a line unlike the one the other side has it on gets a note
+ * naming the file line that first showed it, so that a reader sees why
+ * this step's number could not take that name. */
+static void origin_notes(const struct ns_match_step *st, const struct ns_diff *d,
+			 const size_t *order, struct ns_buf *out)
+{
+	struct uses del = { .r = st->m->ren }, add = { .r = st->m->ren, .actual = true };
+	struct ns_keymap said[NS_RENAMING_NKINDS];
+	size_t n = 0;
+
+	memset(said, 0, sizeof(said));
+	for (size_t k = 0; k < d->n; k++) {
+		const struct ns_diff_edit *ed = &d->v[k];
+
+		if (ed->op == NS_DIFF_DEL && ed->a < st->ne && st->e[ed->a].rec) {
+			del.sig = ns_match_line_signature(&st->e[ed->a]);
+			ns_match_line_numbers(&st->e[ed->a], collect, &del);
+		} else if (ed->op == NS_DIFF_ADD && ed->b < st->na && st->a[order[ed->b]].rec) {
+			add.sig = ns_match_line_signature(&st->a[order[ed->b]]);
+			ns_match_line_numbers(&st->a[order[ed->b]], collect, &add);
+		}
+	}
+	notes_for(st->m, &del, &add, said, &n, out);
+	notes_for(st->m, &add, &del, said, &n, out);
+	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
+		ns_keymap_free(&said[k]);
+	free(del.v);
+	free(add.v);
+}
+
 void ns_match_diff(struct ns_match_step *st, bool unordered,
 		   struct ns_buf *out)
 {
@@ -242,6 +344,7 @@ void ns_match_diff(struct ns_match_step *st, bool unordered,
 	ns_buf_adds(out, "--- expected\n+++ actual\n");
 	ns_diff_hunks(&d, et, (const char *const *)shown, DIFF_CONTEXT, out);
 	ns_renaming_undo_to(st->m->ren, 0);
+	origin_notes(st, &d, order, out);
 	for (size_t p = 0; p < st->na; p++)
 		free(shown[p]);
 	free(shown);

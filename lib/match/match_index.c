@@ -24,7 +24,7 @@ static uint64_t fnv(uint64_t h, const char *s)
 
 /* A hash of what must be equal literally, and of l's kind: literal,
  * mountinfo record or findmnt row. */
-static struct ns_key signature(const struct ns_match_line *l)
+struct ns_key ns_match_line_signature(const struct ns_match_line *l)
 {
 	uint64_t h = 0xcbf29ce484222325ULL;
 
@@ -56,7 +56,7 @@ void ns_match_index_init(struct ns_match_index *ix,
 	ix->next = xcalloc(st->na + 1, sizeof(*ix->next));
 	ix->used = xcalloc(st->na + 1, sizeof(*ix->used));
 	for (size_t j = st->na; j-- > 0;) {
-		struct ns_key sig = signature(&st->a[j]);
+		struct ns_key sig = ns_match_line_signature(&st->a[j]);
 		size_t i = ns_keymap_find(&ix->heads, sig);
 		if (!ns_keymap_at(&ix->heads, i))
 			ns_keymap_fill(&ix->heads, i, sig, (struct ns_key){ NONE, 0 });
@@ -79,7 +79,7 @@ static unsigned long *chain(struct ns_match_index *ix,
 {
 	struct ns_key *head;
 
-	head = ns_keymap_at(&ix->heads, ns_keymap_find(&ix->heads, signature(e)));
+	head = ns_keymap_at(&ix->heads, ns_keymap_find(&ix->heads, ns_match_line_signature(e)));
 	return head ? &head->x : NULL;
 }
 

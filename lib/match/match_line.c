@@ -227,6 +227,18 @@ bool ns_match_line_fits(const struct ns_renaming *r,
 	return numbers_agree((struct ns_renaming *)(uintptr_t)r, e, a, false);
 }
 
+void ns_match_line_numbers(const struct ns_match_line *l,
+			   void (*fn)(void *ctx, enum ns_renaming_kind kind, struct ns_key k),
+			   void *ctx)
+{
+	enum ns_renaming_kind kind;
+	struct ns_key k;
+
+	for (size_t i = 0, n = line_nnumbers(l); i < n; i++)
+		if (line_number_at(l, i, &kind, &k))
+			fn(ctx, kind, k);
+}
+
 void ns_match_line_max_names(const struct ns_match_line *l,
 			     struct ns_key max[NS_RENAMING_NKINDS])
 {

@@ -49,6 +49,10 @@ struct ns_matcher {
 	struct ns_view view;
 	bool has_view;
 	uint32_t stamp;
+	/* expected name -> {the file line that first showed it, 0}, for
+	 * the pairs bound by steps that matched (a failed step's diff
+	 * says where a name it meets was fixed) */
+	struct ns_keymap origin[NS_RENAMING_NKINDS];
 };
 
 /* A line of a step: expected or actual, parsed once. */
@@ -65,6 +69,7 @@ struct ns_match_line {
 
 struct ns_match_step {
 	struct ns_matcher *m;
+	const struct ns_expect *exp; /* the block, for its file lines */
 	struct ns_match_line *e, *a;
 	size_t ne, na;
 	size_t nwild;
@@ -82,6 +87,10 @@ uint32_t ns_match_sighting_begin(struct ns_matcher *m);
 /* After a step that matched with no "...": with a view that shows every
  * number of a kind, release that kind's pairs this step did not show. */
 void ns_match_release_absent(struct ns_matcher *m, uint32_t bit);
+
+/* The file line that first showed expected name `name` of a pair bound
+ * in a step that matched (0: none known). */
+int ns_match_origin(const struct ns_matcher *m, enum ns_renaming_kind kind, struct ns_key name);
 
 /* End the step: no more sightings, and no view for the next one. */
 void ns_match_sighting_end(struct ns_matcher *m);
@@ -114,6 +123,15 @@ void ns_match_line_rename(const struct ns_renaming *r,
  * On false, some of those pairs may be bound: the caller undoes them. */
 bool ns_match_line_bind(struct ns_renaming *r, const struct ns_match_line *e,
 			const struct ns_match_line *a);
+
+/* A hash of what in l must be equal literally, and of its kind
+ * (match_index.c). */
+struct ns_key ns_match_line_signature(const struct ns_match_line *l);
+
+/* Call fn on each renamed number of l, in the line's order. */
+void ns_match_line_numbers(const struct ns_match_line *l,
+			   void (*fn)(void *ctx, enum ns_renaming_kind kind, struct ns_key k),
+			   void *ctx);
 
 /* Raise max[kind] to the highest number of each kind l holds. */
 void ns_match_line_max_names(const struct ns_match_line *l,

@@ -103,6 +103,12 @@ bool ns_renaming_bind(struct ns_renaming *r, enum ns_renaming_kind kind,
 	return true;
 }
 
+bool ns_renaming_has_name(const struct ns_renaming *r, enum ns_renaming_kind kind,
+			  struct ns_key e)
+{
+	return ns_keymap_get(&r->bij[kind].fwd, e) != NULL;
+}
+
 const struct ns_key *ns_renaming_expected(const struct ns_renaming *r,
 					  enum ns_renaming_kind kind,
 					  struct ns_key a)
@@ -130,6 +136,13 @@ void ns_renaming_reserve(struct ns_renaming *r, enum ns_renaming_kind kind,
 size_t ns_renaming_mark(const struct ns_renaming *r)
 {
 	return r->ntrail;
+}
+
+void ns_renaming_trail_at(const struct ns_renaming *r, size_t i,
+			  enum ns_renaming_kind *kind, struct ns_key *e)
+{
+	*kind = r->trail[i].kind;
+	*e = r->trail[i].e;
 }
 
 void ns_renaming_undo_to(struct ns_renaming *r, size_t mark)

@@ -55,6 +55,10 @@ bool ns_renaming_bind(struct ns_renaming *r, enum ns_renaming_kind kind,
 void ns_renaming_max_name(const struct ns_renaming *r,
 			  enum ns_renaming_kind kind, struct ns_key *max);
 
+/* Is expected name e bound? */
+bool ns_renaming_has_name(const struct ns_renaming *r, enum ns_renaming_kind kind,
+			  struct ns_key e);
+
 /* The expected name of actual number a, or NULL when a is unbound. */
 const struct ns_key *ns_renaming_expected(const struct ns_renaming *r,
 					  enum ns_renaming_kind kind,
@@ -67,6 +71,11 @@ void ns_renaming_reserve(struct ns_renaming *r, enum ns_renaming_kind kind,
 
 /* How long the trail is: a mark to undo back to. */
 size_t ns_renaming_mark(const struct ns_renaming *r);
+
+/* The i-th pair bound since the last keep (i < ns_renaming_mark()): its
+ * kind and expected name. */
+void ns_renaming_trail_at(const struct ns_renaming *r, size_t i,
+			  enum ns_renaming_kind *kind, struct ns_key *e);
 
 /* Forget the pairs bound since the trail was `mark` long. */
 void ns_renaming_undo_to(struct ns_renaming *r, size_t mark);

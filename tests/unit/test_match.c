@@ -1061,3 +1061,32 @@ TEST(group_tags_in_filtered_lines)
 	   !run1(L("shared:1 shared:1"), false, "shared:4 shared:5\n"),
 	   "tags: one line, one renaming");
 }
+
+/* ---- a failed step's diff says where a name it meets was fixed ----------- */
+
+TEST(diff_names_where_a_name_was_fixed)
+{
+	struct ns_matcher *m = ns_matcher_new();
+	char *d = NULL;
+
+	ok(run(m, L("20 19 0:1 / / rw", "21 20 0:2 / /a rw shared:1"), false,
+	       "48 45 0:40 / / rw\n49 48 0:41 / /a rw shared:7\n", NULL),
+	   "origin: / and /a bound (expected lines 1 and 2)");
+	/* /b written with /a's ID: 21 is taken, for a reason line 2 gives */
+	ok(!run(m, L("20 19 0:1 / / rw", "22 20 0:2 / /a rw shared:1", "21 20 0:3 / /b rw"),
+		false, "48 45 0:40 / / rw\n49 48 0:41 / /a rw shared:7\n50 48 0:42 / /b rw\n", &d),
+	   "origin: /b written with /a's mount ID fails");
+	ok(d && strstr(d, "# mount ID 21 stands for the one line 2 showed\n") != NULL,
+	   "origin: the diff names the line that fixed 21");
+	ok(d && !strstr(d, "# mount ID 20 ") && !strstr(d, "# device 0:2 ") && !strstr(d, "peer group 1 "),
+	   "origin: names used alike on both sides get no note");
+	free(d);
+	ns_matcher_free(m);
+
+	m = ns_matcher_new();
+	ok(!run(m, L("20 19 0:1 / / rw"), false, "48 45 0:40 / / ro\n", &d),
+	   "origin: a first step that fails");
+	ok(d && !strchr(d, '#'), "origin: names fixed by no step get no note");
+	free(d);
+	ns_matcher_free(m);
+}
