@@ -16,7 +16,7 @@ struct result_head {
 	char syscall[32];
 	uint64_t view_key[3];   /* struct ns_view */
 	uint32_t view_complete;
-	uint32_t pad;
+	int32_t cause;          /* an abort frame's: struct ns_run.abort_err */
 };
 
 /* 1 when all n bytes came, 0 on end of stream before the first byte,
@@ -49,7 +49,7 @@ int ns_wire_recv_index(int fd, uint32_t *index)
 	return read_full(fd, index, sizeof(*index));
 }
 
-int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
+static int send_frame(int fd, uint32_t step, const struct ns_step_out *o, int cause)
 {
 	struct result_head h;
 	size_t len = o->output ? strlen(o->output) : 0;
@@ -58,6 +58,7 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 
 	memset(&h, 0, sizeof(h));
 	h.step = step;
+	h.cause = cause;
 	h.err = o->err;
 	h.closed = o->closed;
 	h.len = (uint32_t)len;
@@ -78,6 +79,11 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	}
 	done -= (ssize_t)sizeof(h);
 	return (size_t)done == len ? 0 : ns_write_all(fd, o->output + done, len - (size_t)done);
+}
+
+int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
+{
+	return send_frame(fd, step, o, 0);
 }
 
 static void fill_out(struct ns_step_out *o, const struct result_head *h)
@@ -113,14 +119,19 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 	return 1;
 }
 
-int ns_wire_send_abort(int fd, const char *why, bool setup)
+int ns_wire_send_abort_err(int fd, const char *why, bool setup, int err)
 {
 	struct ns_step_out o;
 
 	memset(&o, 0, sizeof(o));
 	o.output = (char *)(uintptr_t)why;
 	o.err = setup;
-	return ns_wire_send_result(fd, NS_WIRE_ABORT, &o);
+	return send_frame(fd, NS_WIRE_ABORT, &o, err);
+}
+
+int ns_wire_send_abort(int fd, const char *why, bool setup)
+{
+	return ns_wire_send_abort_err(fd, why, setup, 0);
 }
 
 int ns_wire_send_end(int fd, int wait_status, bool last)
@@ -187,6 +198,7 @@ bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 			run->aborted = text;
 			run->timed_out = h.closed != 0;
 			run->setup_failed = h.err != 0;
+			run->abort_err = h.cause;
 		} else if (h.step < nsteps && !run->obs[h.step].ran) {
 			run->obs[h.step].ran = true;
 			run->obs[h.step].out.output = text;
