@@ -15,12 +15,26 @@ tests (tests/bats/kernel-bisect.bats), which cannot boot kernels: a
 stand-in that takes vm-run's command line and answers as it does."""
 
 import os
+import subprocess
 
 from transcripts import read_report
 
 VM_RUN = os.environ.get("NSTEST_VM_RUN") or \
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "vm-run")
 NO_VERDICT = "vm-run: no verdict: "
+
+
+def missing_tools():
+    """None when this machine can boot kernels (ci/vm-run --check-tools:
+    qemu and cpio are there), else vm-run's message naming what is
+    missing and how to install it. A missing tool is a set-up error
+    (status 2), asked once before the first boot: each boot would
+    otherwise fail alike, and be booted again."""
+    done = subprocess.run([VM_RUN, "--check-tools"], capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL)
+    if done.returncode == 0:
+        return None
+    return done.stderr.strip() or f"{VM_RUN} --check-tools: status {done.returncode}"
 
 
 def tail(path, n):

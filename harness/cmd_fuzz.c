@@ -353,7 +353,7 @@ static unsigned gen_features(const struct ns_backend *a, const struct ns_backend
 	unsigned f = 0;
 
 	for (unsigned bit = NS_FEAT_FIRST; bit <= NS_FEAT_LAST; bit <<= 1)
-		if ((!a || a->has_feature(bit)) && (!b || b->has_feature(bit)))
+		if ((!a || a->has_feature(bit) > 0) && (!b || b->has_feature(bit) > 0))
 			f |= bit;
 	return f;
 }

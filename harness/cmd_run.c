@@ -600,8 +600,10 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 	if (st->first)
 		vsig_of(r, &st->first[index]);
 	/* for bisecting, xfail markers do not count: the documented rule
-	 * decides; a skip or a sandbox that could not be built cannot */
-	if (r->v->status == NS_SKIP || (r->run && r->run->setup_failed))
+	 * decides; a skip cannot, nor a run nstest could not judge (a
+	 * sandbox that could not be built, its own resources that ran out,
+	 * a probe that could not run: run/trouble.h) */
+	if (r->v->status == NS_SKIP || r->v->unjudged)
 		st->unjudged++;
 	else if (r->v->status == NS_FAIL || r->v->status == NS_XFAIL)
 		st->bad++;

@@ -4,12 +4,14 @@
  * loop image), each asked of the backend. */
 #include "harness.h"
 
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "backends/backends.h"
 #include "run/backend.h"
 #include "run/require.h"
+#include "run/trouble.h"
 
 /* The one place that picks a backend: --backend NAME, or the kernel. */
 const struct ns_backend *choose_backend(const char *name)
@@ -120,10 +122,24 @@ int opt_timeout(const char *v, struct ns_run_opts *o)
 static int choose_userns(const struct ns_backend *be, struct ns_run_opts *o)
 {
 	char *problem = o->userns || !be->needs_privileges ? NULL : be->privilege_problem();
+	int allowed;
 
 	if (!o->userns && !problem)
 		return 0;
-	if (!be->userns_allowed()) {
+	allowed = be->userns_allowed();
+	if (allowed < 0) {
+		/* no answer about the system: nstest's own trouble (a probe
+		 * with no process to run in), which --bisect makes 125 */
+		int e = errno;
+		char *limit = ns_trouble_what(e);
+		fprintf(stderr, "nstest: error: %s%scannot tell whether user namespaces are allowed: the probe could not run: %s%s%s\n",
+			problem ? problem : "", problem ? "; " : "", strerror(e),
+			limit ? "; " : "", limit ? limit : "");
+		free(limit);
+		free(problem);
+		return -1;
+	}
+	if (!allowed) {
 		fprintf(stderr, "nstest: error: %s%sthis system does not allow user namespaces either (see user.max_user_namespaces), so rootless mode is not available\n",
 			problem ? problem : "", problem ? "; " : "");
 		free(problem);

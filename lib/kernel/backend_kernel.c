@@ -75,8 +75,10 @@ static struct term_proc *spawn_terminal(struct controller *c, const char *name)
 		return NULL;
 	pid = fork();
 	if (pid < 0) {
+		int e = errno;
 		close(sv[0]);
 		close(sv[1]);
+		errno = e;
 		return NULL;
 	}
 	if (pid == 0) {
@@ -167,7 +169,10 @@ static int play_step(struct controller *c, uint32_t i)
 	int r;
 
 	if (!tp) {
-		ns_wire_send_abort(c->out, "cannot start a terminal process", false);
+		int e = errno;
+		char msg[160];
+		snprintf(msg, sizeof(msg), "cannot start a terminal process: %s", strerror(e));
+		ns_wire_send_abort_err(c->out, msg, false, e);
 		return -1;
 	}
 	r = lend(c, st, tp) < 0 ? -1 : ns_wire_send_index(tp->fd, i);
@@ -209,13 +214,14 @@ static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb,
 	for (uint32_t i = 0; i < sc->nsteps; i++) {
 		struct ns_step_out o;
 		int r = ns_local_step(&l, i, &o, &err);
+		int e = r < 0 ? errno : 0; /* why it could not go on */
 
 		if (r == 0 || o.output)
 			r = ns_wire_send_result(out, i, &o) < 0 ? -1 : r;
 		ns_step_out_free(&o);
 		if (r < 0) {
 			if (err.len)
-				ns_wire_send_abort(out, ns_buf_str(&err), false);
+				ns_wire_send_abort_err(out, ns_buf_str(&err), false, e);
 			break;
 		}
 	}

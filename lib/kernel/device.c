@@ -157,9 +157,16 @@ static bool clone_a_detached_mount(void *unused)
 bool ns_devices_clone_detached(void)
 {
 	static int known = -1;
+	int r;
 
-	if (known < 0)
-		known = ns_probe_in_child(clone_a_detached_mount, NULL, true);
+	if (known < 0) {
+		/* a probe that could not run says no, and is asked again: loop
+		 * stand-ins judge a stand-in mounted twice on any kernel */
+		r = ns_probe_in_child(clone_a_detached_mount, NULL, true);
+		if (r < 0)
+			return false;
+		known = r;
+	}
 	return known;
 }
 

@@ -27,8 +27,10 @@ ns_kernel_exec_fn ns_kexec_sleep, ns_kexec_capsh;
 ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr, ns_kexec_close;
 ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_statmount, ns_kexec_findmnt, ns_kexec_watch;
 
-/* Whether fanotify reports mount events (FAN_REPORT_MNT, Linux 6.15). */
-bool ns_watch_supported(void);
+/* Whether fanotify reports mount events (FAN_REPORT_MNT, Linux 6.15): 1
+ * or 0, or -1 with errno when there was no descriptor or memory to ask
+ * with (run/trouble.h): no answer about the kernel. */
+int ns_watch_supported(void);
 ns_kernel_exec_fn ns_kexec_nsenter;
 ns_kernel_exec_fn ns_kexec_readlink, ns_kexec_realpath, ns_kexec_pivot_root;
 ns_kernel_exec_fn ns_kexec_fsopen, ns_kexec_fsconfig, ns_kexec_fsmount, ns_kexec_fspick;

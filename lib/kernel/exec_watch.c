@@ -15,6 +15,7 @@
 
 #include "kernel/handles.h"
 #include "kernel/terminal.h"
+#include "run/trouble.h"
 
 /* include/uapi/linux/fanotify.h of Linux 6.15, newer than Debian 12's */
 #ifndef FAN_MNT_ATTACH
@@ -38,14 +39,16 @@ struct ns_fan_info_mnt {
 
 #define WATCH "!watch"
 
-bool ns_watch_supported(void)
+int ns_watch_supported(void)
 {
 	int fd = fanotify_init(FAN_REPORT_MNT | FAN_CLOEXEC, O_RDONLY);
 
+	if (fd < 0 && ns_trouble_errno(errno))
+		return -1;
 	if (fd < 0)
 		return errno == EPERM; /* known, but not allowed here */
 	close(fd);
-	return true;
+	return 1;
 }
 
 static int start(struct ns_term *t, struct ns_cmd_result *res)

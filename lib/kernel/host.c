@@ -74,12 +74,17 @@ static bool make_userns(void *unused)
 	return unshare(CLONE_NEWUSER) == 0;
 }
 
-bool ns_host_userns_allowed(void)
+int ns_host_userns_allowed(void)
 {
 	static int known = -1;
+	int r;
 
-	if (known < 0)
-		known = ns_probe_in_child(make_userns, NULL, false);
+	if (known < 0) {
+		r = ns_probe_in_child(make_userns, NULL, false);
+		if (r < 0)
+			return -1; /* asked again next time */
+		known = r;
+	}
 	return known;
 }
 
@@ -102,7 +107,7 @@ static bool has_syscall(long nr)
 	return syscall(nr, -1, NULL, -1, NULL, 0) < 0 ? errno != ENOSYS : true;
 }
 
-bool ns_host_has_feature(unsigned bit)
+int ns_host_has_feature(unsigned bit)
 {
 	switch (bit) {
 	case NS_FEAT_OPEN_TREE: return has_syscall(SYS_open_tree);
@@ -119,5 +124,5 @@ bool ns_host_has_feature(unsigned bit)
 	case NS_FEAT_MOVE_MOUNT_SET_GROUP: return ns_move_mount_knows(MOVE_MOUNT_SET_GROUP);
 	case NS_FEAT_MOUNT_NOTIFY: return ns_watch_supported();
 	}
-	return false;
+	return 0;
 }

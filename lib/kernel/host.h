@@ -9,9 +9,9 @@
 
 const char *ns_host_release(void);
 char *ns_host_privilege_problem(void);
-bool ns_host_userns_allowed(void);
+int ns_host_userns_allowed(void);
 bool ns_host_loop_devices(void);
 bool ns_host_tmpfs_remounts(void);
-bool ns_host_has_feature(unsigned bit);
+int ns_host_has_feature(unsigned bit);
 
 #endif

@@ -8,23 +8,32 @@
 
 #include "kernel/mountapi.h"
 
-bool ns_probe_in_child(bool (*test)(void *), void *arg, bool private_ns)
+/* The child's status when it could not get a namespace to probe in: its
+ * errno is added, so that the parent can say why. */
+#define NO_NAMESPACE 64
+
+int ns_probe_in_child(bool (*test)(void *), void *arg, bool private_ns)
 {
 	int status;
 	pid_t pid = fork();
 
 	if (pid < 0)
-		return false;
+		return -1;
 	if (pid == 0) {
 		if (private_ns && unshare(CLONE_NEWNS) < 0 &&
 		    unshare(CLONE_NEWUSER | CLONE_NEWNS) < 0)
-			_exit(2);
+			_exit(errno > 0 && errno < 256 - NO_NAMESPACE ? NO_NAMESPACE + errno : NO_NAMESPACE);
 		_exit(test(arg) ? 0 : 1);
 	}
 	while (waitpid(pid, &status, 0) < 0)
 		if (errno != EINTR)
-			return false;
-	return WIFEXITED(status) && WEXITSTATUS(status) == 0;
+			return -1;
+	if (WIFEXITED(status) && WEXITSTATUS(status) <= 1)
+		return WEXITSTATUS(status) == 0;
+	/* killed, or no namespace to probe in: the question stays open */
+	errno = WIFEXITED(status) && WEXITSTATUS(status) > NO_NAMESPACE ?
+		WEXITSTATUS(status) - NO_NAMESPACE : ECHILD;
+	return -1;
 }
 
 /* move_mount() checks its flags before its descriptors: an unknown flag
@@ -41,16 +50,21 @@ static bool probe_flag(void *flagp)
  * so the probe runs in a child that has a mount namespace of its own (in
  * a user namespace of its own when not root). Each answer is probed once
  * per process: the runner asks for every scenario that needs it. */
-bool ns_move_mount_knows(unsigned flag)
+int ns_move_mount_knows(unsigned flag)
 {
 	static unsigned asked, known;
+	int r;
 
 	if (!flag)
 		return ns_probe_in_child(probe_flag, &flag, true);
 	if (!(asked & flag)) {
-		if (ns_probe_in_child(probe_flag, &flag, true))
+		/* a probe that could not run is asked again next time */
+		r = ns_probe_in_child(probe_flag, &flag, true);
+		if (r < 0)
+			return -1;
+		if (r)
 			known |= flag;
 		asked |= flag;
 	}
-	return known & flag;
+	return (known & flag) != 0;
 }

@@ -56,15 +56,17 @@ static int pop(struct ns_term *t, struct ns_buf *err)
 {
 	struct ns_level *lv = &t->outer[--t->depth];
 	const char *what;
-	int r;
+	int r, e;
 
 	ns_handles_close(&t->handles);
 	t->handles = lv->handles;
 	t->closing = false;
 	r = ns_place_enter(&lv->place, &what);
+	e = errno;
 	if (r < 0)
-		ns_buf_addf(err, "cannot return to the outer shell: %s: %s", what, strerror(errno));
+		ns_buf_addf(err, "cannot return to the outer shell: %s: %s", what, strerror(e));
 	ns_place_close(&lv->place);
+	errno = e; /* for the caller's abort frame (run/trouble.h) */
 	return r;
 }
 
@@ -111,6 +113,7 @@ static int switch_to(struct ns_local *l, size_t i, struct ns_buf *err)
 {
 	struct ns_local_term *lt = &l->v[i];
 	const char *what;
+	int e;
 
 	if (l->active == i)
 		return 0;
@@ -127,8 +130,10 @@ static int switch_to(struct ns_local *l, size_t i, struct ns_buf *err)
 	l->active = i;
 	return 0;
 fail:
+	e = errno;
 	ns_buf_addf(err, "cannot switch to terminal '%s': %s: %s",
-		    lt->name[0] ? lt->name : "#", what, strerror(errno));
+		    lt->name[0] ? lt->name : "#", what, strerror(e));
+	errno = e; /* for the caller's abort frame (run/trouble.h) */
 	return -1;
 }
 
@@ -201,7 +206,9 @@ int ns_local_step(struct ns_local *l, uint32_t i, struct ns_step_out *out,
 	close_terminal(l, k);
 	l->active = SIZE_MAX;
 	if (ns_place_enter(&l->home, &what) < 0) {
-		ns_buf_addf(err, "cannot leave a closed terminal: %s: %s", what, strerror(errno));
+		int e = errno;
+		ns_buf_addf(err, "cannot leave a closed terminal: %s: %s", what, strerror(e));
+		errno = e;
 		return -1;
 	}
 	return 0;

@@ -67,10 +67,15 @@ static bool no(void)
 	return false;
 }
 
-static bool model_has_feature(unsigned bit)
+static int model_has_feature(unsigned bit)
 {
 	/* listmount --check compares the kernel with itself */
 	return !(bit & NS_FEAT_LISTMOUNT);
+}
+
+static int model_userns_allowed(void)
+{
+	return 1;
 }
 
 static int model_prepare(const struct ns_run_opts *o, struct ns_buf *err)
@@ -178,7 +183,7 @@ const struct ns_backend ns_backend_model = {
 	.fuzz_role = NS_FUZZ_MODEL,
 	.release = model_release,
 	.privilege_problem = model_privilege_problem,
-	.userns_allowed = yes,
+	.userns_allowed = model_userns_allowed,
 	.loop_devices = no,
 	.tmpfs_remounts = yes,
 	.has_feature = model_has_feature,

@@ -89,14 +89,17 @@ struct ns_backend {
 	/* NULL when this process can build sandboxes as it is; else what is
 	 * missing and what to do about it (heap). */
 	char *(*privilege_problem)(void);
-	/* Can a user namespace be made here (rootless mode, requires: userns)? */
-	bool (*userns_allowed)(void);
+	/* Can a user namespace be made here (rootless mode, requires: userns)?
+	 * 1 or 0; -1 with errno when the probe could not run (no process
+	 * for it: run/trouble.h), which is no answer about the kernel. */
+	int (*userns_allowed)(void);
 	/* Can loop stand-ins be made (a usable /dev/loop-control)? */
 	bool (*loop_devices)(void);
 	/* Is a tmpfs stand-in mounted twice one superblock (6.15+)? */
 	bool (*tmpfs_remounts)(void);
-	/* Is the NS_FEAT_* feature `bit` present? */
-	bool (*has_feature)(unsigned bit);
+	/* Is the NS_FEAT_* feature `bit` present? 1 or 0; -1 with errno when
+	 * the probe could not run, as userns_allowed. */
+	int (*has_feature)(unsigned bit);
 
 	/* ---- running ---- */
 	/* Work done once per process before any scenario, and the check of

@@ -2,8 +2,11 @@
  * the backend; this file only decides what the answers mean. */
 #include "run/require.h"
 
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
+
+#include "run/trouble.h"
 
 int ns_kernel_version(const char *release, int v[3])
 {
@@ -38,13 +41,35 @@ enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,
 	return NS_DEVICES_TMPFS;
 }
 
-static char *missing_feature(unsigned req, const struct ns_backend *be)
+/* A probe of the machine that could not run (no process, descriptor or
+ * memory for it) answers nothing about the kernel: nstest says so, and
+ * the scenario is not judged (*trouble). */
+static char *probe_failed(const char *what, int err, bool *trouble)
 {
-	for (unsigned bit = NS_FEAT_FIRST; bit && bit <= NS_FEAT_LAST; bit <<= 1)
-		if (req & bit && !be->has_feature(bit))
+	char *limit = ns_trouble_what(err);
+	char *msg = xasprintf("cannot judge: the probe for %s could not run: %s%s%s",
+			      what, strerror(err), limit ? "; " : "", limit ? limit : "");
+
+	free(limit);
+	*trouble = true;
+	return msg;
+}
+
+static char *missing_feature(unsigned req, const struct ns_backend *be, bool *trouble)
+{
+	for (unsigned bit = NS_FEAT_FIRST; bit && bit <= NS_FEAT_LAST; bit <<= 1) {
+		int has;
+
+		if (!(req & bit))
+			continue;
+		has = be->has_feature(bit);
+		if (has < 0)
+			return probe_failed(ns_requirement_name(bit), errno, trouble);
+		if (!has)
 			return be->is_kernel ? xasprintf("this kernel lacks %s", ns_requirement_name(bit))
 					     : xasprintf("needs the kernel itself: the %s backend has no %s",
 							 be->name, ns_requirement_name(bit));
+	}
 	return NULL;
 }
 
@@ -105,9 +130,10 @@ static char *kernel_too_old(const struct ns_scenario *sc, const struct ns_run_op
 
 /* requires: root, and what the stand-in mode needs. */
 static char *privileges_missing(const struct ns_scenario *sc, const struct ns_run_opts *o,
-				const struct ns_backend *be)
+				const struct ns_backend *be, bool *trouble)
 {
 	enum ns_devices_mode mode = ns_require_mode(sc, o, be);
+	int userns;
 
 	if (sc->requires & NS_REQ_ROOT) {
 		char *problem = o->userns || !be->needs_privileges ? NULL : be->privilege_problem();
@@ -124,19 +150,25 @@ static char *privileges_missing(const struct ns_scenario *sc, const struct ns_ru
 		return xasprintf("needs loop devices: the %s backend has none", be->name);
 	if (mode == NS_DEVICES_LOOP && !be->loop_devices())
 		return xstrdup("needs loop devices: /dev/loop-control is not usable (modprobe loop)");
-	if (sc->requires & NS_REQ_USERNS && !be->userns_allowed())
-		return xstrdup("needs user namespaces, which this system does not allow");
+	if (sc->requires & NS_REQ_USERNS) {
+		userns = be->userns_allowed();
+		if (userns < 0)
+			return probe_failed("user namespaces", errno, trouble);
+		if (!userns)
+			return xstrdup("needs user namespaces, which this system does not allow");
+	}
 	return NULL;
 }
 
 char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o,
-		       const struct ns_backend *be)
+		       const struct ns_backend *be, bool *trouble)
 {
 	char *why = kernel_too_old(sc, o, be);
 
+	*trouble = false;
 	if (!why)
-		why = privileges_missing(sc, o, be);
+		why = privileges_missing(sc, o, be, trouble);
 	if (!why)
-		why = missing_feature(sc->requires, be);
+		why = missing_feature(sc->requires, be, trouble);
 	return why;
 }

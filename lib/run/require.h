@@ -10,9 +10,11 @@
 #include "scenario/scenario.h"
 
 /* NULL when the scenario can run on this backend here, else the reason
- * (heap). */
+ * (heap). *trouble says that the reason is no answer about the machine
+ * but nstest's own trouble (a probe that could not run: run/trouble.h):
+ * the scenario is then not judged, where an unmet need is a SKIP. */
 char *ns_require_unmet(const struct ns_scenario *sc, const struct ns_run_opts *o,
-		       const struct ns_backend *be);
+		       const struct ns_backend *be, bool *trouble);
 
 /* The stand-in mode a scenario runs with under these options. */
 enum ns_devices_mode ns_require_mode(const struct ns_scenario *sc,

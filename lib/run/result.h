@@ -57,6 +57,11 @@ struct ns_run {
 	char *aborted;                  /* why steps are missing, or NULL */
 	bool timed_out;
 	bool setup_failed;              /* the sandbox could not be built */
+	/* the errno of the failure behind aborted, or 0: a resource errno
+	 * (no descriptor, memory or process for nstest's own plumbing) makes
+	 * the run one nstest cannot judge (run/trouble.h); last, after the
+	 * fields that positional initializers set */
+	int abort_err;
 };
 
 void ns_run_free(struct ns_run *r);

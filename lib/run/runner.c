@@ -264,14 +264,18 @@ static void finish_job(struct runner *R, size_t i, int status)
 	R->running--;
 }
 
-static void fail_to_start(struct runner *R, size_t i)
+/* Scenario i cannot start for nstest's own trouble (why, taken; err its
+ * errno, or 0): none of it runs, and it is not judged (run/trouble.h). */
+static void fail_to_start(struct runner *R, size_t i, char *why, int err)
 {
 	struct job *j = &R->jobs[i];
 
 	memset(&j->run, 0, sizeof(j->run));
 	j->run.n = R->sc[i]->nsteps;
 	j->run.obs = xcalloc(j->run.n, sizeof(*j->run.obs));
-	j->run.aborted = xasprintf("cannot start a worker: %s", strerror(errno));
+	j->run.aborted = why;
+	j->run.abort_err = err;
+	j->run.setup_failed = true;
 	ns_judge(R->sc[i], &j->run, R->o->backend->release(&R->o->run), &j->v);
 	j->state = JOB_DONE;
 	R->running--;
@@ -315,7 +319,8 @@ static void dispatch(struct runner *R, struct worker *w, size_t i)
 		w->pid = 0;
 	}
 	if (w->pid == 0 && spawn_worker(R, w) < 0) {
-		fail_to_start(R, i);
+		int e = errno;
+		fail_to_start(R, i, xasprintf("cannot start a worker: %s", strerror(e)), e);
 		return;
 	}
 	/* if it died just now, its pipe ends and the scenario with it */
@@ -339,12 +344,18 @@ static void dispatch(struct runner *R, struct worker *w, size_t i)
 static void start_job(struct runner *R, size_t i)
 {
 	struct job *j = &R->jobs[i];
-	char *unmet = ns_require_unmet(R->sc[i], &R->o->run, R->o->backend);
+	bool trouble;
+	char *unmet = ns_require_unmet(R->sc[i], &R->o->run, R->o->backend, &trouble);
 
 	clock_gettime(CLOCK_MONOTONIC, &j->start);
 	j->devices = R->modes[i] == NS_DEVICES_LOOP ? "loop" : "tmpfs";
 	if (R->h->started)
 		R->h->started(R->h->ctx, i);
+	if (unmet && trouble) {
+		R->running++; /* which fail_to_start ends */
+		fail_to_start(R, i, unmet, 0);
+		return;
+	}
 	if (unmet) {
 		ns_verdict_skip(&j->v, unmet);
 		j->skipped = true;

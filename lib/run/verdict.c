@@ -11,6 +11,7 @@
 #include "run/ls_form.h"
 #include "run/require.h"
 #include "run/standin_hint.h"
+#include "run/trouble.h"
 #include "run/ulmsg.h"
 #include "commands/command.h"
 
@@ -264,6 +265,41 @@ static char *standin_hint(const struct ns_verdict *v)
 	return hint;
 }
 
+/* nstest's own trouble, when it came before anything the kernel answered
+ * wrongly: the first step that did not match failed for want of a
+ * descriptor, memory or a process (run/trouble.h), or, every step that
+ * ran having matched, the run broke off for such a want. The steps after
+ * it say nothing either: they ran on what it left undone. The reason
+ * (heap), or NULL when the verdict stands. */
+static char *own_trouble(const struct ns_scenario *sc, const struct ns_run *run,
+			 const struct ns_verdict *v)
+{
+	const struct ns_step_out *o;
+	char *what, *msg;
+
+	for (size_t i = 0; i < v->n; i++) {
+		if (!v->steps[i].ran)
+			break;
+		if (v->steps[i].ok)
+			continue;
+		o = &run->obs[i].out;
+		if (!o->err || !ns_trouble_step(o->syscall, o->err))
+			return NULL;
+		what = ns_trouble_what(o->err);
+		msg = xasprintf("cannot judge: %s at line %d (%s: %s)", what,
+				sc->steps[i].line, o->syscall[0] ? o->syscall : "?",
+				ns_errname(o->err));
+		free(what);
+		return msg;
+	}
+	if (!run->aborted || !ns_trouble_errno(run->abort_err))
+		return NULL;
+	what = ns_trouble_what(run->abort_err);
+	msg = xasprintf("cannot judge: %s; %s", run->aborted, what);
+	free(what);
+	return msg;
+}
+
 void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		   const char *release, struct ns_matcher *m, struct ns_verdict *v)
 {
@@ -299,6 +335,15 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		v->reason = xasprintf("%zu step(s) did not run", missing);
 	/* a step without a result can never count as a pass */
 	v->status = v->failed || run->aborted || missing ? NS_FAIL : NS_PASS;
+	if (v->status == NS_FAIL) {
+		char *trouble = own_trouble(sc, run, v);
+
+		v->unjudged = trouble || run->setup_failed;
+		if (trouble) {
+			free(v->reason);
+			v->reason = trouble;
+		}
+	}
 	apply_xfail(sc, release, v);
 	if (v->status == NS_FAIL && !v->reason)
 		v->reason = standin_hint(v);

@@ -21,6 +21,11 @@ struct ns_verdict {
 	struct ns_step_verdict *steps;
 	size_t n;
 	size_t failed;  /* steps that ran and did not match */
+	/* not a verdict on the kernel: the sandbox could not be built, or
+	 * nstest's own resources ran out before anything went wrong that
+	 * the kernel answered (run/trouble.h); status stays NS_FAIL, and
+	 * `run --bisect` answers 125 */
+	bool unjudged;
 };
 
 struct ns_matcher;

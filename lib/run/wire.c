@@ -22,6 +22,8 @@ struct result_head {
 	uint32_t nalive[3];     /* nalive[k] numbers of kind k, each as */
 			        /* two uint64_t, then */
 	uint32_t cwd_len;       /* the working directory's bytes (0: none) */
+	int32_t cause;          /* an abort frame's: struct ns_run.abort_err */
+	uint32_t pad;
 };
 
 /* The bytes of a frame after its head: the output, then the numbers
@@ -98,7 +100,7 @@ int ns_wire_recv_index(int fd, uint32_t *index)
 	return read_full(fd, index, sizeof(*index));
 }
 
-int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
+static int send_frame(int fd, uint32_t step, const struct ns_step_out *o, int cause)
 {
 	struct result_head h;
 	struct ns_buf nums = NS_BUF_INIT;
@@ -109,6 +111,7 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 
 	memset(&h, 0, sizeof(h));
 	h.step = step;
+	h.cause = cause;
 	h.err = o->err;
 	h.closed = o->closed;
 	h.len = (uint32_t)len;
@@ -141,6 +144,11 @@ int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
 	}
 	ns_buf_free(&nums);
 	return r;
+}
+
+int ns_wire_send_result(int fd, uint32_t step, const struct ns_step_out *o)
+{
+	return send_frame(fd, step, o, 0);
 }
 
 static void fill_out(struct ns_step_out *o, const struct result_head *h)
@@ -180,14 +188,19 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o)
 	return 1;
 }
 
-int ns_wire_send_abort(int fd, const char *why, bool setup)
+int ns_wire_send_abort_err(int fd, const char *why, bool setup, int err)
 {
 	struct ns_step_out o;
 
 	memset(&o, 0, sizeof(o));
 	o.output = (char *)(uintptr_t)why;
 	o.err = setup;
-	return ns_wire_send_result(fd, NS_WIRE_ABORT, &o);
+	return send_frame(fd, NS_WIRE_ABORT, &o, err);
+}
+
+int ns_wire_send_abort(int fd, const char *why, bool setup)
+{
+	return ns_wire_send_abort_err(fd, why, setup, 0);
 }
 
 int ns_wire_send_end(int fd, int wait_status, bool last)
@@ -253,6 +266,7 @@ bool ns_wire_parse_run(const char *buf, size_t len, size_t nsteps,
 			run->aborted = text;
 			run->timed_out = h.closed != 0;
 			run->setup_failed = h.err != 0;
+			run->abort_err = h.cause;
 		} else if (h.step < nsteps && !run->obs[h.step].ran) {
 			run->obs[h.step].ran = true;
 			run->obs[h.step].out.output = text;

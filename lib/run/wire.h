@@ -31,6 +31,10 @@ int ns_wire_recv_result(int fd, uint32_t *step, struct ns_step_out *o);
 
 /* An abort frame: the reason, and whether the sandbox could not be built. */
 int ns_wire_send_abort(int fd, const char *why, bool setup);
+/* The same with the errno of the failure behind it (struct
+ * ns_run.abort_err): a resource errno there makes the run one nstest
+ * cannot judge (run/trouble.h). */
+int ns_wire_send_abort_err(int fd, const char *why, bool setup, int err);
 int ns_wire_send_end(int fd, int wait_status, bool last);
 
 /* Look through the frames in buf[*off, len) for an end frame: 1 with

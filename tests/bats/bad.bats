@@ -124,6 +124,28 @@ lint_bad() {
 @test "bad: watch takes start, stop or nothing" { lint_bad watch-operands; }
 @test "bad: a namespace handle is entered, never used as a mount" { lint_bad namespace-handle-kinds; }
 @test "bad: a /dev/ name longer than a mount source may be" { lint_bad device-name-too-long; }
+@test "bad: a root: name longer than a mount source may be" { lint_bad root-name-too-long; }
+
+# The longest name lint takes (255 characters, /dev/ included) mounts on
+# both stand-in kinds and on the model: lint refuses nothing that runs.
+@test "bad: a /dev/ name of exactly 255 characters passes lint and runs on the kernel and the model" {
+	local name scn
+	name=/dev/$(printf 'n%.0s' $(seq 1 250))
+	scn=$(write_scn longest <<SCN
+    # mkdir /x
+    # mount $name /x
+    # findmnt -n -o SOURCE /x
+    $name
+SCN
+	)
+	run "$NSTEST" lint "$scn"
+	assert_success
+	for how in --devices=tmpfs --devices=loop "--backend model"; do
+		# shellcheck disable=SC2086 # two words for the model
+		run "$NSTEST" run $how "$scn"
+		assert_success
+	done
+}
 @test "bad: a place in a handle's tree given to a command that does not take one" { lint_bad handle-path-to-mkdir; }
 @test "bad: umount -R with a handle" { lint_bad handle-umount-recursive; }
 @test "bad: mount -o remount with a handle" { lint_bad handle-remount; }

@@ -71,3 +71,16 @@ setup() {
 	run -2 "$CHECK" --bogus
 	assert_output --partial "unknown argument '--bogus'"
 }
+
+# No qemu or cpio: no commit can be judged here. 125 would skip every
+# commit of the bisection; 128 stops it, before any build, naming what is
+# missing and how to install it (issue 28). A PATH without them simulates
+# such a machine (path_without, helpers.bash).
+@test "bisect-step: no qemu on PATH stops the bisection (128) before any build" {
+	local nq
+	nq=$(path_without 'qemu-*' cpio)
+	run -128 env PATH="$nq" "$STEP" "$GOOD"
+	assert_output --partial "vm-run: error: not found on PATH: qemu-system-x86_64 cpio; no kernel can boot here: install with ci/install-deps --vm"
+	assert_output --partial "bisect-step: stop: this machine cannot boot a kernel"
+	[[ ! -e $TREE/nstest-build.log ]]
+}

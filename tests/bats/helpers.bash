@@ -68,3 +68,27 @@ write_scn() {
 	mkdir -p "${path%/*}"
 	cat >"$path" && printf '%s\n' "$path"
 }
+
+# path_without PATTERN...: prints a PATH holding every program of this
+# one but those whose names match a PATTERN (a glob: 'qemu-*'), as links
+# in a folder of the test's own: a machine without a tool, simulated,
+# never by uninstalling it.
+path_without() {
+	local dir=$BATS_TEST_TMPDIR/path-without d f n pat keep
+	local -a dirs
+	mkdir -p "$dir"
+	IFS=: read -ra dirs <<<"$PATH"
+	for d in "${dirs[@]}"; do
+		for f in "$d"/*; do
+			n=${f##*/}
+			[[ -x $f && ! -d $f && ! -e $dir/$n ]] || continue
+			keep=1
+			for pat; do
+				# shellcheck disable=SC2053 # a glob on purpose
+				[[ $n == $pat ]] && keep=0
+			done
+			((keep)) && ln -s "$f" "$dir/$n"
+		done
+	done
+	printf '%s\n' "$dir"
+}

@@ -58,6 +58,7 @@ setup() {
 	image=
 	while (($#)) && [[ $1 != -- ]]; do
 		case $1 in
+		--check-tools) exit 0 ;;
 		--nstest) shift 2 ;;
 		-*) shift ;;
 		*) image=$1; shift ;;
@@ -317,4 +318,65 @@ trying 9.2.19 and 9.2.20"
 	assert_equal "$stderr" ""
 	assert_line --regexp "^$SCN +pass$"
 	assert_line "1 scenario on 1 kernel: 1 pass, 0 fail, 0 skip, 0 xfail, 0 xpass"
+}
+
+# ---- a machine that cannot boot kernels (issue 28) ---------------------------
+#
+# No qemu (or no cpio) is a set-up error: status 2, named once with the
+# command that installs it, before anything is fetched or booted. Before,
+# each kernel was "no verdict (status 125)" and booted again, and a bisect
+# skipped every kernel. The real ci/vm-run here, under a PATH without qemu
+# and cpio (path_without, helpers.bash); nothing boots.
+
+@test "vm-run: no qemu or cpio on PATH is a set-up error (2), not 'no verdict' (125)" {
+	local nq
+	nq=$(path_without 'qemu-*' cpio)
+	: >"$BATS_TEST_TMPDIR/bzImage"
+	run --separate-stderr env PATH="$nq" "$NSTEST_ROOT/ci/vm-run" "$BATS_TEST_TMPDIR/bzImage" -- run "$SCN"
+	assert_failure 2
+	assert_equal "$stderr" "vm-run: error: not found on PATH: qemu-system-x86_64 cpio; no kernel can boot here: install with ci/install-deps --vm"
+	run --separate-stderr env PATH="$nq" "$NSTEST_ROOT/ci/vm-run" --check-tools
+	assert_failure 2
+	assert_equal "$stderr" "vm-run: error: not found on PATH: qemu-system-x86_64 cpio; no kernel can boot here: install with ci/install-deps --vm"
+}
+
+# The initramfs cannot be built (here: no compiler for its init, with an
+# empty cache of compiled inits): also this machine's trouble, not the
+# kernel's. A qemu that is never run stands in for the real one.
+@test "vm-run: an initramfs that cannot be built is a set-up error (2)" {
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	printf '#!/bin/sh\necho "stand-in qemu: must not run" >&2\nexit 99\n' >"$BATS_TEST_TMPDIR/bin/qemu-stand-in"
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-stand-in"
+	: >"$BATS_TEST_TMPDIR/bzImage"
+	command -v cpio >/dev/null || skip "cpio is not installed"
+	run --separate-stderr env QEMU="$BATS_TEST_TMPDIR/bin/qemu-stand-in" CC=false \
+		NSTEST_VM_CACHE="$BATS_TEST_TMPDIR/vm-cache" \
+		"$NSTEST_ROOT/ci/vm-run" --modules none "$BATS_TEST_TMPDIR/bzImage" -- run "$SCN"
+	assert_failure 2
+	[[ $stderr == *"vm-run: error: could not build the initramfs (see above): no kernel can boot here"* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr != *"must not run"* && $stderr != *"no verdict"* ]] || fail "stderr: $stderr"
+}
+
+@test "kernel-matrix: no qemu on PATH is a set-up error (2), named once, nothing booted again" {
+	local nq
+	nq=$(path_without 'qemu-*' cpio)
+	: >"$BATS_TEST_TMPDIR/bzImage-a"
+	: >"$BATS_TEST_TMPDIR/bzImage-b"
+	run --separate-stderr env -u NSTEST_VM_RUN PATH="$nq" "$NSTEST_ROOT/ci/kernel-matrix" --no-host --no-junit \
+		-o "$BATS_TEST_TMPDIR/out" -s "$SCN" "$BATS_TEST_TMPDIR/bzImage-a" "$BATS_TEST_TMPDIR/bzImage-b"
+	assert_failure 2
+	assert_equal "$stderr" "kernel-matrix: vm-run: error: not found on PATH: qemu-system-x86_64 cpio; no kernel can boot here: install with ci/install-deps --vm"
+}
+
+@test "kernel-bisect: no qemu on PATH is a set-up error (2) before any kernel is fetched" {
+	local nq
+	nq=$(path_without 'qemu-*' cpio)
+	kernel 9.1.2 good
+	kernel 9.1.3 bad
+	run --separate-stderr env -u NSTEST_VM_RUN PATH="$nq" "$NSTEST_ROOT/ci/kernel-bisect" \
+		-o "$BATS_TEST_TMPDIR/out" 9.1.2 9.1.3 -- "$SCN"
+	assert_failure 2
+	assert_equal "$stderr" "kernel-bisect: vm-run: error: not found on PATH: qemu-system-x86_64 cpio; no kernel can boot here: install with ci/install-deps --vm"
+	[[ ! -s $FAKE/boots ]] || fail "booted: $(cat "$FAKE/boots")"
 }

@@ -154,3 +154,87 @@ run_measured() {
 	assert_success
 	assert_output --partial '1 passed, 0 failed'
 }
+
+# ---- nstest's own resources are no verdict on the kernel (issue 28) -------
+#
+# When nstest itself runs out of descriptors, memory or processes, a run
+# says nothing about the kernel: `run --bisect` answers 125 ("cannot
+# judge"), never 1 ("bad"), and the reason names what ran out and its
+# limit (run/trouble.h). Without --bisect such a scenario is a FAIL
+# (exit 1) whose reason starts "cannot judge".
+
+@test "limits: no descriptor to start a worker with is 125 under --bisect, not 1 (ulimit -n 6)" {
+	run bash -c 'ulimit -n 6 && exec "$0" run --bisect "$1"' "$NSTEST" "$NSTEST_ROOT/scenarios/article"
+	assert_failure 125
+	assert_line --partial "FAIL  $NSTEST_ROOT/scenarios/article/01-shared-private.scn (cannot judge: cannot start a worker: Too many open files; nstest ran out of file descriptors (the open-file limit, ulimit -n, is 6))"
+	run bash -c 'ulimit -n 6 && exec "$0" run "$1"' "$NSTEST" "$NSTEST_ROOT/scenarios/article"
+	assert_failure 1
+	assert_line --partial "(cannot judge: cannot start a worker: Too many open files"
+	assert_host_unchanged
+}
+
+# 40 terminals each hold a namespace, a root and a directory: far more
+# than 24 descriptors. Whichever of nstest's opens fails first (a step's
+# open or fsmount, or switching terminals), the kernel is not blamed.
+@test "limits: a step or a terminal switch out of descriptors is 125 under --bisect, not 1 (ulimit -n 24)" {
+	local scn=$SCN_DIR/terminals.scn i
+	{
+		echo 'title: more terminals than descriptors'
+		echo
+		for ((i = 1; i <= 40; i++)); do
+			echo "    t$i# mkdir -p /d$i"
+			echo "    t$i# mount -t tmpfs t$i /d$i"
+			echo "    t$i# cd /d$i"
+		done
+	} >"$scn"
+	run bash -c 'ulimit -n 24 && exec "$0" run --bisect "$1"' "$NSTEST" "$scn"
+	assert_failure 125
+	assert_output --regexp "FAIL  $scn \(cannot judge: .*nstest ran out of file descriptors \(the open-file limit, ulimit -n, is 24\)"
+	assert_host_unchanged
+}
+
+# ENOMEM in nstest's own opendir(3) under `ulimit -v` shows only in a
+# window of a few KiB that moves with the build and the heap's history, so
+# it is tested on the judge itself (tests/unit/test_trouble.c).
+
+# root ignores RLIMIT_NPROC, so these run as a uid of their own (no
+# process of it runs elsewhere) in rootless mode. Under `ulimit -u 2` the
+# first scenario's worker is the second process, and the probe for the
+# second scenario's feature finds no room to fork: that is no missing
+# feature. Under `ulimit -u 1` not even the probe for user namespaces runs.
+@test "limits: a feature probe that cannot fork is nstest's trouble, not a kernel that lacks the feature (ulimit -u)" {
+	local d=$BATS_TEST_TMPDIR uid=64242
+	cp "$NSTEST" "$d/nstest"
+	chmod 755 "$d/nstest" "$SCN_DIR"
+	while [[ $d == "$BATS_RUN_TMPDIR"* && $d != / ]]; do
+		chmod o+x "$d"
+		d=${d%/*}
+	done
+	write_scn a-plain <<'SCN' >/dev/null
+    # mkdir /a
+SCN
+	write_scn b-beneath <<'SCN' >/dev/null
+requires: move_mount_beneath
+
+    # mkdir /b
+SCN
+	chmod 644 "$SCN_DIR"/*.scn
+	run --separate-stderr setpriv --reuid=$uid --regid=$uid --clear-groups --inh-caps=-all \
+		bash -c 'ulimit -u 2 && exec "$0" run --bisect "$1"' "$BATS_TEST_TMPDIR/nstest" "$SCN_DIR"
+	assert_failure 125
+	refute_output --partial "lacks"
+	assert_line "PASS  $SCN_DIR/a-plain.scn"
+	assert_line "FAIL  $SCN_DIR/b-beneath.scn (cannot judge: the probe for move_mount_beneath could not run: Resource temporarily unavailable; nstest could not start a process (the process limit, ulimit -u, is 2))"
+
+	# (a sanitizer build's leak check needs a process of its own at exit,
+	# which `ulimit -u 1` leaves no room for: it is the check's limit, so
+	# it is off for this run)
+	run --separate-stderr setpriv --reuid=$uid --regid=$uid --clear-groups --inh-caps=-all \
+		env ASAN_OPTIONS=detect_leaks=0 \
+		bash -c 'ulimit -u 1 && exec "$0" run --bisect "$1"' "$BATS_TEST_TMPDIR/nstest" "$SCN_DIR"
+	assert_failure 125
+	[[ $stderr == *"cannot tell whether user namespaces are allowed: the probe could not run: Resource temporarily unavailable; nstest could not start a process (the process limit, ulimit -u, is 1)"* ]] ||
+		fail "stderr: $stderr"
+	[[ $stderr != *"does not allow user namespaces"* ]] || fail "blames the system: $stderr"
+	assert_host_unchanged
+}

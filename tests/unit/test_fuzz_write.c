@@ -33,7 +33,7 @@ static void take(struct ns_fuzz_outcome *o, const struct ns_run *run, const stru
  * and umount, which may) and the one observation after the second. */
 static void outcome(struct ns_fuzz_outcome *o, int err, const char *table)
 {
-	struct ns_run run = { NULL, 3, NULL, false, false };
+	struct ns_run run = { .n = 3 };
 	struct ns_fuzz_case c = { NULL, 0, 0 };
 
 	run.obs = calloc(3, sizeof(*run.obs));
@@ -110,7 +110,7 @@ TEST(finding_file)
 TEST(setup_failures)
 {
 	struct ns_fuzz_case c = { NULL, 0, 0 };
-	struct ns_run failed = { NULL, 2, NULL, false, true };
+	struct ns_run failed = { .n = 2, .setup_failed = true };
 	struct ns_fuzz_outcome a, b;
 	struct ns_fuzz_diff d;
 
@@ -146,7 +146,7 @@ TEST(setup_failures)
 
 TEST(dump)
 {
-	struct ns_run run = { NULL, 2, NULL, false, false }, back[2];
+	struct ns_run run = { .n = 2 }, back[2];
 	struct ns_buf b = NS_BUF_INIT, err = NS_BUF_INIT;
 	bool skipped[2];
 

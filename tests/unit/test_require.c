@@ -1,4 +1,5 @@
 /* test_require.c - kernel versions, xfail ranges and feature probes */
+#include <errno.h>
 #include <linux/mount.h>
 #include <string.h>
 
@@ -50,14 +51,25 @@ static struct {
 	const char *release;
 	bool privileged, userns, loop, remounts;
 	unsigned features;
+	bool no_probe;  /* every probe fails to run, as fork under ulimit -u */
 } host;
 
 static const char *fake_release(const struct ns_run_opts *o) { (void)o; return host.release; }
 static char *fake_privilege(void) { return host.privileged ? NULL : xstrdup("no caps"); }
-static bool fake_userns(void) { return host.userns; }
+static int fake_userns(void)
+{
+	if (host.no_probe)
+		return errno = EAGAIN, -1;
+	return host.userns;
+}
 static bool fake_loop(void) { return host.loop; }
 static bool fake_remounts(void) { return host.remounts; }
-static bool fake_feature(unsigned bit) { return host.features & bit; }
+static int fake_feature(unsigned bit)
+{
+	if (host.no_probe)
+		return errno = EAGAIN, -1;
+	return (host.features & bit) != 0;
+}
 
 static const struct ns_backend fake = {
 	.name = "fake", .needs_privileges = true, .loop_standins = true,
@@ -92,6 +104,7 @@ static void reset_host(void)
 	host.release = "6.12.0";
 	host.privileged = host.userns = host.loop = host.remounts = true;
 	host.features = ~0u;
+	host.no_probe = false;
 }
 
 /* "unmet" when the scenario in text is refused with a reason containing
@@ -100,7 +113,8 @@ static void check_unmet(const char *text, const struct ns_run_opts *o, const cha
 			const char *what)
 {
 	struct ns_scenario *sc = parse(text);
-	char *why = sc ? ns_require_unmet(sc, o, backend) : xstrdup("did not parse");
+	bool trouble;
+	char *why = sc ? ns_require_unmet(sc, o, backend, &trouble) : xstrdup("did not parse");
 
 	if (want)
 		ok(why && strstr(why, want), "%s: %s", what, why ? why : "(runs)");
@@ -160,6 +174,44 @@ TEST(backend_answers)
 	host.loop = true;
 	check_unmet("    # mount /dev/a /x\n    # mount /dev/a /y\n", &o, NULL,
 		    "a name mounted twice goes to loop stand-ins");
+	reset_host();
+}
+
+/* A probe that could not run is no missing feature: the reason says so,
+ * and that it is nstest's trouble, not an unmet need (run/trouble.h). */
+TEST(probe_could_not_run)
+{
+	struct ns_run_opts o = { .devices = NS_DEVICES_TMPFS };
+	struct ns_scenario *sc;
+	bool trouble = false;
+	char *why;
+
+	reset_host();
+	backend = &fake_kernel;
+	host.no_probe = true;
+	sc = parse("requires: move_mount_beneath\n    # ls\n");
+	why = sc ? ns_require_unmet(sc, &o, backend, &trouble) : NULL;
+	ok(why && trouble, "a failed probe is nstest's trouble: %s", why ? why : "(runs)");
+	ok(why && strstr(why, "the probe for move_mount_beneath could not run") &&
+	   strstr(why, "ulimit -u") && !strstr(why, "lacks"),
+	   "... named so, with the limit, never 'lacks'");
+	free(why);
+	ns_scenario_free(sc);
+	sc = parse("requires: userns\n    # ls\n");
+	why = sc ? ns_require_unmet(sc, &o, backend, &trouble) : NULL;
+	ok(why && trouble && strstr(why, "the probe for user namespaces could not run"),
+	   "the user namespace probe likewise: %s", why ? why : "(runs)");
+	free(why);
+	ns_scenario_free(sc);
+	host.no_probe = false;
+	sc = parse("requires: move_mount_beneath\n    # ls\n");
+	host.features = 0;
+	why = sc ? ns_require_unmet(sc, &o, backend, &trouble) : NULL;
+	ok(why && !trouble && strstr(why, "this kernel lacks move_mount_beneath"),
+	   "a probe that ran and said no is a missing feature");
+	free(why);
+	ns_scenario_free(sc);
+	backend = &fake;
 	reset_host();
 }
 
