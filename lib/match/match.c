@@ -322,44 +322,56 @@ void ns_match_sighting_end(struct ns_matcher *m)
 
 /* ---- where a name was fixed --------------------------------------------- */
 
-struct find_name {
-	enum ns_renaming_kind kind;
-	struct ns_key name;
-	bool found;
+struct origins {
+	struct ns_matcher *m;
+	struct ns_keymap fresh[NS_RENAMING_NKINDS]; /* the names this step bound */
+	int line;
 };
 
-static void find_name(void *ctx, enum ns_renaming_kind kind, struct ns_key k)
+static void origin_of(void *ctx, enum ns_renaming_kind kind, struct ns_key k)
 {
-	struct find_name *f = ctx;
+	struct origins *o = ctx;
+	struct ns_keymap *om = &o->m->origin[kind], *fresh = &o->fresh[kind];
+	size_t slot;
 
-	f->found |= kind == f->kind && ns_key_eq(k, f->name);
+	if (!fresh->cap || !ns_keymap_get(fresh, k))
+		return;
+	ns_keymap_del(fresh, k); /* the first line that shows it */
+	ns_keymap_reserve(om, 1);
+	slot = ns_keymap_find(om, k);
+	if (ns_keymap_at(om, slot))
+		ns_keymap_at(om, slot)->x = (unsigned long)o->line;
+	else
+		ns_keymap_fill(om, slot, k, (struct ns_key){ (unsigned long)o->line, 0 });
 }
 
 /* The pairs the step just bound: each name's first expected line. */
 static void record_origins(struct ns_match_step *st)
 {
-	struct ns_matcher *m = st->m;
+	struct origins o = { .m = st->m };
+	size_t n = ns_renaming_mark(st->m->ren);
 
-	for (size_t t = 0, n = ns_renaming_mark(m->ren); t < n; t++) {
-		struct find_name f = { 0 };
-		struct ns_keymap *o;
+	if (!n)
+		return;
+	for (size_t t = 0; t < n; t++) {
+		enum ns_renaming_kind kind;
+		struct ns_key e;
+		struct ns_keymap *f;
 		size_t slot;
 
-		ns_renaming_trail_at(m->ren, t, &f.kind, &f.name);
-		for (size_t i = 0; i < st->ne && !f.found; i++) {
-			ns_match_line_numbers(&st->e[i], find_name, &f);
-			if (!f.found)
-				continue;
-			o = &m->origin[f.kind];
-			ns_keymap_reserve(o, 1);
-			slot = ns_keymap_find(o, f.name);
-			if (ns_keymap_at(o, slot))
-				ns_keymap_at(o, slot)->x = (unsigned long)st->exp[i].line;
-			else
-				ns_keymap_fill(o, slot, f.name,
-					       (struct ns_key){ (unsigned long)st->exp[i].line, 0 });
-		}
+		ns_renaming_trail_at(st->m->ren, t, &kind, &e);
+		f = &o.fresh[kind];
+		ns_keymap_reserve(f, 1);
+		slot = ns_keymap_find(f, e);
+		if (!ns_keymap_at(f, slot))
+			ns_keymap_fill(f, slot, e, e);
 	}
+	for (size_t i = 0; i < st->ne; i++) {
+		o.line = st->exp[i].line;
+		ns_match_line_numbers(&st->e[i], origin_of, &o);
+	}
+	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
+		ns_keymap_free(&o.fresh[k]);
 }
 
 int ns_match_origin(const struct ns_matcher *m, enum ns_renaming_kind kind, struct ns_key name)

@@ -221,103 +221,109 @@ static char **renamed_actual(const struct ns_match_step *st,
 /* ---- where the names a diff meets were fixed ------------------------------ */
 
 #define NOTES_MAX 10
+#define LINE_NUMBERS_MAX 64
 
-/* A name a removed or added line holds, with that line's literal part. */
-struct use {
-	enum ns_renaming_kind kind;
-	struct ns_key name, sig;
+/* A line's numbers in its order, as ns_match_line_numbers gives them. */
+struct numbers {
+	enum ns_renaming_kind kind[LINE_NUMBERS_MAX];
+	struct ns_key k[LINE_NUMBERS_MAX];
+	size_t n;
 };
 
-struct uses {
-	const struct ns_renaming *r;
-	bool actual;          /* the line's numbers are the kernel's */
-	struct ns_key sig;
-	struct use *v;
-	size_t n, cap;
+static void take_number(void *ctx, enum ns_renaming_kind kind, struct ns_key k)
+{
+	struct numbers *nb = ctx;
+
+	if (nb->n < LINE_NUMBERS_MAX) {
+		nb->kind[nb->n] = kind;
+		nb->k[nb->n++] = k;
+	}
+}
+
+struct notes {
+	const struct ns_matcher *m;
+	struct ns_keymap said[NS_RENAMING_NKINDS];
+	size_t n;
+	struct ns_buf *out;
 };
 
-static void collect(void *ctx, enum ns_renaming_kind kind, struct ns_key k)
-{
-	struct uses *u = ctx;
-	const struct ns_key *name = u->actual ? ns_renaming_expected(u->r, kind, k) : &k;
-	void *v = u->v;
-
-	if (!name || !ns_renaming_has_name(u->r, kind, *name))
-		return;
-	ns_grow(&v, &u->cap, u->n + 1, sizeof(*u->v));
-	u->v = v;
-	u->v[u->n++] = (struct use){ kind, *name, u->sig };
-}
-
-static bool used_alike(const struct uses *u, const struct use *x)
-{
-	for (size_t i = 0; i < u->n; i++)
-		if (u->v[i].kind == x->kind && ns_key_eq(u->v[i].name, x->name) &&
-		    ns_key_eq(u->v[i].sig, x->sig))
-			return true;
-	return false;
-}
-
-/* One note for each name of `from` that `other` does not hold on a line
- * alike: a name an earlier step fixed, here on another line. */
-static void notes_for(const struct ns_matcher *m, const struct uses *from,
-		      const struct uses *other, struct ns_keymap *said, size_t *n,
-		      struct ns_buf *out)
+/* A note for name, if an earlier step fixed it and none was written. */
+static void note(struct notes *nt, enum ns_renaming_kind kind, struct ns_key name)
 {
 	static const char *const what[NS_RENAMING_NKINDS] = {
 		"mount ID", "device", "peer group", "inode", "namespace ID", "unique mount ID",
 	};
+	int line = ns_match_origin(nt->m, kind, name);
+	struct ns_keymap *s = &nt->said[kind];
+	size_t slot;
 
-	for (size_t i = 0; i < from->n && *n < NOTES_MAX; i++) {
-		const struct use *x = &from->v[i];
-		int line = ns_match_origin(m, x->kind, x->name);
-		struct ns_keymap *s = &said[x->kind];
-		size_t slot;
+	if (!line || nt->n >= NOTES_MAX)
+		return;
+	ns_keymap_reserve(s, 1);
+	slot = ns_keymap_find(s, name);
+	if (ns_keymap_at(s, slot))
+		return;
+	ns_keymap_fill(s, slot, name, name);
+	ns_buf_addf(nt->out, "# %s %lu", what[kind], name.x);
+	if (kind == NS_RENAMING_DEV)
+		ns_buf_addf(nt->out, ":%lu", name.y);
+	ns_buf_addf(nt->out, " stands for the one line %d showed\n", line);
+	nt->n++;
+}
 
-		if (!line || used_alike(other, x))
-			continue;
-		ns_keymap_reserve(s, 1);
-		slot = ns_keymap_find(s, x->name);
-		if (ns_keymap_at(s, slot))
-			continue;
-		ns_keymap_fill(s, slot, x->name, x->name);
-		ns_buf_addf(out, "# %s %lu", what[x->kind], x->name.x);
-		if (x->kind == NS_RENAMING_DEV)
-			ns_buf_addf(out, ":%lu", x->name.y);
-		ns_buf_addf(out, " stands for the one line %d showed\n", line);
-		(*n)++;
+/* An expected line against the actual line shown in its place: where
+ * the one has a name that stands for another number, or the other a
+ * number that another name stands for, say where that name was fixed. */
+static void note_pair(struct notes *nt, const struct ns_match_line *e,
+		      const struct ns_match_line *a)
+{
+	const struct ns_renaming *r = nt->m->ren;
+	struct numbers en = { .n = 0 }, an = { .n = 0 };
+
+	ns_match_line_numbers(e, take_number, &en);
+	ns_match_line_numbers(a, take_number, &an);
+	for (size_t p = 0; p < en.n && p < an.n; p++) {
+		const struct ns_key *f;
+
+		if (en.kind[p] != an.kind[p])
+			break;
+		if (ns_renaming_has_name(r, en.kind[p], en.k[p]) &&
+		    !ns_renaming_fits(r, en.kind[p], en.k[p], an.k[p]))
+			note(nt, en.kind[p], en.k[p]);
+		f = ns_renaming_expected(r, an.kind[p], an.k[p]);
+		if (f && !ns_key_eq(*f, en.k[p]))
+			note(nt, an.kind[p], *f);
 	}
 }
 
-/* After the hunks: a name that an earlier step fixed and that this diff
- * shows on a line unlike the one the other side has it on gets a note
- * naming the file line that first showed it, so that a reader sees why
- * this step's number could not take that name. */
+/* After the hunks: each run of removed lines followed by added ones is
+ * read as lines changed in place, the first removed against the first
+ * added and so on, and each pair may give notes (note_pair), so that a
+ * reader sees why this step's number could not take a name. */
 static void origin_notes(const struct ns_match_step *st, const struct ns_diff *d,
 			 const size_t *order, struct ns_buf *out)
 {
-	struct uses del = { .r = st->m->ren }, add = { .r = st->m->ren, .actual = true };
-	struct ns_keymap said[NS_RENAMING_NKINDS];
-	size_t n = 0;
+	struct notes nt = { .m = st->m, .out = out };
 
-	memset(said, 0, sizeof(said));
-	for (size_t k = 0; k < d->n; k++) {
-		const struct ns_diff_edit *ed = &d->v[k];
+	for (size_t k = 0; k < d->n;) {
+		size_t del = k, add;
 
-		if (ed->op == NS_DIFF_DEL && ed->a < st->ne && st->e[ed->a].rec) {
-			del.sig = ns_match_line_signature(&st->e[ed->a]);
-			ns_match_line_numbers(&st->e[ed->a], collect, &del);
-		} else if (ed->op == NS_DIFF_ADD && ed->b < st->na && st->a[order[ed->b]].rec) {
-			add.sig = ns_match_line_signature(&st->a[order[ed->b]]);
-			ns_match_line_numbers(&st->a[order[ed->b]], collect, &add);
+		while (k < d->n && d->v[k].op == NS_DIFF_DEL)
+			k++;
+		add = k;
+		while (k < d->n && d->v[k].op == NS_DIFF_ADD)
+			k++;
+		if (del == k)
+			k++; /* a line kept */
+		for (size_t i = 0; del + i < add && add + i < k; i++) {
+			size_t ei = d->v[del + i].a, aj = d->v[add + i].b;
+
+			if (ei < st->ne && aj < st->na && st->e[ei].rec && st->a[order[aj]].rec)
+				note_pair(&nt, &st->e[ei], &st->a[order[aj]]);
 		}
 	}
-	notes_for(st->m, &del, &add, said, &n, out);
-	notes_for(st->m, &add, &del, said, &n, out);
 	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
-		ns_keymap_free(&said[k]);
-	free(del.v);
-	free(add.v);
+		ns_keymap_free(&nt.said[k]);
 }
 
 void ns_match_diff(struct ns_match_step *st, bool unordered,
