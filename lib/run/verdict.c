@@ -13,6 +13,7 @@
 #include "run/standin_hint.h"
 #include "run/trouble.h"
 #include "run/ulmsg.h"
+#include "run/view.h"
 #include "commands/command.h"
 
 const char *ns_status_name(enum ns_status s)
@@ -265,6 +266,73 @@ static char *standin_hint(const struct ns_verdict *v)
 	return hint;
 }
 
+/* ---- numbers a filter let through as text ---------------------------------- */
+
+static bool alive_has(const struct ns_alive *a, unsigned kind, struct ns_key k)
+{
+	for (size_t i = 0; i < a->n[kind]; i++)
+		if (ns_key_eq(a->v[kind][i], k))
+			return true;
+	return false;
+}
+
+/* The word w (len bytes) as a mount ID (kind 0) or a device (kind 1). */
+static bool word_number(const char *w, size_t len, unsigned *kind, struct ns_key *k)
+{
+	size_t colon = len, i;
+
+	for (i = 0; i < len; i++) {
+		if (w[i] == ':' && colon == len && i > 0)
+			colon = i;
+		else if (w[i] < '0' || w[i] > '9')
+			return false;
+	}
+	if (!len || len > 18 || colon + 1 == len)
+		return false;
+	*kind = colon < len;
+	*k = (struct ns_key){ strtoul(w, NULL, 10), colon < len ? strtoul(w + colon + 1, NULL, 10) : 0 };
+	return true;
+}
+
+/* A step that failed and printed part of a mount table through filters
+ * (awk, cut) may have printed a mount ID or a device as plain text,
+ * which no renaming covers and which differs from run to run: say which,
+ * under the diff, and what to do instead (nstest-scenario(5), EXPECTED
+ * OUTPUT). The table is the place's own after the step (struct
+ * ns_alive), which a step that only reads it leaves as it was. */
+static void note_leaked_numbers(const struct ns_step *st, const struct ns_step_out *out,
+				struct ns_buf *diff)
+{
+	struct ns_lines lines = NS_LINES_INIT;
+	int said = 0;
+
+	if (!diff || !out->output || !out->alive.known || st->pipeline.n < 2 ||
+	    !ns_view_table_step(st))
+		return;
+	ns_lines_split(&lines, out->output, strlen(out->output));
+	for (size_t i = 0; i < lines.n && said < 3; i++) {
+		struct ns_mi_line l;
+		const char *p = lines.v[i];
+		bool rec = ns_mi_parse(p, &l);
+
+		ns_mi_free(&l);
+		while (!rec && *p && said < 3) {
+			size_t len = strcspn(p, " \t,;=\"'()[]{}");
+			unsigned kind;
+			struct ns_key k;
+
+			if (word_number(p, len, &kind, &k) && alive_has(&out->alive, kind, k)) {
+				ns_buf_addf(diff, "# %.*s in '%s' is a %s of the mount table, which changes from run to run: let the filter drop it, or print whole records\n",
+					    (int)len, p, lines.v[i], kind ? "device" : "mount ID");
+				said++;
+			}
+			p += len;
+			p += strspn(p, " \t,;=\"'()[]{}");
+		}
+	}
+	ns_lines_free(&lines);
+}
+
 /* nstest's own trouble, when it came before anything the kernel answered
  * wrongly: the first step that did not match failed for want of a
  * descriptor, memory or a process (run/trouble.h), or, every step that
@@ -321,6 +389,8 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		/* where it looked from, for numbers freed and given out again */
 		ns_matcher_set_view(m, &o->out.view);
 		v->steps[i].ok = judge_step(m, sc, st, &o->out, &diff);
+		if (!v->steps[i].ok)
+			note_leaked_numbers(st, &o->out, &diff);
 		/* and what the place held once the step was over */
 		ns_matcher_after_step(m, &o->out.view, &o->out.alive);
 		if (!v->steps[i].ok) {
