@@ -39,6 +39,9 @@ struct job {
 	enum job_state state;
 	struct ns_buf data;        /* the frames its worker wrote */
 	struct timespec start;
+	/* the watchdog's clock: seconds it played while neither its worker
+	 * nor the runner was stopped (SIGSTOP, ^Z, a debugger) */
+	double active;
 	double seconds;
 	bool timed_out;
 	bool skipped;
@@ -73,6 +76,11 @@ struct runner {
 	size_t emitted;    /* results handed out so far */
 	size_t running;
 	bool stopping;     /* -x saw a failure */
+	/* the watchdog's last look, and how long the runner then meant to
+	 * wait: a gap beyond that is time the runner was stopped */
+	struct timespec tick;
+	bool ticking;
+	double wait_s;
 };
 
 static double since(const struct timespec *t0)
@@ -328,6 +336,7 @@ static void dispatch(struct runner *R, struct worker *w, size_t i)
 	/* it starts now, or when the one before it ends */
 	if (!w->nq)
 		clock_gettime(CLOCK_MONOTONIC, &j->start);
+	j->active = 0;
 	w->q[w->nq++] = i;
 	j->state = JOB_RUNNING;
 	/* nothing more to hand out: each worker ends once its scenarios are
@@ -348,6 +357,7 @@ static void start_job(struct runner *R, size_t i)
 	char *unmet = ns_require_unmet(R->sc[i], &R->o->run, R->o->backend, &trouble);
 
 	clock_gettime(CLOCK_MONOTONIC, &j->start);
+	j->active = 0;
 	j->devices = R->modes[i] == NS_DEVICES_LOOP ? "loop" : "tmpfs";
 	if (R->h->started)
 		R->h->started(R->h->ctx, i);
@@ -394,8 +404,62 @@ static bool stop_requested(const struct runner *R)
 	return R->o->stop && R->o->stop->sig;
 }
 
+/* Is process pid stopped (SIGSTOP, ^Z, a tracer)? From the state letter
+ * of /proc/PID/stat, which follows the name's closing parenthesis. */
+static bool stopped(pid_t pid)
+{
+	char path[32], buf[512], *p;
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return false;
+	n = read(fd, buf, sizeof(buf) - 1);
+	close(fd);
+	if (n <= 0)
+		return false;
+	buf[n] = '\0';
+	p = strrchr(buf, ')');
+	return p && p[1] == ' ' && (p[2] == 'T' || p[2] == 't');
+}
+
+/* Add the time since the last look to each playing scenario whose worker
+ * is not stopped. A gap longer than the runner meant to wait (and half a
+ * second) is time the runner itself was stopped: only the wait counts. */
+static void watchdog_tick(struct runner *R)
+{
+	struct timespec now;
+	double dt = 0;
+
+	clock_gettime(CLOCK_MONOTONIC, &now);
+	if (R->ticking) {
+		dt = (double)(now.tv_sec - R->tick.tv_sec) +
+		     (double)(now.tv_nsec - R->tick.tv_nsec) / 1e9;
+		if (dt > R->wait_s + 0.5)
+			dt = R->wait_s;
+	}
+	R->tick = now;
+	R->ticking = true;
+	for (size_t k = 0; dt > 0 && k < R->nw; k++) {
+		struct worker *w = &R->w[k];
+		struct job *j = &R->jobs[w->q[0]];
+		double wall;
+
+		if (!w->nq || stopped(w->pid))
+			continue;
+		/* never more than it has been playing: it may have begun
+		 * after the last look */
+		wall = since(&j->start);
+		j->active = j->active + dt < wall ? j->active + dt : wall;
+	}
+}
+
 /* The watchdog: milliseconds until the first playing scenario's deadline
- * (-1: none), killing the worker of every one already past it. */
+ * (-1: none), killing the worker of every one already past it. Its clock
+ * is each scenario's active time (struct job), so a stopped run does not
+ * time out when it goes on; it looks at least once a second. */
 static int watchdog(struct runner *R)
 {
 	double limit, first = -1;
@@ -403,13 +467,14 @@ static int watchdog(struct runner *R)
 	if (R->o->run.timeout_s == 0)      /* 0 = no timeout */
 		return -1;
 	limit = R->o->run.timeout_s;
+	watchdog_tick(R);
 	for (size_t k = 0; k < R->nw; k++) {
 		struct worker *w = &R->w[k];
 		struct job *j = &R->jobs[w->q[0]];
 		double left;
 		if (!w->nq || j->timed_out)
 			continue;
-		left = limit - since(&j->start);
+		left = limit - j->active;
 		if (left <= 0) {
 			/* its pipe reaches EOF now, and pump() finishes it */
 			kill(-w->pid, SIGKILL);
@@ -418,7 +483,8 @@ static int watchdog(struct runner *R)
 			first = left;
 		}
 	}
-	return first < 0 ? -1 : first > 60 ? 60000 : (int)(first * 1000) + 1;
+	R->wait_s = first < 0 ? 1.0 : first > 1 ? 1.0 : first + 0.001;
+	return first < 0 ? -1 : first > 1 ? 1000 : (int)(first * 1000) + 1;
 }
 
 /* The scenario w was playing is over: judge it, and the next one, if
@@ -430,8 +496,10 @@ static void next_in_queue(struct runner *R, struct worker *w, int status)
 	w->q[0] = w->q[1];
 	w->nq--;
 	finish_job(R, i, status);
-	if (w->nq)
+	if (w->nq) {
 		clock_gettime(CLOCK_MONOTONIC, &R->jobs[w->q[0]].start);
+		R->jobs[w->q[0]].active = 0;
+	}
 }
 
 /* Judge each scenario of w whose end frame is in; true when the worker

@@ -169,6 +169,40 @@ SCN
 	assert_host_unchanged
 }
 
+# A session stopped (SIGSTOP, ^Z, a debugger) is not hung: the watchdog's
+# clock counts the time a scenario's worker, and the runner, were not
+# stopped (issue 28, section 3). The worker is stopped in its `sleep 1`
+# for three times --timeout, then let go; then nstest itself and its
+# worker are stopped together. Both runs must pass; a hang still times
+# out (the tests above).
+@test "faults: a stopped worker, or a stopped nstest, does not time out" {
+	scn=$(write_scn napper <<'SCN'
+    # mkdir /a
+    # sleep 1
+    # ls /
+    a
+SCN
+	)
+	for who in worker both; do
+		NSTEST_BATS_MARK=$NSTEST_MARK "$NSTEST" run --timeout 2 "$scn" >"$BATS_TEST_TMPDIR/out" 2>&1 &
+		pid=$!
+		wait_for_depth "$pid" 1 || fail "no worker appeared"
+		w=$(at_depth "$pid" 1)
+		wait_until 10 eval '[[ $(readlink /proc/$w/ns/mnt) != $(readlink /proc/self/ns/mnt) ]]'
+		[[ $who == both ]] && kill -STOP "$pid"
+		kill -STOP "$w"
+		sleep 6
+		kill -CONT "$w"
+		[[ $who == both ]] && kill -CONT "$pid"
+		st=0
+		wait "$pid" || st=$?
+		run cat "$BATS_TEST_TMPDIR/out"
+		assert_equal "$st" 0
+		assert_line "PASS  $scn"
+	done
+	assert_host_unchanged
+}
+
 # ---- the mount limit ----------------------------------------------------------
 
 @test "faults: a scenario past fs.mount-max fails with ENOSPC at the right round, and the next one runs" {
