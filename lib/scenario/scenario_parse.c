@@ -315,7 +315,139 @@ static int parse_inner(struct parser *p, const struct ns_stage *outer, struct ns
 	return parse_stage(p, in, 0);
 }
 
+/* ---- --name=value --------------------------------------------------------- */
+
+/* Does def's parser take st as it is? Where not, *word is the word it
+ * stopped at. Nothing is kept. */
+static bool parses(const struct ns_cmd_def *def, struct ns_stage *st, size_t *word)
+{
+	struct ns_parse_err e = { NULL, 0 };
+	bool ok = def->parse(st, &e) == 0;
+
+	if (def->free_args && st->args)
+		def->free_args(st->args);
+	st->args = NULL;
+	*word = e.word;
+	free(e.msg);
+	return ok;
+}
+
+/* Word i of st cut at its first '=' into two: `--types=tmpfs` as
+ * `--types` `tmpfs`, the value's column where it stood. */
+static void cut_word(struct ns_stage *st, size_t i)
+{
+	char *w = st->argv[i], *eq = strchr(w, '=');
+	char **argv = xcalloc(st->argc + 2, sizeof(*argv));
+	int *col = xcalloc(st->argc + 1, sizeof(*col));
+
+	memcpy(argv, st->argv, i * sizeof(*argv));
+	memcpy(col, st->col, i * sizeof(*col));
+	argv[i] = xstrndup(w, (size_t)(eq - w));
+	argv[i + 1] = xstrdup(eq + 1);
+	col[i] = st->col[i];
+	col[i + 1] = st->col[i] + (int)(eq - w) + 1;
+	memcpy(argv + i + 2, st->argv + i + 1, (st->argc - i - 1) * sizeof(*argv));
+	memcpy(col + i + 2, st->col + i + 1, (st->argc - i - 1) * sizeof(*col));
+	free(w);
+	free(st->argv);
+	free(st->col);
+	st->argv = argv;
+	st->col = col;
+	st->argc++;
+}
+
+/* getopt_long(3) reads `--name=value` as `--name value` for every long
+ * option that takes a value: where a command's parser refuses such a
+ * word and takes it cut in two, it is cut (a top-level stage only: a
+ * wrapper's command shares the wrapper's words). */
+static void cut_long_values(const struct ns_cmd_def *def, struct ns_stage *st)
+{
+	size_t at;
+
+	for (int rounds = 0; rounds < 16 && !parses(def, st, &at); rounds++) {
+		struct ns_stage trial = *st;
+		size_t later;
+		bool better;
+
+		if (at == 0 || at >= st->argc || strncmp(st->argv[at], "--", 2) ||
+		    !strchr(st->argv[at] + 2, '=') || st->argv[at][2] == '=')
+			return;
+		trial.argv = xcalloc(st->argc + 1, sizeof(*trial.argv));
+		trial.col = xcalloc(st->argc + 1, sizeof(*trial.col));
+		for (size_t i = 0; i < st->argc; i++)
+			trial.argv[i] = xstrdup(st->argv[i]);
+		memcpy(trial.col, st->col, st->argc * sizeof(*trial.col));
+		cut_word(&trial, at);
+		better = parses(def, &trial, &later) || later > at + 1;
+		for (size_t i = 0; i < trial.argc; i++)
+			free(trial.argv[i]);
+		free(trial.argv);
+		free(trial.col);
+		if (!better)
+			return;
+		cut_word(st, at);
+	}
+}
+
+static bool has_long_value(const struct ns_stage *st)
+{
+	for (size_t i = 1; i < st->argc; i++)
+		if (!strncmp(st->argv[i], "--", 2) && strchr(st->argv[i], '='))
+			return true;
+	return false;
+}
+
+/* ---- sudo ----------------------------------------------------------------- */
+
+/* `sudo COMMAND ...` is COMMAND: every terminal of nstest is root in its
+ * sandbox, as sudo would make it. Its word (and a "--" after it) is
+ * dropped before the stage is read; an option of sudo's, or a root shell
+ * (sudo -i, sudo su, sudo sh), is refused with the reason. */
+static int drop_sudo(struct parser *p, struct ns_split *sp, int base)
+{
+	static const char *const shells[] = { "su", "sh", "bash", "-i", "-s" };
+
+	for (size_t s = 0; s < sp->n; s++) {
+		struct ns_words *w = &sp->stages[s];
+		size_t k = 1;
+
+		if (!w->n || strcmp(w->v[0], "sudo"))
+			continue;
+		if (k < w->n && !strcmp(w->v[k], "--"))
+			k++;
+		if (k == w->n)
+			return ns_parser_fail(p, base + w->col[0], "sudo: a command is needed: 'sudo COMMAND'");
+		for (size_t i = 0; i < NS_ARRAY_SIZE(shells); i++)
+			if (!strcmp(w->v[k], shells[i]))
+				return ns_parser_fail(p, base + w->col[k],
+						      "sudo: a root shell ('sudo %s') is not supported: nstest's terminals are root already, so write its commands at the same prompt",
+						      w->v[k]);
+		if (ns_cmd_find(w->v[k]) && ns_cmd_find(w->v[k])->builtin)
+			return ns_parser_fail(p, base + w->col[k],
+					      "sudo: '%s' is a shell builtin, not a program it could run", w->v[k]);
+		if (w->v[k][0] == '-')
+			return ns_parser_fail(p, base + w->col[k],
+					      "sudo: option '%s' is not supported: nstest runs every command as root in its sandbox; write 'sudo COMMAND', or the command alone",
+					      w->v[k]);
+		for (size_t i = 0; i < k; i++)
+			free(w->v[i]);
+		memmove(w->v, w->v + k, (w->n - k) * sizeof(*w->v));
+		memmove(w->col, w->col + k, (w->n - k) * sizeof(*w->col));
+		if (w->fd)
+			memmove(w->fd, w->fd + k, (w->n - k) * sizeof(*w->fd));
+		w->n -= k;
+	}
+	return 0;
+}
+
+static int parse_stage_in(struct parser *p, struct ns_stage *st, size_t index, bool top);
+
 static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
+{
+	return parse_stage_in(p, st, index, false);
+}
+
+static int parse_stage_in(struct parser *p, struct ns_stage *st, size_t index, bool top)
 {
 	struct ns_parse_err e = { NULL, 0 };
 	const char *name = st->argv[0];
@@ -330,6 +462,10 @@ static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 	}
 	if (index > 0 && !st->def->filter)
 		return ns_parser_fail(p, st->col[0], "'%s' cannot read from a pipe", name);
+	if (top && has_long_value(st)) {
+		cut_long_values(st->def, st);
+		name = st->argv[0];
+	}
 	if (st->def->parse(st, &e) < 0) {
 		size_t w = e.word < st->argc ? e.word : 0;
 		int r = ns_parser_fail(p, st->col[w], "%s", e.msg);
@@ -515,7 +651,8 @@ static int parse_command(struct parser *p, struct ns_step *step,
 		ns_split_free(&sp);
 		return ns_parser_fail(p, base, "empty command after the prompt");
 	}
-	if (check_redirect(p, &sp, base) < 0 || check_fd_redirect(p, &sp, base) < 0) {
+	if (drop_sudo(p, &sp, base) < 0 || check_redirect(p, &sp, base) < 0 ||
+	    check_fd_redirect(p, &sp, base) < 0) {
 		ns_split_free(&sp);
 		return -1;
 	}
@@ -525,7 +662,7 @@ static int parse_command(struct parser *p, struct ns_step *step,
 		take_words(&step->pipeline.stages[i], &sp.stages[i], base);
 	ns_split_free(&sp);
 	for (size_t i = 0; i < step->pipeline.n; i++)
-		if (parse_stage(p, &step->pipeline.stages[i], i) < 0)
+		if (parse_stage_in(p, &step->pipeline.stages[i], i, true) < 0)
 			return -1;
 	if (step->pipeline.stages[0].def->filter && read_file_first(p, step) < 0)
 		return -1;
