@@ -1,6 +1,6 @@
 /* filter_awk.c - the awk programs nstest runs: rules of a pattern, an
- * action or both, where a pattern is /RE/, $N == "S", $N != "S" or
- * NR == N, and an action is {print ITEM, ...}. An ITEM is $N, $NF, NF,
+ * action or both, where a pattern is /RE/, $N == "S", $N != "S",
+ * $N ~ /RE/, $N !~ /RE/ (or "RE" for /RE/) or NR == N, and an action is {print ITEM, ...}. An ITEM is $N, $NF, NF,
  * NR or "string", or several of them side by side. Fields are split as
  * awk's default FS does. Everything else of the awk language is refused,
  * naming where the program stops being supported. Regular expressions
@@ -254,12 +254,25 @@ static void awk_regex_text(const char *in, struct ns_buf *out)
 	}
 }
 
-static int awk_regex(struct awk_src *s, struct ns_awk_rule *r)
+/* The regex at s->p, after its opening '/' (or '"' for a string used as
+ * one, which awk reads as a string first), compiled into r->re; the
+ * pattern is `kind`. */
+static int awk_regex_as(struct awk_src *s, struct ns_awk_rule *r, enum ns_awk_pat kind)
 {
 	struct ns_buf raw = NS_BUF_INIT, text = NS_BUF_INIT;
-	const char *end = ns_filter_sed_scan_part(s->p, '/', true, &raw);
+	const char *end;
+	char *str = NULL;
 	int rc;
 
+	if (s->p[-1] == '"') {
+		if (awk_string(s, &str) < 0)
+			return -1;
+		ns_buf_adds(&raw, str);
+		free(str);
+		end = s->p;
+	} else {
+		end = ns_filter_sed_scan_part(s->p, '/', true, &raw);
+	}
 	if (!end) {
 		ns_buf_free(&raw);
 		return ns_parse_fail(s->e, s->word, "awk: unterminated regular expression");
@@ -269,13 +282,18 @@ static int awk_regex(struct awk_src *s, struct ns_awk_rule *r)
 	rc = ns_filter_compile_re(&r->re, ns_buf_str(&text), REG_EXTENDED, "awk",
 				  ns_buf_str(&raw), s->word, s->e);
 	if (rc == 0)
-		r->pat = NS_AWK_PAT_RE;
+		r->pat = kind;
 	ns_buf_free(&raw);
 	ns_buf_free(&text);
 	return rc;
 }
 
-/* $N == "S" or $N != "S", after the '$'. */
+static int awk_regex(struct awk_src *s, struct ns_awk_rule *r)
+{
+	return awk_regex_as(s, r, NS_AWK_PAT_RE);
+}
+
+/* $N == "S", $N != "S", $N ~ /RE/ or $N !~ /RE/, after the '$'. */
 static int awk_compare(struct awk_src *s, struct ns_awk_rule *r, const char *at)
 {
 	enum ns_awk_pat kind;
@@ -283,6 +301,14 @@ static int awk_compare(struct awk_src *s, struct ns_awk_rule *r, const char *at)
 
 	if (rc != 0)
 		return rc < 0 ? -1 : awk_unsupported(s, "pattern", at);
+	if (awk_accept(s, "!~") || awk_accept(s, "~")) {
+		kind = s->p[-1] == '~' && s->p[-2] == '!' ? NS_AWK_PAT_NOMATCH : NS_AWK_PAT_MATCH;
+		awk_blanks(s);
+		if (*s->p != '/' && *s->p != '"')
+			return awk_unsupported(s, "pattern", at);
+		s->p++;
+		return awk_regex_as(s, r, kind);
+	}
 	if (awk_accept(s, "=="))
 		kind = NS_AWK_PAT_EQ;
 	else if (awk_accept(s, "!="))

@@ -64,6 +64,9 @@ static bool awk_selects(const struct ns_awk_rule *r, const struct awk_fields *f)
 	case NS_AWK_PAT_ALL: return true;
 	case NS_AWK_PAT_RE: return ns_filter_search(&r->re, f->line, f->line_len, 0, m, 1);
 	case NS_AWK_PAT_NR: return f->nr == r->nr;
+	case NS_AWK_PAT_MATCH: case NS_AWK_PAT_NOMATCH:
+		awk_get_field(f, r->field, &p, &len);
+		return ns_filter_search(&r->re, p, len, 0, m, 1) == (r->pat == NS_AWK_PAT_MATCH);
 	case NS_AWK_PAT_EQ: case NS_AWK_PAT_NE: break;
 	}
 	awk_get_field(f, r->field, &p, &len);
@@ -131,7 +134,8 @@ void ns_awk_release(void *prog)
 		}
 		free(ru->item);
 		free(ru->text);
-		if (ru->pat == NS_AWK_PAT_RE)
+		if (ru->pat == NS_AWK_PAT_RE || ru->pat == NS_AWK_PAT_MATCH ||
+		    ru->pat == NS_AWK_PAT_NOMATCH)
 			regfree(&ru->re);
 	}
 	free(a->rule);

@@ -204,13 +204,15 @@ struct ns_awk_item {
 
 enum ns_awk_pat {
 	NS_AWK_PAT_ALL, NS_AWK_PAT_RE, NS_AWK_PAT_EQ, NS_AWK_PAT_NE, NS_AWK_PAT_NR,
+	NS_AWK_PAT_MATCH, NS_AWK_PAT_NOMATCH,  /* $N ~ /RE/, $N !~ /RE/ */
 };
 
 /* A rule: its pattern, and the items of its print (none: $0). */
 struct ns_awk_rule {
 	enum ns_awk_pat pat;
-	regex_t re;              /* NS_AWK_PAT_RE */
-	long field;              /* NS_AWK_PAT_EQ, _NE: N of $N, or NS_AWK_NF */
+	regex_t re;              /* NS_AWK_PAT_RE, _MATCH, _NOMATCH */
+	long field;              /* NS_AWK_PAT_EQ, _NE, _MATCH, _NOMATCH: N of
+				  * $N, or NS_AWK_NF */
 	char *text;              /* ... and the string */
 	unsigned long long nr;   /* NS_AWK_PAT_NR */
 	struct ns_awk_item *item;

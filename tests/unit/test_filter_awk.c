@@ -1,4 +1,5 @@
-/* test_filter_awk.c - awk patterns (/RE/, $N == "S", $N != "S", NR == N),
+/* test_filter_awk.c - awk patterns (/RE/, $N == "S", $N != "S", $N ~ /RE/,
+ * $N !~ /RE/, NR == N),
  * patterns alone, several rules, the print items NF and NR, every
  * refused form with its exact message and word, and the same programs
  * through the real awk (mawk 1.3.4 on Debian 12, whose outputs the
@@ -40,6 +41,20 @@ TEST(patterns)
 	IS_RUN("AB\nab\n", "ab\n", "awk", "/a/");
 }
 
+/* $N ~ /RE/ and $N !~ /RE/ match one field, as mawk does; a string
+ * stands for the regex it spells. */
+TEST(field_matches)
+{
+	IS_RUN(in, "x /y z\n", "awk", "$2 ~ /^\\//");
+	IS_RUN(in, "a b c\n\nq r\n  lead  trail  \n", "awk", "$2 !~ /^\\//");
+	IS_RUN(in, "b\n", "awk", "$1 ~ /^[ab]$/ {print $2}");
+	IS_RUN(in, "lead\n", "awk", "$NF~\"ai\"{print $1}");
+	IS_RUN(in, "a b c\nx /y z\n", "awk", "$0 ~ /[bz]/");
+	IS_RUN(in, "a b c\nx /y z\nq r\n  lead  trail  \n", "awk", "$1 !~ /^$/");
+	IS_RUN(in, "\n", "awk", "$1 ~ /^$/");
+	IS_RUN(in, "x\n\n", "awk", "$1 ~ /x/ {print $1} $1 !~ /./ {print $9}");
+}
+
 TEST(rules)
 {
 	IS_RUN(in, "a\n/y\nlead\n", "awk", "/a/ {print $1} /x/ {print $2}");
@@ -69,7 +84,9 @@ TEST(errors)
 	IS_ERR("awk: unsupported pattern at 'BEGIN {print \"x\"}'", 1, "awk",
 	       "BEGIN {print \"x\"}");
 	IS_ERR("awk: unsupported pattern at '!/x/'", 1, "awk", "!/x/");
-	IS_ERR("awk: unsupported pattern at '$1 ~ /x/'", 1, "awk", "$1 ~ /x/");
+	IS_ERR("awk: unsupported pattern at '$1 ~ x'", 1, "awk", "$1 ~ x");
+	IS_ERR("awk: unsupported pattern at '$1 !~ 5 {print}'", 1, "awk", "$1 !~ 5 {print}");
+	IS_ERR("awk: unterminated regular expression", 1, "awk", "$1 ~ /x");
 	IS_ERR("awk: unsupported pattern at '$1 == 5 {print}'", 1, "awk", "$1 == 5 {print}");
 	IS_ERR("awk: unsupported pattern at '$1 == $2'", 1, "awk", "$1 == $2");
 	IS_ERR("awk: unsupported pattern at '$x == \"a\"'", 1, "awk", "$x == \"a\"");
@@ -132,6 +149,8 @@ TEST(against_real_tools)
 		"{print NF \":\" NR}", "/b{c}/", "/[[:space:]]trail/ {print \"[\" $0 \"]\"}",
 		"$3 == \"type\" {print $1, $3}\n/lead/", "/\\/dev\\/sdb[0-9]/{print $1}",
 		"$NF == \"rw\"", "{print $0}", "NR==2;NR==4",
+		"$7 ~ /^shared:/ {print $5}", "$5 !~ /mntS/", "$1 ~ \"^[0-9]+$\" {print $1}",
+		"$2 !~ /on/ {print NF}", "$0 ~ /b\\{c/",
 	};
 
 	for (size_t i = 0; i < NS_ARRAY_SIZE(progs); i++)
