@@ -131,10 +131,34 @@ int ns_misread_output(struct parser *p, const char *line, size_t lead)
 
 /* A session line such as "#mount /x" or "sh1$ls": a prompt directly
  * followed by a command name reads as output, not as a command. */
+/* A first word that ends in '#' or '$' and is followed by a command, as
+ * a prompt would be, but holds a character no terminal name has
+ * ("root@host# ", "~# "): its length without the sigil, or 0. */
+static size_t odd_prompt(const char *s)
+{
+	size_t n = strcspn(s, " \t"), k;
+	char *word;
+	bool known;
+
+	if (n < 2 || (s[n - 1] != '#' && s[n - 1] != '$') || !s[n] || strcspn(s, "#$") != n - 1)
+		return 0;
+	k = n + strspn(s + n, " \t");
+	word = xstrndup(s + k, strcspn(s + k, " \t|"));
+	known = *word && ns_cmd_find(word) != NULL;
+	free(word);
+	return known ? n - 1 : 0;
+}
+
 bool ns_misread_prompt(struct parser *p, const char *s, int indent)
 {
-	size_t at, end, namelen = strcspn(s, "#$");
+	size_t at, end, namelen = strcspn(s, "#$"), odd = odd_prompt(s);
 
+	if (odd) {
+		ns_parser_fail(p, indent + 1, "'%.*s' looks like a prompt, but is none, so the line is read as output: a terminal's name is letters, digits, '_', '-' and '.' (as in 'sh1# '), or a default prompt of bash, 'USER@HOST:PATH# ' or '[USER@HOST PATH]# '",
+			       (int)odd + 2, s);
+		stand_in_step(p, s, odd);
+		return true;
+	}
 	if (!ns_misread_looks_like_command(s, &at, &end) || at != namelen + 1)
 		return false;
 	ns_parser_fail(p, indent + (int)at + 1, "no space between the prompt '%.*s' and the command '%.*s', so the line is read as output: put a space after the prompt",

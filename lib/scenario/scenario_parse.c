@@ -110,15 +110,67 @@ void ns_parser_add_raw(struct parser *p, enum ns_line_kind kind, const char *tex
 
 /* A prompt is an optional terminal name followed by "# " or "$ ". Returns
  * the length of the prompt including its blank, or 0. */
-static size_t prompt_len(const char *s, size_t *namelen)
+static bool name_char(char c)
+{
+	return isalnum((unsigned char)c) || c == '_' || c == '-' || c == '.';
+}
+
+static size_t name_run(const char *s)
 {
 	size_t k = 0;
 
-	while (isalnum((unsigned char)s[k]) || s[k] == '_' || s[k] == '-' || s[k] == '.')
+	while (name_char(s[k]))
 		k++;
-	if ((s[k] == '#' || s[k] == '$') && (s[k + 1] == ' ' || s[k + 1] == '\t' || !s[k + 1])) {
-		*namelen = k;
+	return k;
+}
+
+/* '#' or '$' at s[k] and then a blank or the end: the prompt's length,
+ * or 0. */
+static size_t prompt_end(const char *s, size_t k)
+{
+	if ((s[k] == '#' || s[k] == '$') && (s[k + 1] == ' ' || s[k + 1] == '\t' || !s[k + 1]))
 		return s[k + 1] ? k + 2 : k + 1;
+	return 0;
+}
+
+/* The prompt at s: its length (0 for none), and where in it the
+ * terminal's name is. Three forms (nstest-scenario(5), Prompts and
+ * terminals): NAME# (or NAME$, or a bare #), and the two shells print by
+ * default, USER@HOST:PATH# (Debian's bash) and [USER@HOST PATH]# (Fedora's
+ * and Red Hat's), whose terminal is USER@HOST whatever the PATH. */
+static size_t prompt_len(const char *s, size_t *namestart, size_t *namelen)
+{
+	size_t k = name_run(s), h, e;
+
+	*namestart = 0;
+	if (k && s[k] == '@' && (h = name_run(s + k + 1)) && s[k + 1 + h] == ':') {
+		size_t at = k + 1 + h + 1;
+
+		/* the working directory: up to the sigil before a blank */
+		for (e = at; s[e] && s[e] != ' ' && s[e] != '\t'; e++)
+			if ((s[e] == '#' || s[e] == '$') && prompt_end(s, e))
+				break;
+		if (e > at && prompt_end(s, e)) {
+			*namelen = k + 1 + h;
+			return prompt_end(s, e);
+		}
+		return 0;
+	}
+	if (s[0] == '[' && (k = name_run(s + 1)) && s[1 + k] == '@' &&
+	    (h = name_run(s + 2 + k)) && s[2 + k + h] == ' ') {
+		e = 3 + k + h;
+		while (s[e] && s[e] != ']' && s[e] != ' ' && s[e] != '\t')
+			e++;
+		if (s[e] == ']' && e > 3 + k + h && prompt_end(s, e + 1)) {
+			*namestart = 1;
+			*namelen = k + 1 + h;
+			return prompt_end(s, e + 1);
+		}
+		return 0;
+	}
+	if (prompt_end(s, k)) {
+		*namelen = k;
+		return prompt_end(s, k);
 	}
 	return 0;
 }
@@ -318,8 +370,10 @@ static int parse_inner(struct parser *p, const struct ns_stage *outer, struct ns
 /* ---- --name=value --------------------------------------------------------- */
 
 /* Does def's parser take st as it is? Where not, *word is the word it
- * stopped at. Nothing is kept. */
-static bool parses(const struct ns_cmd_def *def, struct ns_stage *st, size_t *word)
+ * stopped at, and *unknown says whether it called that an unknown option.
+ * Nothing is kept. */
+static bool parses(const struct ns_cmd_def *def, struct ns_stage *st, size_t *word,
+		   bool *unknown)
 {
 	struct ns_parse_err e = { NULL, 0 };
 	bool ok = def->parse(st, &e) == 0;
@@ -328,6 +382,7 @@ static bool parses(const struct ns_cmd_def *def, struct ns_stage *st, size_t *wo
 		def->free_args(st->args);
 	st->args = NULL;
 	*word = e.word;
+	*unknown = e.msg && strstr(e.msg, "unknown option");
 	free(e.msg);
 	return ok;
 }
@@ -357,19 +412,23 @@ static void cut_word(struct ns_stage *st, size_t i)
 }
 
 /* getopt_long(3) reads `--name=value` as `--name value` for every long
- * option that takes a value: where a command's parser refuses such a
- * word and takes it cut in two, it is cut (a top-level stage only: a
- * wrapper's command shares the wrapper's words). */
+ * option that requires a value: where a command's parser calls such a
+ * word an unknown option and takes it cut in two, it is cut (a top-level
+ * stage only: a wrapper's command shares the wrapper's words). A parser
+ * that knows the word's form and refuses it for another reason keeps it
+ * whole: an option whose value is optional (nsenter --mount=FILE) means
+ * something else without the '='. */
 static void cut_long_values(const struct ns_cmd_def *def, struct ns_stage *st)
 {
 	size_t at;
+	bool unknown;
 
-	for (int rounds = 0; rounds < 16 && !parses(def, st, &at); rounds++) {
+	for (int rounds = 0; rounds < 16 && !parses(def, st, &at, &unknown); rounds++) {
 		struct ns_stage trial = *st;
 		size_t later;
-		bool better;
+		bool better, again;
 
-		if (at == 0 || at >= st->argc || strncmp(st->argv[at], "--", 2) ||
+		if (!unknown || at == 0 || at >= st->argc || strncmp(st->argv[at], "--", 2) ||
 		    !strchr(st->argv[at] + 2, '=') || st->argv[at][2] == '=')
 			return;
 		trial.argv = xcalloc(st->argc + 1, sizeof(*trial.argv));
@@ -378,7 +437,7 @@ static void cut_long_values(const struct ns_cmd_def *def, struct ns_stage *st)
 			trial.argv[i] = xstrdup(st->argv[i]);
 		memcpy(trial.col, st->col, st->argc * sizeof(*trial.col));
 		cut_word(&trial, at);
-		better = parses(def, &trial, &later) || later > at + 1;
+		better = parses(def, &trial, &later, &again) || later > at + 1;
 		for (size_t i = 0; i < trial.argc; i++)
 			free(trial.argv[i]);
 		free(trial.argv);
@@ -694,14 +753,15 @@ static void add_expect(struct ns_step *st, const char *text, int line)
 static int session_line(struct parser *p, const char *line, int indent)
 {
 	const char *s = line + indent;
-	size_t namelen = 0, plen = prompt_len(s, &namelen);
+	size_t namestart = 0, namelen = 0, plen = prompt_len(s, &namestart, &namelen);
 
 	p->header_open = false;
 	if (plen) {
 		struct ns_step *st = ns_parser_new_step(p->sc);
 		st->line = p->lineno;
-		st->terminal = xstrndup(s, namelen);
-		st->prompt = s[namelen];
+		st->terminal = xstrndup(s + namestart, namelen);
+		/* the '#' or '$' that ends it */
+		st->prompt = s[plen - 1] == '#' || s[plen - 1] == '$' ? s[plen - 1] : s[plen - 2];
 		st->col = indent + (int)plen + 1;
 		p->open = st;
 		p->blank_line = 0;

@@ -84,3 +84,48 @@ SCN
 	assert_failure 2
 	assert_output --partial "bad.scn:2:15: error: findmnt: unknown option --bogus=1"
 }
+
+# Debian's bash prints USER@HOST:PATH# and Fedora's [USER@HOST PATH]#; the
+# terminal is USER@HOST, whatever directory the prompt shows (issue 29:
+# a pasted Debian session gave 16 errors of "output line before any
+# command").
+@test "typed: Debian's and Fedora's default prompts name a terminal by USER@HOST" {
+	scn=$(write_scn prompts <<'SCN'
+    root@host:~# mkdir -p /mnt/a
+    root@host:~# cd /mnt
+    root@host:/mnt# mount -t tmpfs none a
+    root@host:/mnt# findmnt -n -o TARGET a
+    /mnt/a
+    [root@box ~]# pwd
+    /
+    [root@box ~]# cd /mnt/a
+    [root@box a]# pwd
+    /mnt/a
+    root@host:/mnt# pwd
+    /mnt
+    user@host:~$ pwd
+    /
+SCN
+	)
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$scn"
+		assert_success
+	done
+	run "$NSTEST" run --format json "$scn"
+	assert_success
+	python3 -c '
+import json, sys
+r = json.load(sys.stdin)
+names = [s["terminal"] for s in r["scenarios"][0]["steps"]]
+assert names[0] == "root@host" and "root@box" in names and "user@host" in names, names
+' <<<"$output"
+	# the same terminal keeps its directory: a wrong twin fails
+	sed -i '0,/^    \/mnt$/s||    /|' "$scn"
+	run "$NSTEST" run "$scn"
+	assert_failure 1
+	# a form that is none of them is an output line, and says so
+	printf '    root@host# mkdir /a\n' >"$SCN_DIR/bad.scn"
+	run "$NSTEST" lint "$SCN_DIR/bad.scn"
+	assert_failure 2
+	assert_output --partial "bad.scn:1:5: error: 'root@host# ' looks like a prompt, but is none, so the line is read as output"
+}
