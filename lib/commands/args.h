@@ -332,6 +332,8 @@ enum ns_findmnt_select {
 
 struct ns_findmnt_args {
 	bool list, raw, json, noheadings, submounts;
+	bool piped;                 /* its output goes into filters (the judge's
+				     * business only: findmnt prints the same) */
 	enum ns_findmnt_col cols[NS_FINDMNT_MAX_COLS]; /* as -o listed them */
 	size_t ncols;
 	enum ns_findmnt_select select;

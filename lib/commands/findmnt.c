@@ -312,9 +312,15 @@ static bool findmnt_shape(const void *args, struct ns_match_shape *out)
 	memset(out, 0, sizeof(*out));
 	out->form = a->json ? NS_MATCH_JSON : a->raw ? NS_MATCH_RAW : NS_MATCH_TABLE;
 	/* findmnt draws a tree unless it prints a list (the renderer's rule,
-	 * mounts/findmnt.c) */
-	out->tree = !a->list && !a->raw &&
-		    (a->select == NS_FINDMNT_ALL || a->submounts);
+	 * mounts/findmnt.c); a list of -R with a selection is that tree's
+	 * lines in the same order, flat (util-linux's create_treenode, which
+	 * -l, -r and -J -l print without nesting), and a list of anything
+	 * else is in mountinfo order */
+	out->flat = (a->list || a->raw) && a->select != NS_FINDMNT_ALL && a->submounts;
+	out->tree = out->flat || (!a->list && !a->raw &&
+				  (a->select == NS_FINDMNT_ALL || a->submounts));
+	out->piped = a->piped;
+	out->heading = !a->noheadings && !a->json;
 	out->ncols = a->ncols;
 	out->tree_col = a->ncols;
 	for (size_t c = 0; c < a->ncols && c < NS_MATCH_MAX_COLS; c++) {
@@ -339,8 +345,16 @@ static bool findmnt_shape(const void *args, struct ns_match_shape *out)
 	return numbers;
 }
 
+/* findmnt prints the same into a pipe (it never writes to a terminal
+ * here); the judge reads a tree that filters may have cut differently. */
+static void findmnt_piped(void *args)
+{
+	((struct ns_findmnt_args *)args)->piped = true;
+}
+
 const struct ns_cmd_def ns_cmd_findmnt[] = {
 	{ .name = "findmnt", .id = NS_CMD_FINDMNT, .parse = parse_findmnt,
-	  .free_args = free, .utf8 = true, .shape = findmnt_shape },
+	  .free_args = free, .utf8 = true, .piped = findmnt_piped,
+	  .shape = findmnt_shape },
 };
 const size_t ns_cmd_findmnt_count = NS_ARRAY_SIZE(ns_cmd_findmnt);

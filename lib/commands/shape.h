@@ -42,7 +42,16 @@ enum ns_match_form {
  * in match_table.c and nstest-scenario(5), findmnt. */
 struct ns_match_shape {
 	enum ns_match_form form;
-	bool tree;            /* TABLE: a word of tree glyphs ("│") is no field */
+	bool tree;            /* the rows are findmnt's tree of submounts, each
+			       * mount's children in the order of their mount
+			       * IDs (match_tree.h); TABLE, not flat: a word of
+			       * tree glyphs ("│") is no field */
+	bool flat;            /* tree: printed as a list (-l, -r or -J -l with
+			       * -R and a selection), in the tree's preorder,
+			       * with no glyphs and no nesting */
+	bool piped;           /* tree: the output went through filters, which
+			       * may have taken lines out of it */
+	bool heading;         /* the first line is the heading (no -n) */
 	size_t tree_col;      /* tree: the column the tree is drawn in (findmnt's
 			       * TARGET), 0 by default; ncols or more: none */
 	size_t ncols;

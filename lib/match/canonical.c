@@ -176,7 +176,7 @@ void ns_canon_step(struct ns_canon *c, const char *output,
 	uint32_t bit;
 
 	ns_lines_split(&printed, text, len);
-	if (tree && ns_match_tree_canon((const char *const *)printed.v, printed.n, tree, &sorted))
+	if (tree && ns_match_tree_sorted((const char *const *)printed.v, printed.n, tree, &sorted))
 		lines = &sorted;
 	order = line_order(c, lines->v, lines->n, shape);
 	head = xcalloc(lines->n + 1, sizeof(*head));

@@ -170,7 +170,7 @@ static size_t cut_words(const char *text, const struct ns_match_shape *shape,
 		if (!*p)
 			break;
 		len = strcspn(p, " ");
-		w[n] = (struct word){ p, len, shape->tree && is_glyph(p, len), 0 };
+		w[n] = (struct word){ p, len, shape->tree && !shape->flat && is_glyph(p, len), 0 };
 		if (!w[n].glyph)
 			w[n].col = (*nfields)++;
 		n++;

@@ -54,8 +54,7 @@ static inline struct run *start(const char *what, const char *text)
 /* Play the next step; false when there is none (a miscounted test). */
 static inline bool step(struct run *r)
 {
-	free(r->out.output);
-	memset(&r->out, 0, sizeof(r->out));
+	ns_step_out_free(&r->out); /* its output and the alive numbers */
 	if (!r->p || r->next >= r->sc->nsteps)
 		return false;
 	m_play_step(r->p, r->next++, &r->out);
@@ -207,7 +206,7 @@ static inline void finish(struct run *r)
 {
 	ok(r->sc && r->next == r->sc->nsteps, "%s: every step played and checked (%zu of %zu)",
 	   r->what, r->next, r->sc ? r->sc->nsteps : 0);
-	free(r->out.output);
+	ns_step_out_free(&r->out);
 	m_play_free(r->p);
 	ns_matcher_free(r->m);
 	ns_scenario_free(r->sc);
