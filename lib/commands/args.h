@@ -332,6 +332,9 @@ enum ns_findmnt_select {
 
 struct ns_findmnt_args {
 	bool list, raw, json, noheadings, submounts;
+	bool tree;                  /* --tree: a tree even with -l */
+	bool real;                  /* --real: no pseudo filesystems */
+	const char *types;          /* -t LIST, libmount's pattern, or NULL */
 	bool piped;                 /* its output goes into filters (the judge's
 				     * business only: findmnt prints the same) */
 	enum ns_findmnt_col cols[NS_FINDMNT_MAX_COLS]; /* as -o listed them */
@@ -339,6 +342,11 @@ struct ns_findmnt_args {
 	enum ns_findmnt_select select;
 	const char *path;           /* for every select but ALL */
 };
+
+/* Does findmnt draw a tree for a (the renderer's rule and the judge's)?
+ * Unless it lists (-l, -r), or --tree asks for one with -l, when it
+ * prints every mount or a selection's submounts (-R). */
+bool ns_findmnt_is_tree(const struct ns_findmnt_args *a);
 
 /* A column's name as findmnt prints it in its heading ("MAJ:MIN"). */
 const char *ns_findmnt_col_name(enum ns_findmnt_col c);

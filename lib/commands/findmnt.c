@@ -37,12 +37,12 @@ static const char *const findmnt_only_longs[] = {
 	"all", "ascii", "bytes", "canonicalize", "df", "direction", "evaluate",
 	"first-only", "fstab", "help", "invert", "kernel", "mtab", "nocanonicalize",
 	"nofsroot", "notruncate", "options", "output-all", "pairs", "poll", "pseudo",
-	"real", "shadowed", "shell", "source", "task", "tab-file", "timeout", "tree",
-	"types", "uniq", "verbose", "verify", "version", "vfs-all",
+	"shadowed", "shell", "source", "task", "tab-file", "timeout",
+	"uniq", "verbose", "verify", "version", "vfs-all",
 };
 
 /* findmnt 2.38's short options that nstest does not take */
-static const char findmnt_only_shorts[] = "smkpwAabCcDdeFfiNOPStUuvyxhV";
+static const char findmnt_only_shorts[] = "smkpwAabCcDdeFfiNOPSUuvyxhV";
 
 static bool in_list(const char *w, const char *const *v, size_t n)
 {
@@ -136,6 +136,14 @@ static int set_value(struct ns_findmnt_args *a, char opt, const char *val,
 
 	if (opt == 'o')
 		return parse_cols(a, val, word, e);
+	if (opt == 't') {
+		/* libmount's pattern: a comma list, "no" before a name or at
+		 * its start negating (mnt_match_fstype) */
+		if (!*val || strspn(val, ",") == strlen(val))
+			return ns_parse_fail(e, word, "findmnt: -t needs a filesystem type");
+		a->types = val;
+		return 0;
+	}
 	if (a->select != NS_FINDMNT_ALL && a->select != sel)
 		return ns_parse_fail(e, word,
 				     "findmnt: mutually exclusive arguments: --mountpoint --target");
@@ -144,9 +152,14 @@ static int set_value(struct ns_findmnt_args *a, char opt, const char *val,
 	return 0;
 }
 
+/* long options without a short one, as their own codes */
+enum { OPT_TREE = 1, OPT_REAL = 2 };
+
 static int set_flag(struct ns_findmnt_args *a, char opt)
 {
 	switch (opt) {
+	case OPT_TREE: a->tree = true; return 0;
+	case OPT_REAL: a->real = true; return 0;
 	case 'l': a->list = true; return 0;
 	case 'r': a->raw = true; return 0;
 	case 'J': a->json = true; return 0;
@@ -162,12 +175,12 @@ static const struct {
 } longs[] = {
 	{ "list", 'l' }, { "raw", 'r' }, { "json", 'J' }, { "noheadings", 'n' },
 	{ "submounts", 'R' }, { "output", 'o' }, { "target", 'T' },
-	{ "mountpoint", 'M' },
+	{ "mountpoint", 'M' }, { "types", 't' }, { "tree", OPT_TREE }, { "real", OPT_REAL },
 };
 
 static bool takes_value(char opt)
 {
-	return opt == 'o' || opt == 'T' || opt == 'M';
+	return opt == 'o' || opt == 'T' || opt == 'M' || opt == 't';
 }
 
 /* --NAME (name: its first len characters after the dashes), not one of
@@ -251,8 +264,16 @@ static int parse_short(struct ns_stage *st, size_t *i, struct ns_findmnt_args *a
 	return 0;
 }
 
+bool ns_findmnt_is_tree(const struct ns_findmnt_args *a)
+{
+	return (a->tree ? !a->raw : !a->list && !a->raw) &&
+	       (a->select == NS_FINDMNT_ALL || a->submounts);
+}
+
 static int check(const struct ns_findmnt_args *a, struct ns_parse_err *e)
 {
+	if (a->tree && a->raw)
+		return ns_parse_fail(e, 0, "findmnt: --tree with -r (a tree's lines in raw form) is not supported");
 	if (a->list && a->raw)
 		return ns_parse_fail(e, 0,
 				     "findmnt: mutually exclusive arguments: --pairs --list --raw --verify");
@@ -316,9 +337,9 @@ static bool findmnt_shape(const void *args, struct ns_match_shape *out)
 	 * lines in the same order, flat (util-linux's create_treenode, which
 	 * -l, -r and -J -l print without nesting), and a list of anything
 	 * else is in mountinfo order */
-	out->flat = (a->list || a->raw) && a->select != NS_FINDMNT_ALL && a->submounts;
-	out->tree = out->flat || (!a->list && !a->raw &&
-				  (a->select == NS_FINDMNT_ALL || a->submounts));
+	out->flat = (a->list || a->raw) && !a->tree && a->select != NS_FINDMNT_ALL &&
+		    a->submounts;
+	out->tree = out->flat || ns_findmnt_is_tree(a);
 	out->piped = a->piped;
 	out->heading = !a->noheadings && !a->json;
 	out->ncols = a->ncols;

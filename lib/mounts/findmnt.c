@@ -20,6 +20,7 @@
  * a terminal, so libsmartcols truncates nothing. */
 #include "mounts/findmnt.h"
 
+#include <libmount.h>
 #include <libsmartcols.h>
 #include <locale.h>
 #include <stdio.h>
@@ -151,11 +152,30 @@ static size_t next_child(const struct render *r, size_t p, unsigned after,
 	return best;
 }
 
-/* v[i]'s line and, under it, its submounts' lines, depth first. */
+/* Does v[i] pass -t and --real? libmount decides, as for findmnt: the
+ * type list with its "no" negation (mnt_match_fstype), and its list of
+ * pseudo filesystems (mnt_fstype_is_pseudofs). */
+static bool wanted(const struct render *r, size_t i)
+{
+	const char *type = r->v[i].fstype ? r->v[i].fstype : "";
+
+	if (r->a->types && !mnt_match_fstype(type, r->a->types))
+		return false;
+	return !(r->a->real && mnt_fstype_is_pseudofs(type));
+}
+
+/* v[i]'s line and, under it, its submounts' lines, depth first; a mount
+ * that -t or --real leaves out gets no line, and its submounts hang under
+ * the nearest line above it, or are roots (findmnt's create_treenode). */
 static void add_subtree(struct render *r, size_t i, struct libscols_line *parent)
 {
-	struct libscols_line *ln = add_line(r, i, parent);
+	struct libscols_line *ln = parent;
 	unsigned after = 0;
+
+	if (wanted(r, i))
+		ln = add_line(r, i, parent);
+	else
+		r->done[i] = true;
 
 	for (bool first = true;; first = false) {
 		size_t c = next_child(r, i, after, first);
@@ -216,7 +236,7 @@ static size_t add_matching(struct render *r, const char *want, const char *canon
 	size_t found = 0;
 
 	for (size_t i = 0; i < r->n; i++) {
-		if (r->done[i] || !matches(&r->v[i], want, canon, source))
+		if (r->done[i] || !matches(&r->v[i], want, canon, source) || !wanted(r, i))
 			continue;
 		found++;
 		if (r->a->submounts)
@@ -238,7 +258,8 @@ static void add_selected(struct render *r, const char *canon, const char *resolv
 			return;
 		}
 		for (size_t i = 0; i < r->n; i++)
-			add_line(r, i, NULL);
+			if (wanted(r, i))
+				add_line(r, i, NULL);
 		return;
 	case NS_FINDMNT_SPEC:
 		if (!add_matching(r, a->path, NULL, true))
@@ -316,7 +337,7 @@ size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
 	if (!r.tb)
 		die_nomem();
 	r.done = xcalloc(n, sizeof(*r.done));
-	r.tree = !a->list && !a->raw && (a->select == NS_FINDMNT_ALL || a->submounts);
+	r.tree = ns_findmnt_is_tree(a);
 	scols_table_set_name(r.tb, "filesystems");
 	scols_table_enable_raw(r.tb, a->raw);
 	scols_table_enable_json(r.tb, a->json);

@@ -129,3 +129,59 @@ assert names[0] == "root@host" and "root@box" in names and "user@host" in names,
 	assert_failure 2
 	assert_output --partial "bad.scn:1:5: error: 'root@host# ' looks like a prompt, but is none, so the line is read as output"
 }
+
+# findmnt -t, --real and --tree, as util-linux 2.38 prints them: a mount
+# -t leaves out gets no line, and its submounts hang under the nearest
+# line above them (create_treenode); -t's "no" negates, as libmount reads
+# it; tmpfs and ramfs are pseudo filesystems, which --real leaves out.
+@test "typed: findmnt -t, --types=, --real and --tree -l, on both backends, with wrong twins" {
+	scn=$(write_scn findmnt-types <<'SCN'
+    # mkdir -p /a /c
+    # mount -t tmpfs none /a
+    # mkdir /a/b
+    # mount -t ramfs none /a/b
+    # mkdir /a/b/x
+    # mount -t tmpfs none /a/b/x
+    # findmnt -o TARGET,FSTYPE -t tmpfs
+    TARGET     FSTYPE
+    /          tmpfs
+    └─/a       tmpfs
+      └─/a/b/x tmpfs
+    # findmnt -o TARGET,FSTYPE --types=ramfs
+    TARGET FSTYPE
+    /a/b   ramfs
+    # findmnt -no TARGET -t notmpfs
+    /a/b
+    # findmnt -o TARGET --real
+    # findmnt -l --tree -o TARGET -t tmpfs,ramfs
+    TARGET
+    /
+    └─/a
+      └─/a/b
+        └─/a/b/x
+    # findmnt -l -o TARGET -t tmpfs
+    TARGET
+    /
+    /a
+    /a/b/x
+SCN
+	)
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$scn"
+		assert_success
+	done
+	# /a/b/x drawn under the ramfs it sits on, which -t left out
+	sed -e 's|^      └─/a/b/x tmpfs$|      └─/a/b   ramfs|' "$scn" >"$SCN_DIR/wrong1.scn"
+	sed -e 's|^    /a/b$|    /a|' "$scn" >"$SCN_DIR/wrong2.scn"
+	for w in wrong1 wrong2; do
+		for b in kernel model; do
+			run "$NSTEST" run --backend "$b" "$SCN_DIR/$w.scn"
+			assert_failure 1
+		done
+	done
+	printf '    # mkdir /a\n    # findmnt -t ,\n    # findmnt -r --tree\n' >"$SCN_DIR/bad.scn"
+	run "$NSTEST" lint "$SCN_DIR/bad.scn"
+	assert_failure 2
+	assert_output --partial "bad.scn:2:15: error: findmnt: -t needs a filesystem type"
+	assert_output --partial "bad.scn:3:7: error: findmnt: --tree with -r (a tree's lines in raw form) is not supported"
+}
