@@ -69,7 +69,7 @@ TEST(backends)
 	 * the table it shows */
 	static const char text[] = "    # mkdir /m\n    # mount /dev/sdb1 /m\n"
 				   "    # cat /proc/self/mountinfo\n";
-	const struct ns_run_opts plain = { NS_DEVICES_TMPFS, 0, false, { NULL, NULL } };
+	const struct ns_run_opts plain = { .devices = NS_DEVICES_TMPFS, .userns = false };
 	const struct ns_backend *be, *ref = NULL, *model = NULL;
 	struct ns_buf names = NS_BUF_INIT;
 	size_t n = 0;
