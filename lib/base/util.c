@@ -114,8 +114,20 @@ static void buf_reserve(struct ns_buf *b, size_t extra)
 	b->data = d;
 }
 
+/* How much of n bytes b takes: all, or what fits under its max (cut). */
+static size_t buf_room(struct ns_buf *b, size_t n)
+{
+	size_t room = ns_buf_room(b);
+
+	if (n <= room)
+		return n;
+	b->cut = true;
+	return room;
+}
+
 void ns_buf_add(struct ns_buf *b, const void *p, size_t n)
 {
+	n = buf_room(b, n);
 	buf_reserve(b, n);
 	if (n)
 		memcpy(b->data + b->len, p, n);
@@ -170,6 +182,15 @@ void ns_buf_vaddf(struct ns_buf *b, const char *fmt, va_list ap)
 	va_end(cp);
 	if (n < 0)
 		return;
+	if ((size_t)n > ns_buf_room(b)) {
+		/* past the limit: what fits of it, through ns_buf_add */
+		char *t = xmalloc((size_t)n + 1);
+
+		vsnprintf(t, (size_t)n + 1, fmt, ap);
+		ns_buf_add(b, t, (size_t)n);
+		free(t);
+		return;
+	}
 	buf_reserve(b, (size_t)n);
 	vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap);
 	b->len += (size_t)n;
@@ -195,14 +216,23 @@ char *ns_buf_detach(struct ns_buf *b)
 
 	b->data = NULL;
 	b->len = b->cap = 0;
+	b->cut = false;
 	return p;
 }
 
 void ns_buf_reset(struct ns_buf *b)
 {
 	b->len = 0;
+	b->cut = false;
 	if (b->data)
 		b->data[0] = '\0';
+}
+
+size_t ns_buf_room(const struct ns_buf *b)
+{
+	if (!b->max)
+		return SIZE_MAX;
+	return b->len < b->max ? b->max - b->len : 0;
 }
 
 void ns_buf_free(struct ns_buf *b)
@@ -210,6 +240,7 @@ void ns_buf_free(struct ns_buf *b)
 	free(b->data);
 	b->data = NULL;
 	b->len = b->cap = 0;
+	b->cut = false;
 }
 
 void ns_lines_pushn(struct ns_lines *l, const char *s, size_t n)

@@ -30,12 +30,20 @@ void ns_fclosep(FILE **f);
 #define _cleanup_close_ __attribute__((cleanup(ns_closep)))
 #define _cleanup_fclose_ __attribute__((cleanup(ns_fclosep)))
 
-/* A growable byte string, always NUL-terminated once anything was added. */
+/* A growable byte string, always NUL-terminated once anything was added.
+ * max, when not 0, is the most it may hold: what an add would put past it
+ * is dropped and `cut` is set (a step's output, run/pipeline.c, is kept
+ * to a size; see NS_STEP_OUTPUT_MAX). Reset, detach and free clear `cut`
+ * and keep max. */
 struct ns_buf {
 	char *data;
 	size_t len, cap;
+	size_t max;     /* 0: no limit */
+	bool cut;       /* an add passed max */
 };
-#define NS_BUF_INIT { NULL, 0, 0 }
+#define NS_BUF_INIT { NULL, 0, 0, 0, false }
+/* An empty buffer that holds at most max bytes. */
+#define NS_BUF_LIMITED(max) { NULL, 0, 0, (max), false }
 void ns_buf_add(struct ns_buf *b, const void *p, size_t n);
 void ns_buf_adds(struct ns_buf *b, const char *s);
 void ns_buf_addc(struct ns_buf *b, char c);
@@ -51,6 +59,8 @@ void ns_buf_drop(struct ns_buf *b, size_t n);
 /* Keep the first len bytes (no-op when it holds no more). */
 void ns_buf_truncate(struct ns_buf *b, size_t len);
 void ns_buf_free(struct ns_buf *b);
+/* How many more bytes b takes before it is cut; SIZE_MAX with no max. */
+size_t ns_buf_room(const struct ns_buf *b);
 
 /* A list of owned strings. */
 struct ns_lines {

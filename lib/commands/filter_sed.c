@@ -354,11 +354,14 @@ static void sed_run(const void *prog, const char *in, size_t len,
 	bool *active = xcalloc(s->ncmd + 1, sizeof(*active));
 	struct sed_out o = { out, false };
 	struct sed_line l = { NULL, 0, false };
-	struct ns_buf ps = NS_BUF_INIT;
+	/* the pattern space is held to out's limit: each s command may
+	 * make it longer, and a line may pass the limit before it is
+	 * printed; the output is then cut */
+	struct ns_buf ps = NS_BUF_LIMITED(out->max);
 
 	for (size_t i = 0; i < s->ncmd; i++)
 		active[i] = s->cmd[i].a1.kind == ADDR_LINE && s->cmd[i].a1.line == 0;
-	for (size_t at = 0; at < len; ) {
+	for (size_t at = 0; at < len && !out->cut; ) {
 		const char *nl = memchr(in + at, '\n', len - at);
 		size_t end = nl ? (size_t)(nl - in) : len;
 
@@ -369,6 +372,8 @@ static void sed_run(const void *prog, const char *in, size_t len,
 		l.last = at >= len;
 		if (!sed_cycle(s, active, &ps, &l, nl != NULL, &o))
 			break;
+		if (ps.cut)
+			out->cut = true;
 	}
 	ns_buf_free(&ps);
 	free(active);

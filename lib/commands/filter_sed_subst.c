@@ -341,7 +341,7 @@ static bool sed_subst_line(const struct ns_sed_subst *s, const char *line,
 
 bool ns_sed_subst_apply(const struct ns_sed_subst *s, struct ns_buf *ps)
 {
-	struct ns_buf out = NS_BUF_INIT;
+	struct ns_buf out = NS_BUF_LIMITED(ps->max);
 	bool done = sed_subst_line(s, ns_buf_str(ps), ps->len, &out);
 
 	if (done) {

@@ -156,8 +156,10 @@ int ns_kexec_cd(struct ns_term *t, const void *args, struct ns_buf *out,
 	return 0;
 }
 
-/* A file cat reads, which may be in a handle's tree. 0 or -errno. */
-static int read_file(struct ns_term *t, const char *word, char **data, size_t *len)
+/* A file cat reads, which may be in a handle's tree, of max bytes at
+ * most. 0 or -errno (-EFBIG: it is larger). */
+static int read_file(struct ns_term *t, const char *word, size_t max,
+		     char **data, size_t *len)
 {
 	struct ns_via_proc vp;
 	const char *path;
@@ -165,13 +167,15 @@ static int read_file(struct ns_term *t, const char *word, char **data, size_t *l
 
 	if (ns_via_proc_begin(&t->handles, t->procfd, &word, 1, &path, &vp) < 0)
 		return -errno;
-	r = ns_read_file(path, 64u << 20, data, len);
+	r = ns_read_file(path, max, data, len);
 	if (ns_via_proc_end(&vp) < 0 && r == 0) {
 		r = -errno;
 		free(*data);
 	}
 	return r;
 }
+
+#define CAT_MAX ((size_t)64 << 20)
 
 int ns_kexec_cat(struct ns_term *t, const void *args, struct ns_buf *out,
 		 struct ns_cmd_result *res)
@@ -180,7 +184,7 @@ int ns_kexec_cat(struct ns_term *t, const void *args, struct ns_buf *out,
 
 	for (size_t i = 0; i < a->nops; i++) {
 		char *data;
-		size_t len;
+		size_t len, room;
 		int r;
 
 		if (ns_cat_mounts_file(a->ops[i]) != NS_CAT_FILE) {
@@ -190,7 +194,15 @@ int ns_kexec_cat(struct ns_term *t, const void *args, struct ns_buf *out,
 				return -1;
 			continue;
 		}
-		r = read_file(t, a->ops[i], &data, &len);
+		/* no more than the step's output has room for (a file
+		 * larger than that is never read whole: the step is cut,
+		 * run/pipeline.c), and 64 MiB without a cap */
+		room = ns_buf_room(out);
+		r = read_file(t, a->ops[i], room < CAT_MAX ? room : CAT_MAX, &data, &len);
+		if (r == -EFBIG && room <= CAT_MAX) {
+			out->cut = true;
+			return 0;
+		}
 		if (r < 0)
 			return ns_cmd_fail(res, "read", -r);
 		ns_buf_add(out, data, len);

@@ -46,6 +46,16 @@ struct m_node {
 	char *name;                 /* "" for the superblock's root */
 	struct m_node *parent;      /* NULL for the root */
 	struct m_node *kids, *next; /* children, in creation order */
+	/* the rest of a directory's children, kept by world.c alone: the
+	 * sibling before it, the last child (so that adding one does not
+	 * walk the list), how many there are, and, once there are more than
+	 * a few, an index of them by name (open addressing, at most half
+	 * full), so that a lookup does not compare the name with every
+	 * child's: a directory of 100000 files was quadratic (issue 28) */
+	struct m_node *prev, *last;
+	size_t nkids;
+	struct m_node **index;
+	size_t index_cap;
 	bool dir;
 	char *link;                 /* a symbolic link's target (dir is false) */
 	char *data;                 /* a regular file's contents, or NULL */

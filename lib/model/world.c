@@ -34,6 +34,7 @@ static void free_nodes(struct m_node *d)
 	while (d) {
 		struct m_node *next = d->next;
 		free_nodes(d->kids);
+		free(d->index);
 		free(d->name);
 		free(d->link);
 		free(d->data);
@@ -105,29 +106,121 @@ void m_gid_release(struct m_world *w, unsigned id)
 		w->gid_used[id] = 0;
 }
 
+/* ---- a directory's children by name ----
+ *
+ * The list in creation order stays what every walk reads (ls sorts what
+ * it lists, as GNU ls does, so no output depends on the index). The
+ * index is a table of the children by the hash of their names, with
+ * linear probing, built once a directory has INDEX_MIN children and
+ * grown to keep it at most half full; a removal shifts back the entries
+ * after it, so no slot is ever a tombstone. */
+#define INDEX_MIN 8
+
+static size_t name_hash(const char *name)
+{
+	uint64_t h = 0xcbf29ce484222325ULL; /* FNV-1a */
+
+	for (const unsigned char *p = (const unsigned char *)name; *p; p++)
+		h = (h ^ *p) * 0x100000001b3ULL;
+	return (size_t)(h ^ (h >> 29));
+}
+
+static void index_put(struct m_node *d, struct m_node *n)
+{
+	size_t mask = d->index_cap - 1, i = name_hash(n->name) & mask;
+
+	while (d->index[i])
+		i = (i + 1) & mask;
+	d->index[i] = n;
+}
+
+/* Make the index hold every child, in a table for twice their number. */
+static void index_build(struct m_node *d)
+{
+	size_t cap = 16;
+
+	while (cap < 2 * (d->nkids + 1))
+		cap *= 2;
+	free(d->index);
+	d->index = xcalloc(cap, sizeof(*d->index));
+	d->index_cap = cap;
+	for (struct m_node *k = d->kids; k; k = k->next)
+		index_put(d, k);
+}
+
+static void index_add(struct m_node *d, struct m_node *n)
+{
+	if (d->index && 2 * d->nkids <= d->index_cap)
+		index_put(d, n);
+	else if (d->nkids >= INDEX_MIN)
+		index_build(d); /* n is already on the list */
+}
+
+static void index_drop(struct m_node *d, struct m_node *n)
+{
+	size_t mask, i, j;
+
+	if (!d->index)
+		return;
+	mask = d->index_cap - 1;
+	for (i = name_hash(n->name) & mask; d->index[i] != n; i = (i + 1) & mask)
+		;
+	d->index[i] = NULL;
+	/* shift back what probed past the hole */
+	for (j = (i + 1) & mask; d->index[j]; j = (j + 1) & mask) {
+		size_t home = name_hash(d->index[j]->name) & mask;
+
+		/* j's entry may move to i when its home is not in (i, j] */
+		if ((j > i && (home <= i || home > j)) || (j < i && home <= i && home > j)) {
+			d->index[i] = d->index[j];
+			d->index[j] = NULL;
+			i = j;
+		}
+	}
+}
+
+/* n goes last among d's children. */
+static void link_kid(struct m_node *d, struct m_node *n)
+{
+	n->parent = d;
+	n->next = NULL;
+	n->prev = d->last;
+	if (d->last)
+		d->last->next = n;
+	else
+		d->kids = n;
+	d->last = n;
+	d->nkids++;
+	index_add(d, n);
+}
+
 struct m_node *m_node_add(struct m_node *d, const char *name, bool dir)
 {
-	struct m_node *n = xcalloc(1, sizeof(*n)), **tail = &d->kids;
+	struct m_node *n = xcalloc(1, sizeof(*n));
 
 	n->name = xstrdup(name);
-	n->parent = d;
 	n->dir = dir;
 	n->sb = d->sb;
 	n->ino = d->sb->next_ino++;
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = n;
+	link_kid(d, n);
 	return n;
 }
 
 static void unlink_kid(struct m_node *n)
 {
-	struct m_node **pp = &n->parent->kids;
+	struct m_node *d = n->parent;
 
-	while (*pp != n)
-		pp = &(*pp)->next;
-	*pp = n->next;
-	n->next = NULL;
+	index_drop(d, n);
+	if (n->prev)
+		n->prev->next = n->next;
+	else
+		d->kids = n->next;
+	if (n->next)
+		n->next->prev = n->prev;
+	else
+		d->last = n->prev;
+	d->nkids--;
+	n->next = n->prev = NULL;
 }
 
 void m_node_remove(struct m_node *n)
@@ -140,20 +233,24 @@ void m_node_remove(struct m_node *n)
 
 void m_node_move(struct m_node *n, struct m_node *to, const char *name)
 {
-	struct m_node **tail = &to->kids;
 	char *copy = xstrdup(name);
 
 	unlink_kid(n);
 	free(n->name);
 	n->name = copy;
-	n->parent = to;
-	while (*tail)
-		tail = &(*tail)->next;
-	*tail = n;
+	link_kid(to, n);
 }
 
 struct m_node *m_node_child(struct m_node *d, const char *name)
 {
+	if (d->index) {
+		size_t mask = d->index_cap - 1;
+
+		for (size_t i = name_hash(name) & mask; d->index[i]; i = (i + 1) & mask)
+			if (!strcmp(d->index[i]->name, name))
+				return d->index[i];
+		return NULL;
+	}
 	for (struct m_node *k = d->kids; k; k = k->next)
 		if (!strcmp(k->name, name))
 			return k;

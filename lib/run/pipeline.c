@@ -27,15 +27,35 @@ static void run_filter(const struct ns_stage *f, const struct ns_buf *in,
 	ns_filter_run(f->args, in->data, in->len, out);
 }
 
+/* The step printed more than NS_STEP_OUTPUT_MAX at some stage: what it
+ * printed is dropped, and the step says so in a line of its own (an
+ * errno of the command would blame the kernel, which did nothing
+ * wrong). The judge fails the step, and `run --bisect` cannot judge the
+ * scenario (run/result.h, run/wire.c). */
+static void cut_step(struct ns_buf *cur, struct ns_step_out *out)
+{
+	ns_buf_free(cur);
+	cur->max = 0;
+	ns_buf_adds(cur, NS_STEP_CUT_LINE);
+	out->err = 0;
+	out->syscall[0] = '\0';
+	out->view.complete = 0;
+	out->cut = true;
+}
+
 void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *term,
 		     struct ns_step_out *out)
 {
-	struct ns_buf cur = NS_BUF_INIT, next = NS_BUF_INIT, tmp;
+	/* every stage's output is kept to the cap, the command's (both
+	 * backends write into cur) and each filter's, so that a pipeline
+	 * of `sed p` never holds more than twice the cap at once */
+	struct ns_buf cur = NS_BUF_LIMITED(NS_STEP_OUTPUT_MAX);
+	struct ns_buf next = NS_BUF_LIMITED(NS_STEP_OUTPUT_MAX), tmp;
 	struct ns_cmd_result res = { 0, NULL, NULL, 0 };
 	const struct ns_stage *first = &st->pipeline.stages[0];
 
 	memset(out, 0, sizeof(*out));
-	if (exec(term, first, &cur, &res) < 0) {
+	if (exec(term, first, &cur, &res) < 0 && !cur.cut) {
 		/* grep X FILE failing to read FILE is grep's failure */
 		const char *cmd = first->file_of_next ? st->pipeline.stages[1].argv[0]
 			: res.cmd ? res.cmd : first->argv[0];
@@ -43,6 +63,8 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		ns_pipeline_error_line(&cur, cmd, res.err);
 		out->err = res.err;
 		snprintf(out->syscall, sizeof(out->syscall), "%s", res.syscall ? res.syscall : "?");
+	} else if (cur.cut) {
+		/* whether or not the command went on to fail */
 	} else if (res.status && st->pipeline.n == 1 && !cur.len) {
 		/* a silent failure must still show; with filters, the
 		 * status is the last filter's, as in a shell, and none is
@@ -54,17 +76,19 @@ void ns_pipeline_run(const struct ns_step *st, ns_stage_exec_fn *exec, void *ter
 		char *raw = table && st->pipeline.n > 1 ? xstrndup(cur.data ? cur.data : "", cur.len) : NULL;
 		size_t rawlen = cur.len;
 
-		for (size_t i = 1; i < st->pipeline.n; i++) {
+		for (size_t i = 1; i < st->pipeline.n && !cur.cut; i++) {
 			ns_buf_reset(&next);
 			run_filter(&st->pipeline.stages[i], &cur, &next);
 			tmp = cur, cur = next, next = tmp;
 		}
-		if (table)
+		if (table && !cur.cut)
 			out->view.complete = raw ? ns_view_complete(raw, rawlen, ns_buf_str(&cur), cur.len)
 						 : ns_view_complete(ns_buf_str(&cur), cur.len,
 								    ns_buf_str(&cur), cur.len);
 		free(raw);
 	}
 	ns_buf_free(&next);
+	if (cur.cut)
+		cut_step(&cur, out);
 	out->output = ns_buf_detach(&cur);
 }

@@ -28,12 +28,32 @@ struct ns_cmd_result {
 /* Fill *res and return -1: `return ns_cmd_fail(res, "mount", errno);` */
 int ns_cmd_fail(struct ns_cmd_result *res, const char *syscall, int err);
 
+/* The most a step may print: 64 MiB, at every stage of its pipeline (the
+ * command's output and each filter's, run/pipeline.c) and on the wire
+ * (run/wire.c). A step that passes it is cut: its output is replaced by
+ * NS_STEP_CUT_LINE and it fails, whatever the transcript expects. Why 64
+ * MiB: no transcript can expect more, since nstest reads no scenario
+ * file larger than that (scenario_parse.c); the largest output a
+ * scenario can mean is a whole mount table at fs.mount-max's 100000
+ * mounts, some 15 MiB as mountinfo and well under 64 MiB as findmnt -J;
+ * and a step's output is held a few times over on its way to the judge
+ * (the pipeline's two buffers, the frame, the runner's copies, the
+ * matcher's lines), so a cap a few times larger would let one scenario
+ * of `sed p` stages take gigabytes of every worker, and the runner's
+ * copy of it abort the whole run (issue 28: SIGABRT, every result lost). */
+#define NS_STEP_OUTPUT_MAX ((size_t)64 << 20)
+/* The output of a step that passed NS_STEP_OUTPUT_MAX, in full. */
+#define NS_STEP_CUT_LINE "nstest: output of this step passed 64 MiB: cut\n"
+
 /* The result of one step. */
 struct ns_step_out {
 	int err;                /* 0, or the errno of the failing command */
 	char syscall[32];       /* the system call that failed */
 	char *output;           /* all output lines, error line last */
 	bool closed;            /* the terminal ended after this step */
+	/* its output passed NS_STEP_OUTPUT_MAX: output is NS_STEP_CUT_LINE,
+	 * and nstest, not the kernel, is why the step cannot match */
+	bool cut;
 	struct ns_view view;    /* where the terminal was after the step */
 	struct ns_alive alive;  /* what that place held then (view.h) */
 	/* The working directory the step ran in, as the terminal's root
@@ -56,7 +76,10 @@ struct ns_run {
 	size_t n;
 	char *aborted;                  /* why steps are missing, or NULL */
 	bool timed_out;
-	bool setup_failed;              /* the sandbox could not be built */
+	/* nstest could not judge the run: the sandbox could not be built,
+	 * or a step's output passed NS_STEP_OUTPUT_MAX (run/wire.c says
+	 * why that is no verdict on the kernel); `run --bisect` answers 125 */
+	bool setup_failed;
 	/* the errno of the failure behind aborted, or 0: a resource errno
 	 * (no descriptor, memory or process for nstest's own plumbing) makes
 	 * the run one nstest cannot judge (run/trouble.h); last, after the

@@ -372,6 +372,7 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 		   const char *release, struct ns_matcher *m, struct ns_verdict *v)
 {
 	size_t missing = 0;
+	int cut_line = 0;
 
 	memset(v, 0, sizeof(*v));
 	v->n = sc->nsteps;
@@ -393,6 +394,15 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 			note_leaked_numbers(st, &o->out, &diff);
 		/* and what the place held once the step was over */
 		ns_matcher_after_step(m, &o->out.view, &o->out.alive);
+		/* output past nstest's cap (run/result.h) never matches, not
+		 * even a transcript that expects the line that says so */
+		if (o->out.cut) {
+			if (v->steps[i].ok)
+				ns_buf_adds(&diff, "+" NS_STEP_CUT_LINE);
+			v->steps[i].ok = false;
+			if (!cut_line)
+				cut_line = st->line;
+		}
 		if (!v->steps[i].ok) {
 			v->failed++;
 			v->steps[i].diff = ns_buf_detach(&diff);
@@ -401,6 +411,10 @@ void ns_judge_with(const struct ns_scenario *sc, const struct ns_run *run,
 	}
 	if (run->aborted)
 		v->reason = xstrdup(run->aborted);
+	else if (cut_line)
+		v->reason = xasprintf("cannot judge: the output of the step at line %d passed "
+				      "%zu MiB, nstest's cap on a step's output: cut",
+				      cut_line, NS_STEP_OUTPUT_MAX >> 20);
 	else if (missing)
 		v->reason = xasprintf("%zu step(s) did not run", missing);
 	/* a step without a result can never count as a pass */

@@ -34,10 +34,10 @@ static struct ns_words *cur_stage(struct lexer *lx)
 static void new_stage(struct lexer *lx)
 {
 	void *v = lx->out->stages;
-	size_t cap = lx->out->n;
 
-	/* grow by one: pipelines are short */
-	ns_grow(&v, &cap, lx->out->n + 1, sizeof(struct ns_words));
+	/* the room is kept, so that the array doubles: grown by one each
+	 * time, every '|' copied every stage before it (issue 28) */
+	ns_grow(&v, &lx->out->cap, lx->out->n + 1, sizeof(struct ns_words));
 	lx->out->stages = v;
 	memset(&lx->out->stages[lx->out->n++], 0, sizeof(struct ns_words));
 }

@@ -25,7 +25,7 @@ struct ns_words {
 
 struct ns_split {
 	struct ns_words *stages;
-	size_t n;
+	size_t n, cap;  /* cap: room in stages, which grows by doubling */
 	size_t comment; /* offset of the trailing comment, or the input length */
 };
 

@@ -279,7 +279,11 @@ int ns_update_verify(const struct ns_scenario *sc, const struct ns_run *run,
 	}
 	ns_judge(back, run, NULL, &v);
 	bad = first_failed(back, &v);
-	if (bad)
+	if (bad && run->obs[bad - back->steps].out.cut)
+		/* no transcript can hold what it printed (run/result.h) */
+		u->error = xasprintf("%s:%d: the output of '%s' passed %zu MiB, nstest's cap on a step's output: nothing to write",
+				     sc->path, bad->line, bad->cmdline, NS_STEP_OUTPUT_MAX >> 20);
+	else if (bad)
 		u->error = xasprintf("%s:%d: the rewritten block of '%s' would still not match",
 				     sc->path, bad->line, bad->cmdline);
 	ns_verdict_free(&v);

@@ -4,6 +4,7 @@
  * runner parses, frames with numbers are skipped whole when looking for
  * the end frame, and a frame cut short or with absurd counts is refused
  * rather than read past its end. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
@@ -136,5 +137,73 @@ TEST(stored_stream)
 	   "stream: a head with absurd counts is refused, not read past");
 	ns_run_free(&run);
 	ns_step_out_free(&o);
+	free(buf);
+}
+
+/* The cap on a step's output (run/result.h) holds on the wire: the cut
+ * mark travels with the result, a run with a cut step cannot be judged,
+ * an output past the cap is never sent, and a head that claims one is
+ * torn on both receiving paths, the socket and the stored stream. */
+TEST(cut_step)
+{
+	struct ns_step_out o, back;
+	struct ns_run run;
+	uint32_t step = 0;
+	char *buf;
+	size_t len;
+	int sv[2];
+
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		abort();
+	memset(&o, 0, sizeof(o));
+	o.output = xstrdup(NS_STEP_CUT_LINE);
+	o.cut = true;
+	ok(ns_wire_send_result(sv[0], 0, &o) == 0 && ns_wire_recv_result(sv[1], &step, &back) == 1,
+	   "cut: a cut step's result is sent and received");
+	ok(back.cut, "cut: the mark travels with it");
+	ns_step_out_free(&back);
+	ns_step_out_free(&o);
+
+	/* a path that did not go through the pipeline: still not sent */
+	memset(&o, 0, sizeof(o));
+	o.output = xmalloc(NS_STEP_OUTPUT_MAX + 2);
+	memset(o.output, 'x', NS_STEP_OUTPUT_MAX + 1);
+	o.output[NS_STEP_OUTPUT_MAX + 1] = '\0';
+	ok(ns_wire_send_result(sv[0], 1, &o) == 0, "cut: an output past the cap is sent as...");
+	ns_step_out_free(&o);
+	memset(&o, 0, sizeof(o));
+	o.output = xstrdup("after\n");
+	ns_wire_send_result(sv[0], 2, &o);
+	ns_step_out_free(&o);
+	close(sv[0]);
+	buf = drain(sv[1], &len);
+	close(sv[1]);
+	ok(len < 4096, "cut: ...a short frame (%zu bytes)", len);
+	ok(ns_wire_parse_run(buf, len, 3, &run), "cut: the stream parses whole");
+	ok(run.obs[1].ran && run.obs[1].out.cut, "cut: the step is marked cut");
+	is_str(run.obs[1].out.output, NS_STEP_CUT_LINE, "cut: with the line that says so");
+	is_str(run.obs[2].out.output, "after\n", "cut: the step after it keeps its result");
+	ok(run.setup_failed, "cut: the run cannot be judged (run --bisect: 125)");
+	ns_run_free(&run);
+
+	/* a head that claims one byte past the cap */
+	uint32_t claim = (uint32_t)NS_STEP_OUTPUT_MAX + 1;
+	size_t head = ns_wire_frame_size(buf, len); /* the first frame is whole */
+	size_t off = 0;
+	int status;
+	bool last;
+
+	memcpy(buf + 12, &claim, sizeof(claim)); /* result_head.len (wire.c) */
+	ok(!ns_wire_parse_run(buf, len, 3, &run) && !run.obs[0].ran,
+	   "cut: the stored stream refuses a head past the cap, not read past");
+	ns_run_free(&run);
+	ok(ns_wire_frame_size(buf, len) == len && ns_wire_find_end(buf, len, &off, &status, &last) == 0,
+	   "cut: and nothing skips it as a frame");
+	if (socketpair(AF_UNIX, SOCK_STREAM, 0, sv) < 0)
+		abort();
+	ns_write_all(sv[0], buf, head);
+	close(sv[0]);
+	ok(ns_wire_recv_result(sv[1], &step, &back) == -EPROTO, "cut: so does the socket");
+	close(sv[1]);
 	free(buf);
 }
