@@ -23,6 +23,7 @@ static const struct {
 	{ ns_cmd_findmnt, &ns_cmd_findmnt_count },
 	{ ns_cmd_inspect, &ns_cmd_inspect_count },
 	{ ns_cmd_filter, &ns_cmd_filter_count },
+	{ ns_cmd_vars, &ns_cmd_vars_count },
 };
 
 const struct ns_cmd_def *ns_cmd_at(size_t i)
@@ -37,6 +38,8 @@ const struct ns_cmd_def *ns_cmd_at(size_t i)
 
 const struct ns_cmd_def *ns_cmd_find(const char *name)
 {
+	if (ns_var_assignment(name))
+		return &ns_cmd_assign;
 	for (size_t m = 0; m < NS_ARRAY_SIZE(modules); m++)
 		for (size_t i = 0; i < *modules[m].count; i++)
 			if (!strcmp(modules[m].defs[i].name, name))

@@ -70,6 +70,8 @@ enum ns_cmd_id {
 	NS_CMD_EXEC,
 	/* watch (commands/watch.c) */
 	NS_CMD_WATCH,
+	/* NAME=VALUE, export, unset (commands/vars.c): the parser's */
+	NS_CMD_VARIABLE,
 	NS_CMD_FILTER,
 	NS_CMD__COUNT
 };
@@ -291,5 +293,15 @@ extern const struct ns_cmd_def ns_cmd_inspect[]; /* stat mountpoint diff */
 extern const size_t ns_cmd_inspect_count;
 extern const struct ns_cmd_def ns_cmd_filter[]; /* grep sed awk wc */
 extern const size_t ns_cmd_filter_count;
+extern const struct ns_cmd_def ns_cmd_vars[];  /* export unset */
+extern const size_t ns_cmd_vars_count;
+/* NAME=VALUE...: what ns_cmd_find() gives for a word that assigns */
+extern const struct ns_cmd_def ns_cmd_assign;
+
+/* A shell variable's name at the start of s ([A-Za-z_][A-Za-z0-9_]*):
+ * true, with its length. */
+bool ns_var_name_len(const char *s, size_t *len);
+/* Is word NAME=VALUE? */
+bool ns_var_assignment(const char *word);
 
 #endif

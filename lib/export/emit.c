@@ -345,6 +345,13 @@ static int emit_chroot(struct ns_export_ctx *cx, const struct ns_stage *sg, stru
 	return 0;
 }
 
+/* A variable's line: the parser expanded it where it is used. */
+static int emit_variable(struct ns_export_ctx *cx, const struct ns_stage *sg, struct ns_buf *why)
+{
+	(void)cx, (void)sg, (void)why;
+	return 0;
+}
+
 static int emit_exit(struct ns_export_ctx *cx, const struct ns_stage *sg, struct ns_buf *why)
 {
 	(void)sg, (void)why;
@@ -619,5 +626,6 @@ const struct ns_export_cmd ns_export_cmds[NS_CMD__COUNT] = {
 	[NS_CMD_STATMOUNT] = { NULL, "statmount's output is not exported" },
 	[NS_CMD_EXEC] = { NULL, "exec's descriptors are not exported" },
 	[NS_CMD_WATCH] = { NULL, "mount notifications (fanotify) are not exported" },
+	[NS_CMD_VARIABLE] = { emit_variable, NULL },
 	[NS_CMD_FILTER] = { emit_filter, NULL },
 };

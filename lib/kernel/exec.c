@@ -12,6 +12,7 @@ ns_kernel_exec_fn *const ns_kernel_exec[NS_CMD__COUNT] = {
 	[NS_CMD_UMOUNT] = ns_kexec_umount,
 	[NS_CMD_UNSHARE] = ns_kexec_unshare,
 	[NS_CMD_EXIT] = ns_kexec_exit,
+	[NS_CMD_VARIABLE] = ns_kexec_variable,
 	[NS_CMD_SLEEP] = ns_kexec_sleep,
 	[NS_CMD_CAPSH] = ns_kexec_capsh,
 	[NS_CMD_OPEN_TREE] = ns_kexec_open_tree,

@@ -22,7 +22,7 @@ extern ns_kernel_exec_fn *const ns_kernel_exec[NS_CMD__COUNT];
 ns_kernel_exec_fn ns_kexec_mkdir, ns_kexec_touch, ns_kexec_ls, ns_kexec_cd,
 	ns_kexec_cat, ns_kexec_chroot;
 ns_kernel_exec_fn ns_kexec_mount, ns_kexec_umount;
-ns_kernel_exec_fn ns_kexec_unshare, ns_kexec_exit;
+ns_kernel_exec_fn ns_kexec_unshare, ns_kexec_exit, ns_kexec_variable;
 ns_kernel_exec_fn ns_kexec_sleep, ns_kexec_capsh;
 ns_kernel_exec_fn ns_kexec_open_tree, ns_kexec_move_mount, ns_kexec_mount_setattr, ns_kexec_close;
 ns_kernel_exec_fn ns_kexec_listmount, ns_kexec_statmount, ns_kexec_findmnt, ns_kexec_watch;

@@ -107,6 +107,7 @@ m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_UMOUNT] = m_exec_umount,
 	[NS_CMD_UNSHARE] = m_exec_unshare,
 	[NS_CMD_EXIT] = m_exec_exit,
+	[NS_CMD_VARIABLE] = m_exec_variable,
 	[NS_CMD_SLEEP] = m_exec_sleep,
 	[NS_CMD_CAPSH] = m_exec_capsh,
 	[NS_CMD_OPEN_TREE] = m_exec_open_tree,

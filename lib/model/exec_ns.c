@@ -214,6 +214,14 @@ int m_exec_nsenter(struct m_shell *sh, const void *args, struct ns_buf *out,
 	return a->cmd ? run_inner(sh, a->cmd, out, res) : 0;
 }
 
+/* NAME=VALUE, export, unset: the parser's (commands/vars.c). */
+int m_exec_variable(struct m_shell *sh, const void *args, struct ns_buf *out,
+		    struct ns_cmd_result *res)
+{
+	(void)sh, (void)args, (void)out, (void)res;
+	return 0;
+}
+
 int m_exec_exit(struct m_shell *sh, const void *args, struct ns_buf *out,
 		struct ns_cmd_result *res)
 {

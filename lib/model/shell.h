@@ -210,7 +210,7 @@ typedef int m_exec_fn(struct m_shell *sh, const void *args, struct ns_buf *out,
 extern m_exec_fn *const m_exec[NS_CMD__COUNT];
 m_exec_fn m_exec_mkdir, m_exec_touch, m_exec_ls, m_exec_cd, m_exec_cat, m_exec_chroot;
 m_exec_fn m_exec_mount, m_exec_umount;
-m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep;
+m_exec_fn m_exec_unshare, m_exec_exit, m_exec_capsh, m_exec_sleep, m_exec_variable;
 m_exec_fn m_exec_open_tree, m_exec_move_mount, m_exec_mount_setattr, m_exec_close;
 m_exec_fn m_exec_fsopen, m_exec_fsconfig, m_exec_fsmount, m_exec_fspick;
 m_exec_fn m_exec_listmount, m_exec_statmount, m_exec_findmnt, m_exec_watch;

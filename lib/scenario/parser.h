@@ -32,6 +32,9 @@ struct parser {
 	/* the handle names made so far: mounts (open_tree, fsmount) and
 	 * filesystem contexts (fsopen, fspick) */
 	struct ns_lines handle_mounts, handle_contexts, handle_namespaces;
+	struct ns_vars *vars;  /* each terminal's shell variables (vars.h), or
+				* NULL: a '$' is refused */
+	size_t vars_done;      /* the steps whose effects vars has */
 };
 
 /* Record an error at the current line and column col; returns -1. Errors

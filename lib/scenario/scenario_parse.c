@@ -17,6 +17,7 @@
 #include "commands/args.h"
 #include "commands/command.h"
 #include "scenario/shellword.h"
+#include "scenario/vars.h"
 
 #define NS_MAX_LINE (1u << 20)
 
@@ -697,7 +698,10 @@ static int parse_command(struct parser *p, struct ns_step *step,
 	size_t at = 0;
 	size_t end;
 
-	if (ns_shell_split(text, &sp, &msg, &at) < 0) {
+	struct ns_vars_lookup lk = { p->vars, step->terminal };
+	struct ns_shell_vars vars = { ns_vars_get, &lk };
+
+	if (ns_shell_split_vars(text, p->vars ? &vars : NULL, &sp, &msg, &at) < 0) {
 		int r = ns_parser_fail(p, base + (int)at, "%s", msg);
 		free(msg);
 		return r;
@@ -757,7 +761,13 @@ static int session_line(struct parser *p, const char *line, int indent)
 
 	p->header_open = false;
 	if (plen) {
-		struct ns_step *st = ns_parser_new_step(p->sc);
+		struct ns_step *st;
+
+		/* the steps before this one are whole, their output included:
+		 * what they did to their terminals' variables and shells */
+		for (; p->vars && p->vars_done < p->sc->nsteps; p->vars_done++)
+			ns_vars_after_step(p->vars, &p->sc->steps[p->vars_done]);
+		st = ns_parser_new_step(p->sc);
 		st->line = p->lineno;
 		st->terminal = xstrndup(s + namestart, namelen);
 		/* the '#' or '$' that ends it */
@@ -945,7 +955,7 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 				      size_t len, struct ns_diag *diag)
 {
 	struct ns_scenario *sc = xcalloc(1, sizeof(*sc));
-	struct parser p = { .sc = sc, .path = path, .header_open = true };
+	struct parser p = { .sc = sc, .path = path, .header_open = true, .vars = ns_vars_new() };
 	size_t start = 0;
 
 	diag->msg = NULL;
@@ -992,8 +1002,10 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 	ns_lines_free(&p.handle_mounts);
 	ns_lines_free(&p.handle_contexts);
 	ns_lines_free(&p.handle_namespaces);
+	ns_vars_free(p.vars);
 	return sc;
 bad:
+	ns_vars_free(p.vars);
 	ns_lines_free(&p.mounted_ro);
 	ns_lines_free(&p.mounted_rw);
 	ns_lines_free(&p.handle_mounts);

@@ -1,6 +1,8 @@
 /* shellword.c - see shellword.h */
 #include "scenario/shellword.h"
 
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
@@ -17,6 +19,7 @@ struct lexer {
 	bool fd_word_open;   /* the open word is a descriptor's redirection */
 	char **msg;
 	size_t *at;
+	const struct ns_shell_vars *vars; /* NULL: '$' is refused */
 };
 
 static int lex_fail(struct lexer *lx, size_t at, const char *what)
@@ -164,8 +167,94 @@ static int lex_single(struct lexer *lx)
 	return 0;
 }
 
-/* Inside "...": backslash escapes only \ " $ `; $ and ` are refused since
- * nstest does not expand anything. */
+static bool name_start(char c)
+{
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
+}
+
+static bool name_char(char c)
+{
+	return name_start(c) || (c >= '0' && c <= '9');
+}
+
+/* Is the open word so far NAME=...? Its expansions are not split. */
+static bool assigning(const struct lexer *lx)
+{
+	size_t k = 0;
+	const char *w = lx->word.data;
+
+	if (!w || !name_start(w[0]))
+		return false;
+	while (k < lx->word.len && name_char(w[k]))
+		k++;
+	return k < lx->word.len && w[k] == '=';
+}
+
+/* $NAME or ${NAME} at lx->i (the '$'), in double quotes or not. */
+static int lex_dollar(struct lexer *lx, bool quoted)
+{
+	const char *s = lx->s + lx->i, *name, *value;
+	size_t len = 0, skip;
+	char *n;
+
+	if (s[1] == '{') {
+		name = s + 2;
+		while (name_char(name[len]))
+			len++;
+		if (!len || !name_start(name[0]) || name[len] != '}')
+			return lex_fail(lx, lx->i, "'${...}' with anything but a variable's name in it is not supported");
+		skip = len + 3;
+	} else if (name_start(s[1])) {
+		name = s + 1;
+		while (name_char(name[len]))
+			len++;
+		skip = len + 1;
+	} else if (s[1] == '$') {
+		return lex_fail(lx, lx->i, "'$$' (the shell's process ID) is not supported");
+	} else if (s[1] == '(') {
+		return lex_fail(lx, lx->i, "command substitution '$(...)' is not supported");
+	} else if (s[1] && strchr("?!#@*-0123456789", s[1])) {
+		char what[64];
+		snprintf(what, sizeof(what), "the special parameter '$%c' is not supported", s[1]);
+		return lex_fail(lx, lx->i, what);
+	} else {
+		/* a dollar sign before nothing a shell expands is itself */
+		open_word(lx);
+		ns_buf_addc(&lx->word, '$');
+		lx->i++;
+		return 0;
+	}
+	value = lx->vars->get(lx->vars->ctx, name, len);
+	if (!value) {
+		char *what;
+		n = xstrndup(name, len);
+		what = xasprintf("variable '%s' is not set in this terminal: set it on a line of its own first (%s=VALUE)",
+				 n, n);
+		free(n);
+		lex_fail(lx, lx->i, what);
+		free(what);
+		return -1;
+	}
+	if (quoted || assigning(lx)) {
+		open_word(lx);
+		ns_buf_adds(&lx->word, value);
+	} else {
+		/* field splitting at blanks; an empty value makes no word */
+		for (const char *v = value; *v; v++) {
+			if (*v == ' ' || *v == '\t' || *v == '\n') {
+				close_word(lx);
+				continue;
+			}
+			open_word(lx);
+			ns_buf_addc(&lx->word, *v);
+		}
+	}
+	lx->i += skip;
+	return 0;
+}
+
+/* Inside "...": backslash escapes only \ " $ `; ` is refused, and $
+ * too unless the line has variables (lex_dollar). */
 static int lex_double(struct lexer *lx)
 {
 	size_t open = lx->i++;
@@ -176,6 +265,11 @@ static int lex_double(struct lexer *lx)
 			return lex_fail(lx, open, "unterminated double quote");
 		if (c == '"')
 			break;
+		if (c == '$' && lx->vars) {
+			if (lex_dollar(lx, true) < 0)
+				return -1;
+			continue;
+		}
 		if (c == '$' || c == '`')
 			return lex_fail(lx, lx->i, "shell expansion is not supported");
 		if (c == '\\' && strchr("\\\"$`", lx->s[lx->i + 1]) && lx->s[lx->i + 1])
@@ -225,6 +319,8 @@ static int lex_char(struct lexer *lx)
 		lx->i++;
 		return 0;
 	}
+	if (c == '$' && lx->vars)
+		return lex_dollar(lx, false);
 	if (strchr(";&<()`$*?[{}~", c)) {
 		char what[64];
 		snprintf(what, sizeof(what), "unsupported shell syntax '%c'", c);
@@ -248,8 +344,14 @@ static int lex_char(struct lexer *lx)
 
 int ns_shell_split(const char *s, struct ns_split *out, char **msg, size_t *at)
 {
+	return ns_shell_split_vars(s, NULL, out, msg, at);
+}
+
+int ns_shell_split_vars(const char *s, const struct ns_shell_vars *vars, struct ns_split *out,
+			char **msg, size_t *at)
+{
 	struct lexer lx = { .s = s, .out = out, .word_start = -1,
-			    .msg = msg, .at = at };
+			    .msg = msg, .at = at, .vars = vars };
 	int r = 0;
 
 	memset(out, 0, sizeof(*out));

@@ -30,8 +30,23 @@ struct ns_split {
 };
 
 /* Returns 0, or -1 with *msg (heap) and *at (0-based offset) describing
- * the problem. */
+ * the problem. A '$' is refused: nothing is expanded. */
 int ns_shell_split(const char *s, struct ns_split *out, char **msg, size_t *at);
+
+/* Shell variables for ns_shell_split_vars: get() gives the value of the
+ * variable called name (len bytes), or NULL when it is not set. */
+struct ns_shell_vars {
+	const char *(*get)(void *ctx, const char *name, size_t len);
+	void *ctx;
+};
+
+/* ns_shell_split, with $NAME and ${NAME} expanded as bash expands them:
+ * outside quotes the value is split into words at blanks (not in a word
+ * that assigns, NAME=$X), inside double quotes it stays one piece. A
+ * variable that is not set, $$, $?, $1, $(...) and ${NAME...} with an
+ * operator are errors; a '$' before nothing of that is a dollar sign. */
+int ns_shell_split_vars(const char *s, const struct ns_shell_vars *vars, struct ns_split *out,
+			char **msg, size_t *at);
 void ns_split_free(struct ns_split *sp);
 
 #endif

@@ -185,3 +185,52 @@ SCN
 	assert_output --partial "bad.scn:2:15: error: findmnt: -t needs a filesystem type"
 	assert_output --partial "bad.scn:3:7: error: findmnt: --tree with -r (a tree's lines in raw form) is not supported"
 }
+
+# NAME=VALUE, export and unset, and $NAME, ${NAME} and "$NAME" expanded
+# as bash expands them, in the terminal that set them and, exported, in
+# its inner shells (issue 29).
+@test "typed: shell variables, set, exported into an inner shell, unset; wrong twins fail" {
+	scn=$(write_scn vars <<'SCN'
+    # D=/tmp/lab
+    # mkdir -p $D/a "$D/b c"
+    # ls "${D}"
+    a
+    b c
+    # mount -t tmpfs none $D/a
+    # export M="$D/a" X=1
+    # findmnt -no TARGET $M
+    /tmp/lab/a
+    sh2# D=/elsewhere
+    sh2# echo $D
+    /elsewhere
+    # echo $D is $X
+    /tmp/lab is 1
+    # unshare -m --propagation unchanged sh
+    # echo "$M" $X
+    /tmp/lab/a 1
+    # exit
+    # unset X
+    # echo $D
+    /tmp/lab
+SCN
+	)
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$scn"
+		assert_success
+	done
+	sed -e 's|^    /tmp/lab is 1$|    /elsewhere is 1|' "$scn" >"$SCN_DIR/wrong.scn"
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$SCN_DIR/wrong.scn"
+		assert_failure 1
+	done
+	# not exported: the inner shell has no D; unset: gone; $$ and a
+	# variable for one command are refused, each at its column
+	printf '%s\n' '    # D=/x' '    # unshare -m sh' '    # echo $D' '    # exit' \
+		'    # unset D' '    # echo ${D}' '    # echo $$' '    # D=1 ls /' >"$SCN_DIR/bad.scn"
+	run "$NSTEST" lint "$SCN_DIR/bad.scn"
+	assert_failure 2
+	assert_line "$SCN_DIR/bad.scn:3:12: error: variable 'D' is not set in this terminal: set it on a line of its own first (D=VALUE)"
+	assert_line "$SCN_DIR/bad.scn:6:12: error: variable 'D' is not set in this terminal: set it on a line of its own first (D=VALUE)"
+	assert_line "$SCN_DIR/bad.scn:7:12: error: '\$\$' (the shell's process ID) is not supported"
+	assert_line "$SCN_DIR/bad.scn:8:11: error: a variable set for one command ('D=1 ls') is not supported: set it on a line of its own"
+}

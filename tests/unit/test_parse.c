@@ -627,3 +627,61 @@ TEST(split)
 	is_str(sp.stages[0].v[0], "a#b", "word with #");
 	ns_split_free(&sp);
 }
+
+/* A terminal whose D is "x  y" and E is empty, for the expansion tests. */
+static const char *test_var(void *ctx, const char *name, size_t len)
+{
+	(void)ctx;
+	if (len == 1 && *name == 'D')
+		return "x  y";
+	if (len == 1 && *name == 'E')
+		return "";
+	return NULL;
+}
+
+/* The words of line split with test_var's variables, joined by '|'; or
+ * "error at N: MSG". */
+static char *split_vars(const char *line)
+{
+	struct ns_shell_vars vars = { test_var, NULL };
+	struct ns_buf b = NS_BUF_INIT;
+	struct ns_split sp;
+	char *msg = NULL;
+	size_t at = 0;
+
+	if (ns_shell_split_vars(line, &vars, &sp, &msg, &at) < 0) {
+		ns_buf_addf(&b, "error at %zu: %s", at, msg);
+		free(msg);
+		return ns_buf_detach(&b);
+	}
+	for (size_t i = 0; i < sp.stages[0].n; i++)
+		ns_buf_addf(&b, "%s%s", i ? "|" : "", sp.stages[0].v[i]);
+	ns_split_free(&sp);
+	return ns_buf_detach(&b);
+}
+
+TEST(split_variables)
+{
+	static const struct { const char *line, *words; } cases[] = {
+		{ "echo $D", "echo|x|y" },
+		{ "echo a$D.b", "echo|ax|y.b" },
+		{ "echo \"$D\"", "echo|x  y" },
+		{ "echo \"${D}z\"", "echo|x  yz" },
+		{ "echo ${D}z", "echo|x|yz" },
+		{ "echo $E x", "echo|x" },
+		{ "echo \"$E\" x", "echo||x" },
+		{ "F=$D", "F=x  y" },
+		{ "echo '$D' \\$D", "echo|$D|$D" },
+		{ "echo 5$ $ a$", "echo|5$|$|a$" },
+		{ "echo $U", "error at 5: variable 'U' is not set in this terminal: set it on a line of its own first (U=VALUE)" },
+		{ "echo \"$$\"", "error at 6: '$$' (the shell's process ID) is not supported" },
+		{ "echo $?", "error at 5: the special parameter '$?' is not supported" },
+		{ "echo ${D#x}", "error at 5: '${...}' with anything but a variable's name in it is not supported" },
+	};
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(cases); i++) {
+		char *got = split_vars(cases[i].line);
+		is_str(got, cases[i].words, "vars: %s", cases[i].line);
+		free(got);
+	}
+}

@@ -33,11 +33,12 @@ TEST(table)
 		}
 		ok(ns_cmd_find(d->name) == d, "%s: found by its name", d->name);
 	}
-	/* every id once, but three that are shared on purpose: the filters'
+	/* every id once, but four that are shared on purpose: the filters'
 	 * (grep, sed, awk, wc, head, tail, sort, cut), mount's, whose
-	 * executor also carries out mount2's single mount(2) call, and
-	 * open_tree's, whose executors carry out open_tree_attr too */
-	ok(n == NS_CMD__COUNT - 3 + 8 + 2 + 2, "the table walks over every command (%zu)", n);
+	 * executor also carries out mount2's single mount(2) call,
+	 * open_tree's, whose executors carry out open_tree_attr too, and
+	 * the variables' (export, unset; NAME=VALUE is found by its form) */
+	ok(n == NS_CMD__COUNT - 4 + 8 + 2 + 2 + 2, "the table walks over every command (%zu)", n);
 	for (int id = 0; id < NS_CMD__COUNT; id++) {
 		if (id == NS_CMD_FILTER)
 			ok(seen[id] == 8, "eight filters share the filters' id");
@@ -48,6 +49,10 @@ TEST(table)
 			ok(seen[id] == 2 && ns_cmd_find("open_tree_attr") &&
 			   (int)ns_cmd_find("open_tree_attr")->id == id,
 			   "open_tree and open_tree_attr share open_tree's id");
+		else if (id == NS_CMD_VARIABLE)
+			ok(seen[id] == 2 && ns_cmd_find("unset") && ns_cmd_find("D=1") == &ns_cmd_assign &&
+			   ns_cmd_assign.id == NS_CMD_VARIABLE,
+			   "export and unset share the variables' id, and NAME=VALUE is theirs");
 		else
 			ok(seen[id] == 1, "id %d belongs to exactly one command", id);
 	}
