@@ -177,6 +177,11 @@ bool ns_filter_plain(const struct ns_filter *f, struct ns_filter_plain *out)
 	return f->ops->plain && !f->file && f->ops->plain(f->prog, out);
 }
 
+int ns_filter_status(const struct ns_filter *f, const char *out, size_t len)
+{
+	return f->ops->status ? f->ops->status(f->prog, out, len) : 0;
+}
+
 bool ns_filter_keeps_lines(const struct ns_filter *f)
 {
 	return f->ops->keeps_lines && f->ops->keeps_lines(f->prog);

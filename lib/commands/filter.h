@@ -72,6 +72,11 @@ size_t ns_filter_file(const struct ns_filter *f);
  * without -c): a step's output then has the shape of the command's. */
 bool ns_filter_keeps_lines(const struct ns_filter *f);
 
+/* The filter's exit status, given its output, as a shell's && and ||
+ * see it: grep's 1 when it selected no line (with -c, when it counted
+ * none), and 0 for every other filter. */
+int ns_filter_status(const struct ns_filter *f, const char *out, size_t len);
+
 /* Run f over the lines of in[0..len) and append its output to out. A
  * last line without '\n' still counts; every output line ends in '\n'.
  * in may be NULL when len is 0. */

@@ -276,7 +276,19 @@ static bool grep_keeps_lines(const void *prog)
 	return !g->count;
 }
 
+/* 1 when no line was selected (grep(1), EXIT STATUS): with -c, a count
+ * of 0 (one FILE, so one number). */
+static int grep_status(const void *prog, const char *out, size_t len)
+{
+	const struct grep_prog *g = prog;
+
+	if (g->count)
+		return len >= 1 && out[0] == '0' && (len == 1 || out[1] == '\n') ? 1 : 0;
+	return len == 0;
+}
+
 const struct ns_filter_ops ns_filter_grep = {
+	.status = grep_status,
 	.name = "grep",
 	.size = sizeof(struct grep_prog),
 	.compile = grep_compile,

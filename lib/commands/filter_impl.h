@@ -42,6 +42,9 @@ struct ns_filter_ops {
 	/* Its plain form (filter.h, ns_filter_plain), when it has one;
 	 * NULL means never. */
 	bool (*plain)(const void *prog, struct ns_filter_plain *out);
+	/* Its exit status, given what it printed; NULL means 0 (coreutils'
+	 * and sed's and awk's, on the input nstest gives them). */
+	int (*status)(const void *prog, const char *out, size_t len);
 };
 
 extern const struct ns_filter_ops ns_filter_grep; /* filter_grep.c */

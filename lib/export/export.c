@@ -258,6 +258,11 @@ static int emit_step(struct ns_export_ctx *cx, size_t k, struct ns_lines *terms,
 	ns_export_cstr(code, ns_buf_str(&shown));
 	ns_buf_addf(code, ", %zu);\n\t{\n\t\tint e = 0;\n\t\tstruct xs_buf o = { NULL, 0, 0 };\n", term);
 	ns_buf_free(&shown);
+	if (st->nmore) {
+		refusal(err, cx->sc, st, &st->pipeline.stages[0],
+			"a list of commands ('&&', '||', ';') is not exported: one command a line");
+		return -1;
+	}
 	for (size_t i = 0; i < st->pipeline.n; i++) {
 		const struct ns_stage *sg = &st->pipeline.stages[i];
 

@@ -30,8 +30,12 @@ int ns_kexec_findmnt(struct ns_term *t, const void *args, struct ns_buf *out,
 		canon = realpath(a->path, NULL);
 	if (a->select == NS_FINDMNT_TARGET_PATH && canon)
 		resolved = mnt_get_mountpoint(canon);
-	ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, canon,
-			  resolved, out);
+	/* findmnt(8) exits 1, printing nothing, when no mount matches */
+	if (!ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, canon,
+			       resolved, out)) {
+		res->status = 1;
+		res->silent = true;
+	}
 	free(resolved);
 	free(canon);
 	ns_snapshot_free(snap);

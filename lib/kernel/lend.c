@@ -31,6 +31,9 @@ void ns_lend_refs(const struct ns_step *st, struct ns_lines *refs)
 {
 	for (size_t i = 0; i < st->pipeline.n; i++)
 		refs_of(&st->pipeline.stages[i], refs);
+	for (size_t k = 0; k < st->nmore; k++)
+		for (size_t i = 0; i < st->more[k].pipeline.n; i++)
+			refs_of(&st->more[k].pipeline.stages[i], refs);
 }
 
 void ns_lend_add(struct ns_handles *hs, const char *ref, int fd, int err)

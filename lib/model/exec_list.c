@@ -45,8 +45,12 @@ int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
 		if (a->select == NS_FINDMNT_TARGET_PATH && m_path_string(at, lv->root, &where))
 			resolved = ns_buf_str(&where);
 	}
-	ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, canon_s, resolved,
-			  out);
+	/* findmnt(8) exits 1, printing nothing, when no mount matches */
+	if (!ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, canon_s,
+			       resolved, out)) {
+		res->status = 1;
+		res->silent = true;
+	}
 	ns_buf_free(&where);
 	ns_buf_free(&canon);
 	ns_snapshot_free(snap);

@@ -23,6 +23,10 @@ struct ns_cmd_result {
 	 * a non-zero exit status, as its tool would: mountpoint's 32 for "not
 	 * a mountpoint", diff's 1 for "they differ". 0 otherwise. */
 	int status;
+	/* The tool prints nothing for that status, and a terminal shows
+	 * nothing (findmnt's 1 for "no such mount"): no status line is
+	 * added; a list's && and || still see it. */
+	bool silent;
 };
 
 /* Fill *res and return -1: `return ns_cmd_fail(res, "mount", errno);` */

@@ -442,12 +442,20 @@ struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, const ch
 
 	if (!err || !ne || !st->pipeline.n)
 		return NULL;
-	first = ns_stage_cmd(&st->pipeline.stages[0]);
 	dmesg = ns_ulmsg_is_dmesg(st->expect[ne - 1].text);
 	if (dmesg && ne < 2)
 		return NULL;
 	k = ne - 1 - dmesg;
-	if (!ns_ulmsg_fit(first, err, cwd, st->expect[k].text, dmesg))
+	/* in a list, the failing command is the last that ran: any of them */
+	first = NULL;
+	for (size_t i = 0; i <= st->nmore && !first; i++) {
+		const struct ns_pipeline *pl = i ? &st->more[i - 1].pipeline : &st->pipeline;
+		const struct ns_stage *cmd = ns_stage_cmd(&pl->stages[0]);
+
+		if (ns_ulmsg_fit(cmd, err, cwd, st->expect[k].text, dmesg))
+			first = cmd;
+	}
+	if (!first)
 		return NULL;
 	copy = xcalloc(k + 1, sizeof(*copy));
 	memcpy(copy, st->expect, k * sizeof(*copy));
@@ -555,7 +563,8 @@ char *ns_ulmsg_output(const struct ns_scenario *sc, const struct ns_step *st,
 	size_t len = strlen(text), start;
 	struct ns_buf b = NS_BUF_INIT;
 
-	if (!err || !st->pipeline.n || !len || !ns_ulmsg_file_form(sc))
+	/* a list's failing command is not known here: its line stays */
+	if (!err || !st->pipeline.n || st->nmore || !len || !ns_ulmsg_file_form(sc))
 		return xstrdup(text);
 	/* the error line is the last line */
 	start = len - 1;

@@ -55,7 +55,9 @@ bool ns_judge_shape(const struct ns_step *st, struct ns_match_shape *out)
 {
 	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
 
-	if (!first || !first->def || !first->args || !first->def->shape)
+	/* a list's output is its commands' one after another: its records
+	 * are renamed as mountinfo's, any other line is text */
+	if (st->nmore || !first || !first->def || !first->args || !first->def->shape)
 		return false;
 	for (size_t i = 1; i < st->pipeline.n; i++)
 		if (!keeps_rows(&st->pipeline.stages[i]))

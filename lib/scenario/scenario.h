@@ -15,6 +15,19 @@ struct ns_pipeline {
 	size_t n;
 };
 
+/* A pipeline of a command list after the first (A; B, A && B, A || B):
+ * the operator before it, which decides whether it runs. */
+enum ns_list_op {
+	NS_LIST_ALWAYS,      /* ; */
+	NS_LIST_IF_OK,       /* && */
+	NS_LIST_IF_FAILED,   /* || */
+};
+
+struct ns_list_item {
+	enum ns_list_op op;
+	struct ns_pipeline pipeline;
+};
+
 struct ns_expect {
 	char *text;           /* the expected line, indentation removed */
 	int line;             /* its line number in the file */
@@ -27,6 +40,10 @@ struct ns_step {
 	char prompt;          /* '#' or '$' */
 	char *cmdline;        /* the command as typed, trailing comment removed */
 	struct ns_pipeline pipeline;
+	/* the pipelines after the first when the line is a command list,
+	 * in order; their output follows the first's in the step's */
+	struct ns_list_item *more;
+	size_t nmore;
 	struct ns_expect *expect;
 	size_t nexpect, expect_cap;
 	bool unordered;       /* the block started with "[unordered]" */

@@ -587,17 +587,17 @@ static int parse_stage_in(struct parser *p, struct ns_stage *st, size_t index, b
  * cat, and the judge sees the output as cat's piped into the filter (a
  * mountinfo table that grep selects from is judged as one). A FILE cat
  * refuses is named as the filter's. */
-static int read_file_first(struct parser *p, struct ns_step *step)
+static int read_file_first(struct parser *p, struct ns_pipeline *pl)
 {
-	struct ns_stage *f = &step->pipeline.stages[0], *v, *cat;
+	struct ns_stage *f = &pl->stages[0], *v, *cat;
 	size_t file = f->def->file(f->args);
 	struct ns_parse_err e = { NULL, 0 };
 
-	v = xcalloc(step->pipeline.n + 1, sizeof(*v));
-	memcpy(v + 1, step->pipeline.stages, step->pipeline.n * sizeof(*v));
-	free(step->pipeline.stages);
-	step->pipeline.stages = v;
-	step->pipeline.n++;
+	v = xcalloc(pl->n + 1, sizeof(*v));
+	memcpy(v + 1, pl->stages, pl->n * sizeof(*v));
+	free(pl->stages);
+	pl->stages = v;
+	pl->n++;
 	f = &v[1];
 	cat = &v[0];
 	cat->argc = 2;
@@ -638,6 +638,20 @@ static void take_words(struct ns_stage *st, struct ns_words *w, int base)
 }
 
 /* A redirection is only echo's: `echo TEXT > FILE` (or >>), alone. */
+/* The number of stages of the pipeline that stage i of sp belongs to. */
+static size_t pipeline_len(const struct ns_split *sp, size_t i)
+{
+	size_t first = 0, end = sp->n;
+
+	for (size_t k = 0; k < sp->nlists; k++) {
+		if (sp->lists[k].first <= i)
+			first = sp->lists[k].first;
+		else if (sp->lists[k].first < end)
+			end = sp->lists[k].first;
+	}
+	return end - first;
+}
+
 static int check_redirect(struct parser *p, const struct ns_split *sp, int base)
 {
 	for (size_t i = 0; i < sp->n; i++) {
@@ -645,7 +659,7 @@ static int check_redirect(struct parser *p, const struct ns_split *sp, int base)
 
 		if (!w->redir)
 			continue;
-		if (sp->n > 1 || !w->n || strcmp(w->v[0], "echo"))
+		if (pipeline_len(sp, i) > 1 || !w->n || strcmp(w->v[0], "echo"))
 			return ns_parser_fail(p, base + w->redir_col,
 					      "redirection '%s' is only supported as 'echo TEXT %s FILE', alone on its line",
 					      w->append ? ">>" : ">", w->append ? ">>" : ">");
@@ -719,17 +733,36 @@ static int parse_command(struct parser *p, struct ns_step *step,
 		ns_split_free(&sp);
 		return -1;
 	}
-	step->pipeline.stages = xcalloc(sp.n, sizeof(struct ns_stage));
-	step->pipeline.n = sp.n;
-	for (size_t i = 0; i < sp.n; i++)
-		take_words(&step->pipeline.stages[i], &sp.stages[i], base);
+	step->nmore = sp.nlists;
+	step->more = sp.nlists ? xcalloc(sp.nlists, sizeof(*step->more)) : NULL;
+	for (size_t k = 0; k <= sp.nlists; k++) {
+		size_t first = k ? sp.lists[k - 1].first : 0;
+		size_t last = k < sp.nlists ? sp.lists[k].first : sp.n;
+		struct ns_pipeline *pl = k ? &step->more[k - 1].pipeline : &step->pipeline;
+
+		if (k)
+			step->more[k - 1].op = sp.lists[k - 1].op == ';' ? NS_LIST_ALWAYS :
+					       sp.lists[k - 1].op == '&' ? NS_LIST_IF_OK : NS_LIST_IF_FAILED;
+		pl->stages = xcalloc(last - first, sizeof(struct ns_stage));
+		pl->n = last - first;
+		for (size_t i = first; i < last; i++)
+			take_words(&pl->stages[i - first], &sp.stages[i], base);
+	}
 	ns_split_free(&sp);
-	for (size_t i = 0; i < step->pipeline.n; i++)
-		if (parse_stage_in(p, &step->pipeline.stages[i], i, true) < 0)
+	for (size_t k = 0; k <= step->nmore; k++) {
+		struct ns_pipeline *pl = k ? &step->more[k - 1].pipeline : &step->pipeline;
+
+		for (size_t i = 0; i < pl->n; i++)
+			if (parse_stage_in(p, &pl->stages[i], i, true) < 0)
+				return -1;
+		if (pl->stages[0].def->filter && read_file_first(p, pl) < 0)
 			return -1;
-	if (step->pipeline.stages[0].def->filter && read_file_first(p, step) < 0)
-		return -1;
-	tell_piped(&step->pipeline);
+		tell_piped(pl);
+		if (step->nmore && pl->stages[0].def->shell != NS_SHELL_KEEPS)
+			return ns_parser_fail(p, pl->stages[0].col[0],
+					      "'%s' in a list ('&&', '||', ';') is not supported: it starts or ends a shell, so put it on a line of its own",
+					      pl->stages[0].argv[0]);
+	}
 	return 0;
 }
 
@@ -1093,6 +1126,12 @@ static void free_step(struct ns_step *st)
 	for (size_t i = 0; i < st->pipeline.n; i++)
 		free_stage(&st->pipeline.stages[i]);
 	free(st->pipeline.stages);
+	for (size_t k = 0; k < st->nmore; k++) {
+		for (size_t i = 0; i < st->more[k].pipeline.n; i++)
+			free_stage(&st->more[k].pipeline.stages[i]);
+		free(st->more[k].pipeline.stages);
+	}
+	free(st->more);
 	for (size_t i = 0; i < st->nexpect; i++)
 		free(st->expect[i].text);
 	free(st->expect);

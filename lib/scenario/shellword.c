@@ -281,6 +281,36 @@ static int lex_double(struct lexer *lx)
 	return 0;
 }
 
+/* ';', '&&' or '||' at lx->i: the pipeline before it ends, and a new
+ * one of the list begins after it. */
+static int lex_list(struct lexer *lx)
+{
+	char c = lx->s[lx->i];
+	size_t len = c == ';' ? 1 : 2;
+	const char *name = c == ';' ? ";" : c == '&' ? "&&" : "||";
+	char what[64];
+	void *v;
+
+	if (lx->redir == 1)
+		return lex_fail(lx, lx->i, "missing file name after '>'");
+	close_word(lx);
+	if (cur_stage(lx)->n == 0) {
+		snprintf(what, sizeof(what), "empty command before '%s'", name);
+		return lex_fail(lx, lx->i, what);
+	}
+	if (lx->fd_redir == 1)
+		return lex_fail(lx, lx->i, "missing file name after '<'");
+	lx->redir = 0;
+	lx->fd_redir = 0;
+	new_stage(lx);
+	v = lx->out->lists;
+	ns_grow(&v, &lx->out->lists_cap, lx->out->nlists + 1, sizeof(*lx->out->lists));
+	lx->out->lists = v;
+	lx->out->lists[lx->out->nlists++] = (struct ns_split_list){ lx->out->n - 1, c, lx->i };
+	lx->i += len;
+	return 0;
+}
+
 static int lex_char(struct lexer *lx)
 {
 	char c = lx->s[lx->i];
@@ -301,27 +331,33 @@ static int lex_char(struct lexer *lx)
 		return lex_fd_redirect(lx);
 	if (lx->fd_redir == 1 && lx->word_start < 0 && strchr("|;&<>", c))
 		return lex_fail(lx, lx->i, "missing file name after '<'");
+	if (lx->redir == 2 && (c == ';' || (c == '&' && lx->s[lx->i + 1] == '&') ||
+			       (c == '|' && lx->s[lx->i + 1] == '|')))
+		return lex_list(lx);
 	if (lx->redir == 2 && c != '#' && c != ' ' && c != '\t') {
 		/* a shell would take more words; nstest keeps the file last */
 		if (c == '|')
 			return lex_fail(lx, lx->i, "'|' after a redirection is not supported");
 		return lex_fail(lx, lx->i, "nothing may follow the file of a redirection");
 	}
+	if (c == ';' || (c == '&' && lx->s[lx->i + 1] == '&') ||
+	    (c == '|' && lx->s[lx->i + 1] == '|'))
+		return lex_list(lx);
 	if (c == '|') {
 		if (lx->redir == 1)
 			return lex_fail(lx, lx->i, "missing file name after '>'");
 		close_word(lx);
 		if (cur_stage(lx)->n == 0)
 			return lex_fail(lx, lx->i, "empty command before '|'");
-		if (lx->s[lx->i + 1] == '|')
-			return lex_fail(lx, lx->i, "unsupported shell syntax '||'");
 		new_stage(lx);
 		lx->i++;
 		return 0;
 	}
+	if (c == '&')
+		return lex_fail(lx, lx->i, "a command run in the background ('&') is not supported");
 	if (c == '$' && lx->vars)
 		return lex_dollar(lx, false);
-	if (strchr(";&<()`$*?[{}~", c)) {
+	if (strchr("<()`$*?[{}~", c)) {
 		char what[64];
 		snprintf(what, sizeof(what), "unsupported shell syntax '%c'", c);
 		return lex_fail(lx, lx->i, what);
@@ -365,8 +401,22 @@ int ns_shell_split_vars(const char *s, const struct ns_shell_vars *vars, struct 
 			r = lex_fail(&lx, lx.i, "missing file name after '<'");
 		else if (lx.redir == 1)
 			r = lex_fail(&lx, (size_t)cur_stage(&lx)->redir_col, "missing file name after '>'");
-		else if (cur_stage(&lx)->n == 0 && out->n > 1)
+		else if (cur_stage(&lx)->n == 0 && out->nlists &&
+			 out->lists[out->nlists - 1].first == out->n - 1) {
+			/* "A;" ends with nothing after ';', as bash allows;
+			 * "A &&" and "A ||" want a command after them */
+			const struct ns_split_list *l = &out->lists[out->nlists - 1];
+
+			if (l->op == ';') {
+				out->nlists--;
+				free(out->stages[--out->n].v);
+			} else {
+				r = lex_fail(&lx, lx.i, l->op == '&' ? "empty command after '&&'"
+								    : "empty command after '||'");
+			}
+		} else if (cur_stage(&lx)->n == 0 && out->n > 1) {
 			r = lex_fail(&lx, lx.i, "empty command after '|'");
+		}
 	}
 	ns_buf_free(&lx.word);
 	if (r)
@@ -385,5 +435,6 @@ void ns_split_free(struct ns_split *sp)
 		free(sp->stages[i].redir);
 	}
 	free(sp->stages);
+	free(sp->lists);
 	memset(sp, 0, sizeof(*sp));
 }

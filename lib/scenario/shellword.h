@@ -23,10 +23,23 @@ struct ns_words {
 	bool append;    /* ">>" */
 };
 
+/* Where a command list's next pipeline begins (A; B, A && B, A || B):
+ * the index of its first stage, the operator before it, and that
+ * operator's offset in the input. */
+struct ns_split_list {
+	size_t first;
+	char op;        /* ';', '&' (&&) or '|' (||) */
+	size_t at;
+};
+
 struct ns_split {
 	struct ns_words *stages;
 	size_t n, cap;  /* cap: room in stages, which grows by doubling */
 	size_t comment; /* offset of the trailing comment, or the input length */
+	/* the pipelines after the first of a list; a ';' that ends the line
+	 * adds none */
+	struct ns_split_list *lists;
+	size_t nlists, lists_cap;
 };
 
 /* Returns 0, or -1 with *msg (heap) and *at (0-based offset) describing

@@ -58,7 +58,7 @@ lint_bad() {
 @test "bad: invalid UTF-8" { lint_bad invalid-utf8; }
 @test "bad: overlong UTF-8" { lint_bad utf8-overlong; }
 @test "bad: only prose, no command" { lint_bad prose-only; }
-@test "bad: unsupported shell syntax ';'" { lint_bad shell-semicolon; }
+@test "bad: a command in the background ('&')" { lint_bad shell-background; }
 @test "bad: unsupported shell syntax '>'" { lint_bad shell-redirect; }
 @test "bad: a filter as the first command" { lint_bad filter-first; }
 @test "bad: a filter after a pipe with a FILE to read" { lint_bad filter-file-after-pipe; }

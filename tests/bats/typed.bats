@@ -234,3 +234,56 @@ SCN
 	assert_line "$SCN_DIR/bad.scn:7:12: error: '\$\$' (the shell's process ID) is not supported"
 	assert_line "$SCN_DIR/bad.scn:8:11: error: a variable set for one command ('D=1 ls') is not supported: set it on a line of its own"
 }
+
+# A && B, A || B and A ; B on one line, as bash runs them: && and || on
+# the exit status of what ran last (grep's 1 for nothing selected,
+# findmnt's 1 for no such mount), the output of every command that ran,
+# in order (issue 29: 16 of 17 pasted sessions stopped at '&&' or ';').
+@test "typed: command lists with &&, || and ; on both backends; a command that must not run fails the twin" {
+	scn=$(write_scn lists <<'SCN'
+errors: util-linux
+
+    # mkdir /x && mount -t tmpfs none /x && findmnt -no TARGET /x
+    /x
+    # cd /x; pwd ; ls
+    /x
+    # mkdir /x || echo exists
+    mkdir: EEXIST (File exists)
+    exists
+    # mkdir /y && echo made || echo not
+    made
+    # umount /nowhere && echo gone
+    umount: /nowhere: no mount point specified.
+    # grep zzz /proc/self/mountinfo || echo no zzz
+    no zzz
+    # findmnt /y || echo not mounted
+    not mounted
+    # cat /proc/self/mountinfo | grep -c tmpfs && echo some
+    2
+    some
+    # echo a; echo b;
+    a
+    b
+SCN
+	)
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$scn"
+		assert_success
+	done
+	# a command after a failed && must not run, nor one after a good ||
+	printf '%s\n' "    # umount /nowhere && echo gone" "    umount: EINVAL (Invalid argument)" "    gone" >"$SCN_DIR/wrong1.scn"
+	printf '%s\n' "    # mkdir /z || echo exists" "    exists" >"$SCN_DIR/wrong2.scn"
+	for w in wrong1 wrong2; do
+		for b in kernel model; do
+			run "$NSTEST" run --backend "$b" "$SCN_DIR/$w.scn"
+			assert_failure 1
+		done
+	done
+	printf '%s\n' '    # mkdir /a && unshare -m sh' '    # echo a &' '    # echo a &&' '    # ; echo a' >"$SCN_DIR/bad.scn"
+	run "$NSTEST" lint "$SCN_DIR/bad.scn"
+	assert_failure 2
+	assert_line "$SCN_DIR/bad.scn:1:19: error: 'unshare' in a list ('&&', '||', ';') is not supported: it starts or ends a shell, so put it on a line of its own"
+	assert_line "$SCN_DIR/bad.scn:2:14: error: a command run in the background ('&') is not supported"
+	assert_line "$SCN_DIR/bad.scn:3:16: error: empty command after '&&'"
+	assert_line "$SCN_DIR/bad.scn:4:7: error: empty command before ';'"
+}

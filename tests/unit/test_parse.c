@@ -170,7 +170,7 @@ TEST(errors)
 	parse_error("    # mount | uniq\n", "t.scn:1:15: error: unknown filter 'uniq'", "unknown filter");
 	parse_error("    # ls 'abc\n", "t.scn:1:10: error: unterminated single quote", "single quote");
 	parse_error("    # ls \"abc\n", "t.scn:1:10: error: unterminated double quote", "double quote");
-	parse_error("    # ls; ls\n", "t.scn:1:9: error: unsupported shell syntax ';'", "semicolon");
+	parse_error("    # ls & ls\n", "t.scn:1:10: error: a command run in the background ('&') is not supported", "background");
 	parse_error("    # ls > x\n", "t.scn:1:10: error: redirection '>' is only supported as 'echo TEXT > FILE', alone on its line", "redirect");
 	parse_error("    # grep x\n", "t.scn:1:7: error: 'grep' is a filter: it reads the output of a command through '|', or a FILE operand", "filter first");
 	parse_error("    # mount | mkdir x\n", "t.scn:1:15: error: 'mkdir' cannot read from a pipe", "command after pipe");
