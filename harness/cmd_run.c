@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "progress.h"
 #include "run/backend.h"
 #include "report/reporter.h"
 #include "run/require.h"
@@ -448,7 +449,8 @@ struct run_state {
 	struct ns_tally tally;
 	struct ns_scenario *const *sc;
 	size_t total;
-	bool progress;          /* --output: progress on the terminal (stderr) */
+	struct progress progress; /* on stderr, when the report is not the progress */
+	size_t done;            /* results handed out */
 	unsigned bad, unjudged; /* --bisect: see bisect_status() */
 	struct vsig *first;     /* --repeat: each scenario's verdict in run 1 */
 	struct ns_not_run *not_run; /* a stopped run's scenarios without a result */
@@ -586,17 +588,34 @@ static void on_started(void *p, size_t index)
 	for (size_t i = 0; i < st->nsinks; i++)
 		if (st->sink[i].rep->started)
 			st->sink[i].rep->started(&st->sink[i].ctx, index, st->sc[index]);
-	if (st->progress)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, st->total, st->sc[index]->path);
+	/* the line names the first scenario without a result; a worker
+	 * takes the next one early, which changes nothing there */
+	if (index == st->done)
+		progress_update(&st->progress, st->done, st->sc[index]->path);
+}
+
+static void on_tick(void *p)
+{
+	struct run_state *st = p;
+
+	progress_tick(&st->progress);
 }
 
 static void on_result(void *p, size_t index, const struct ns_result *r)
 {
 	struct run_state *st = p;
 
+	/* a report on the same terminal prints below no half line */
+	progress_clear(&st->progress);
 	for (size_t i = 0; i < st->nsinks; i++)
 		st->sink[i].rep->scenario(&st->sink[i].ctx, index, r);
 	ns_tally_add(&st->tally, r->v->status);
+	st->done = index + 1;
+	if (st->tally.failed || st->tally.xpassed)
+		snprintf(st->progress.extra, sizeof(st->progress.extra), "%u failed",
+			 st->tally.failed + st->tally.xpassed);
+	progress_update(&st->progress, st->done,
+			st->done < st->total ? st->sc[st->done]->path : NULL);
 	if (st->first)
 		vsig_of(r, &st->first[index]);
 	/* for bisecting, xfail markers do not count: the documented rule
@@ -677,8 +696,12 @@ static void init_sinks(struct run_state *st, const struct run_cli *cli,
 /* Open every report file before the first scenario runs: a file that
  * cannot be written stops the run with nothing written. 0, or -1 after
  * saying which and why. A report to a file has no colour and no progress
- * of its own; for --output the progress stays on the terminal, through
- * stderr. */
+ * of its own. The progress goes to stderr (progress.h: a live line on a
+ * terminal, a plain line at least every 10 s off one) whenever the
+ * report of --format is not itself the progress: it goes to a file
+ * (--output), or it is a machine's format (tap, junit, json, html). The
+ * human report on stdout is the progress already, a line per scenario
+ * (and its own live line on a terminal). */
 static int open_sinks(struct run_state *st)
 {
 	for (size_t i = 0; i < st->nsinks; i++) {
@@ -703,7 +726,8 @@ static int open_sinks(struct run_state *st)
 		k->ctx.color = false;
 		k->ctx.progress = false;
 	}
-	st->progress = st->sink[0].path && isatty(STDERR_FILENO);
+	progress_init(&st->progress, st->sink[0].path || st->sink[0].rep != &ns_reporter_human,
+		      isatty(STDERR_FILENO), "run", "scenarios", st->total);
 	return 0;
 }
 
@@ -758,8 +782,7 @@ static int end_reports(struct run_state *st)
 		}
 		st->sink[i].rep->end(ctx, &st->tally);
 	}
-	if (st->progress)
-		fputs("\r\033[K", stderr);
+	progress_clear(&st->progress);
 	hold_stop_signals(true);
 	committed = commit_sinks(st);
 	stop_files = NULL;
@@ -772,7 +795,7 @@ static int run_reported(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	struct ns_runner_opts ro;
 	struct ns_report_ctx base;
 	struct run_state st;
-	struct ns_runner_hooks hooks = { &st, on_started, on_result, on_unfinished };
+	struct ns_runner_hooks hooks = { &st, on_started, on_result, on_unfinished, on_tick };
 	char hostname[256];
 	size_t flaky = 0, ran;
 	int committed;
