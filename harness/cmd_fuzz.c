@@ -295,8 +295,13 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
 		if (c == ':')
 			return bad("option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
+		if (c == '?') {
+			const char *near = suggest_option(argv[optind - 1], longopts);
+
+			if (near)
+				return bad("unknown option '%s'; did you mean '--%s'?", argv[optind - 1], near);
 			return bad("unknown option '%s'", argv[optind - 1]);
+		}
 		if (c == 'h') {
 			fputs(fuzz_help, stdout);
 			cli->help = true;

@@ -51,7 +51,7 @@ static const char run_help[] =
 	"  --list                 print the scenario files that would run, run nothing\n"
 	"  --format FORMAT        human (default), tap, junit, json or html (a page with\n"
 	"                         each failing scenario and its propagation graphs)\n"
-	"  --output FILE          write the report to FILE (progress stays on the terminal)\n"
+	"  -o, --output FILE      write the report to FILE (progress goes to stderr)\n"
 	"  --report FORMAT:FILE   also write a report in FORMAT to FILE, from the same run\n"
 	"                         (repeatable; each report a file of its own)\n"
 	"  -v, --verbose          human format: the whole transcript, not only failures\n"
@@ -99,7 +99,7 @@ struct run_cli {
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
-       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
+       OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
        OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_REPEAT, OPT_HELP = 'h' };
 
 #define MAX_REPEAT 10000
@@ -258,7 +258,7 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_UPDATE:
 		cli->update = true;
 		return 0;
-	case OPT_OUTPUT:
+	case 'o':
 		cli->output = optarg;
 		return 0;
 	case OPT_BISECT:
@@ -314,7 +314,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "userns", no_argument, NULL, OPT_USERNS },
-		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "bisect", no_argument, NULL, OPT_BISECT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -336,13 +336,13 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 	optind = 1;
 	opterr = 0; /* one message of our own, naming the option */
 	/* GNU order: options may follow the paths, -- ends them */
-	while ((c = getopt_long(argc, argv, ":vt:j:xh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":vt:j:xo:h", longopts, NULL)) != -1) {
 		if (c == ':') {
 			usage_error("run: option '%s' needs a value", argv[optind - 1]);
 			return -1;
 		}
 		if (c == '?') {
-			usage_error("run: unknown option '%s'", argv[optind - 1]);
+			unknown_option("run", argv[optind - 1], longopts);
 			return -1;
 		}
 		if (c == OPT_HELP) {

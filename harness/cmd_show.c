@@ -143,8 +143,10 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct c
 			if (opt_quirks(cfg, optarg) < 0)
 				return -1;
 		} else {
-			usage_error(c == ':' ? "show: option '%s' needs a value" : "show: unknown option '%s'",
-				    argv[optind - 1]);
+			if (c == ':')
+				usage_error("show: option '%s' needs a value", argv[optind - 1]);
+			else
+				unknown_option("show", argv[optind - 1], longopts);
 			return -1;
 		}
 	}

@@ -301,7 +301,7 @@ SCN
 	# every command main.c dispatches has its usage line and its line
 	# in the list of commands
 	local cmd
-	for cmd in $(grep -o 'strcmp(argv\[1\], "[a-z]*")' "$NSTEST_ROOT/harness/main.c" | cut -d'"' -f2); do
+	for cmd in $(grep -o '{ "[a-z]*", cmd_[a-z]* }' "$NSTEST_ROOT/harness/main.c" | cut -d'"' -f2) help; do
 		assert_line --regexp "^(usage: |       )nstest $cmd "
 		assert_line --regexp "^  $cmd +[a-z]"
 	done
@@ -382,7 +382,7 @@ SCN
 	assert_output --regexp '^nstest [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
-@test "cli: an unknown run option gives the usage and exits 2" {
+@test "cli: an unknown run option points at run --help and exits 2" {
 	scn=$(write_scn ok <<'SCN'
     # mkdir /a
 SCN
@@ -391,13 +391,14 @@ SCN
 	assert_failure 2
 	assert_output ""
 	[[ $stderr == *"--frobnicate"* ]] || fail "stderr does not name the option: $stderr"
-	[[ $stderr == *"usage: nstest run "* ]] || fail "no usage: $stderr"
+	[[ $stderr == *$'\n'"Try 'nstest run --help' for more information." ]] || fail "no pointer to --help: $stderr"
+	[[ $stderr != *"usage: nstest"* ]] || fail "the whole usage: $stderr"
 }
 
-@test "cli: a bad --devices value gives the usage and exits 2" {
+@test "cli: a bad --devices value points at --help and exits 2" {
 	run --separate-stderr "$NSTEST" run --devices=floppy /nonexistent.scn
 	assert_failure 2
-	[[ $stderr == "nstest: error: --devices must be tmpfs or loop, not 'floppy'"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: --devices must be tmpfs or loop, not 'floppy'"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
@@ -415,7 +416,7 @@ SCN
 	run --separate-stderr "$NSTEST" run --backend modle "$scn"
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown backend 'modle' (known: kernel, model)"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown backend 'modle' (known: kernel, model)"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 	run --separate-stderr "$NSTEST" show --backend modle "$scn"
 	assert_failure 2
@@ -442,31 +443,31 @@ SCN
 	run --separate-stderr "$NSTEST" run --format xml /nonexistent.scn
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json, html)"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json, html)"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
-@test "cli: a bad --timeout value gives the usage and exits 2" {
+@test "cli: a bad --timeout value points at --help and exits 2" {
 	run --separate-stderr "$NSTEST" run --timeout -1 /nonexistent.scn
 	assert_failure 2
-	[[ $stderr == "nstest: error: --timeout must be a number of seconds from 0 (no watchdog) to 86400, not '-1'"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: --timeout must be a number of seconds from 0 (no watchdog) to 86400, not '-1'"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
-@test "cli: an unknown subcommand gives the usage and exits 2" {
+@test "cli: an unknown subcommand points at --help and exits 2" {
 	run --separate-stderr "$NSTEST" frobnicate
 	assert_failure 2
-	[[ $stderr == "nstest: error: unknown command 'frobnicate'"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown command 'frobnicate'"$'\n'"Try 'nstest --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
-@test "cli: no arguments, and run with no path, give the usage and exit 2" {
+@test "cli: no arguments give the usage, run with no path points at --help; both exit 2" {
 	run --separate-stderr "$NSTEST"
 	assert_failure 2
 	[[ $stderr == "nstest: error: no command given"$'\n'"usage: "* ]] || fail "$stderr"
 	run --separate-stderr "$NSTEST" run
 	assert_failure 2
-	[[ $stderr == "nstest: error: run needs at least one scenario file or folder"$'\n'"usage: "* ]] ||
+	[[ $stderr == "nstest: error: run needs at least one scenario file or folder"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "$stderr"
 }
 
@@ -485,7 +486,7 @@ SCN
 	mkdir -p "$SCN_DIR/empty"
 	run --separate-stderr "$NSTEST" run "$SCN_DIR/empty"
 	assert_failure 2
-	[[ $stderr == "nstest: error: no scenario files (*.scn) found"$'\n'"usage: "* ]] || fail "$stderr"
+	[[ $stderr == "nstest: error: no scenario files (*.scn) found"$'\n'"Try 'nstest run --help' for more information." ]] || fail "$stderr"
 }
 
 @test "cli: a hung step is killed by the watchdog and the run goes on" {
@@ -1131,4 +1132,81 @@ SCN
 	assert_output --partial 'sibling-order.scn.wrong:8: # findmnt -o TARGET,SOURCE'
 	assert_output --partial '-└─/c     /dev/sdb3'
 	assert_output --partial '+└─/b     /dev/sdb2'
+}
+
+# ---- options and commands spelled alike (issue 30) -------------------------
+
+@test "cli: -V, --version and version print the version; help [CMD] the usage" {
+	local v
+	for v in -V --version version; do
+		run --separate-stderr "$NSTEST" "$v"
+		assert_success
+		assert_output --regexp '^nstest [0-9]+\.[0-9]+\.[0-9]+$'
+		assert_equal "$stderr" ""
+	done
+	run --separate-stderr "$NSTEST" help
+	assert_success
+	assert_line --index 0 "usage: nstest run [OPTION...] PATH..."
+	run --separate-stderr "$NSTEST" help run
+	assert_success
+	assert_line --index 0 "usage: nstest run [OPTION...] PATH..."
+	assert_line --partial "--output FILE"
+	run --separate-stderr "$NSTEST" help graph
+	assert_success
+	assert_line --index 0 --partial "usage: nstest graph "
+	run --separate-stderr "$NSTEST" help frob
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: unknown command 'frob'"$'\n'"Try 'nstest --help' for more information."
+}
+
+@test "cli: run -o FILE is --output FILE, as for graph and export" {
+	scn=$(write_scn ok <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run --format tap -o "$BATS_TEST_TMPDIR/r.tap" "$scn"
+	assert_success
+	assert_output ""
+	run cat "$BATS_TEST_TMPDIR/r.tap"
+	assert_line "ok 1 - $scn"
+	run "$NSTEST" run --help
+	assert_line --partial "-o, --output FILE"
+}
+
+@test "cli: a misspelt command or long option gets a 'did you mean', in every command" {
+	run --separate-stderr "$NSTEST" rnu x.scn
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: unknown command 'rnu' (did you mean 'run'?)"$'\n'"Try 'nstest --help' for more information."
+	run --separate-stderr "$NSTEST" lnit x.scn
+	assert_failure 2
+	[[ $stderr == *"(did you mean 'lint'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" run --formt tap x.scn
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: run: unknown option '--formt' (did you mean '--format'?)"$'\n'"Try 'nstest run --help' for more information."
+	run --separate-stderr "$NSTEST" run --formt=tap x.scn
+	[[ $stderr == *"unknown option '--formt=tap' (did you mean '--format'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" show --explian x.scn
+	[[ $stderr == *"show: unknown option '--explian' (did you mean '--explain'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" graph --fromat svg x.scn
+	[[ $stderr == *"graph: unknown option '--fromat' (did you mean '--format'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" export --otput x x.scn
+	[[ $stderr == *"export: unknown option '--otput' (did you mean '--output'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" fuzz --cuont 3
+	assert_failure 2
+	[[ $stderr == *"unknown option '--cuont'; did you mean '--count'?"* ]] || fail "$stderr"
+	# nothing close: no guess
+	run --separate-stderr "$NSTEST" run --frobnicate x.scn
+	[[ $stderr != *"did you mean"* ]] || fail "$stderr"
+}
+
+@test "cli: a usage error is the error and one line pointing at --help, in every command" {
+	local args
+	for args in "run --jobs 0 x.scn" "show" "graph" "export x.scn" "lint" "run --frob x.scn"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$NSTEST" $args
+		assert_failure 2
+		[[ ${#stderr_lines[@]} == 2 ]] || fail "nstest $args: not two lines: $stderr"
+		[[ ${stderr_lines[0]} == "nstest: error: "* ]] || fail "nstest $args: $stderr"
+		assert_equal "${stderr_lines[1]}" "Try 'nstest ${args%% *} --help' for more information."
+	done
 }
