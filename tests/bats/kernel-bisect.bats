@@ -90,6 +90,8 @@ setup() {
 		printf '    %s\n' "$@"
 		echo "vm-run: no verdict: the guest stopped without a verdict: ${*: -1}"
 	} >&2
+	# a boot that takes a while, for the progress lines (FAKE_SLEEP seconds)
+	sleep "${FAKE_SLEEP:-0}"
 	case $what in
 	good) cat "$FAKE_DIR/good.json"; exit 0 ;;
 	bad) cat "$FAKE_DIR/bad.json"; exit 1 ;;
@@ -379,4 +381,57 @@ trying 9.2.19 and 9.2.20"
 	assert_failure 2
 	assert_equal "$stderr" "kernel-bisect: vm-run: error: not found on PATH: qemu-system-x86_64 cpio; no kernel can boot here: install with ci/install-deps --vm"
 	[[ ! -s $FAKE/boots ]] || fail "booted: $(cat "$FAKE/boots")"
+}
+
+# ---- progress and --help (issue 30) -------------------------------------------
+
+@test "kernel-matrix: says kernel K of N at each start, K of N done at each end, and a line while a kernel boots" {
+	kernel 9.1.2 good
+	kernel 9.1.3 good
+	NSTEST_PROGRESS_INTERVAL=0.2 FAKE_SLEEP=1.5 run --separate-stderr "$NSTEST_ROOT/ci/kernel-matrix" \
+		--no-host --no-junit -o "$BATS_TEST_TMPDIR/out" --debian 9.1.2,9.1.3 -s "$SCN"
+	assert_success
+	[[ $stderr == *"kernel-matrix: 9.1.2: running $SCN in a VM ("*") (kernel 1 of 2)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-matrix: 9.1.3: running $SCN in a VM ("*") (kernel 2 of 2)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-matrix: 9.1.2: done in "*"s (1 of 2 kernels done)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-matrix: 9.1.3: done in "*"s (2 of 2 kernels done)"* ]] || fail "stderr: $stderr"
+	# while 9.1.2 boots, and while 9.1.3 does, with the time left once one is done
+	[[ $stderr == *"kernel-matrix: 0 of 2 kernels done, "*" s elapsed; running: 9.1.2 ("*" s)"* ]] ||
+		fail "no progress line during the first boot: $stderr"
+	[[ $stderr == *"kernel-matrix: 1 of 2 kernels done, "*" s elapsed, about "*" left; running: 9.1.3 ("*" s)"* ]] ||
+		fail "no progress line during the second boot: $stderr"
+	# nothing of it in the matrix on stdout
+	[[ $output != *"kernels done"* ]] || fail "progress on stdout: $output"
+}
+
+@test "kernel-matrix: NSTEST_PROGRESS_INTERVAL=0 keeps only the lines at each start and end" {
+	kernel 9.1.2 good
+	NSTEST_PROGRESS_INTERVAL=0 FAKE_SLEEP=0.5 run --separate-stderr "$NSTEST_ROOT/ci/kernel-matrix" \
+		--no-host --no-junit -o "$BATS_TEST_TMPDIR/out" --debian 9.1.2 -s "$SCN"
+	assert_success
+	[[ $stderr == *"(kernel 1 of 1)"* && $stderr == *"(1 of 1 kernels done)"* ]] || fail "stderr: $stderr"
+	[[ $stderr != *"elapsed"* ]] || fail "stderr: $stderr"
+}
+
+@test "kernel-bisect and kernel-matrix --help: the whole text, every option, exit statuses, an example; status 0" {
+	local s opt
+	for s in kernel-bisect kernel-matrix; do
+		run --separate-stderr "$NSTEST_ROOT/ci/$s" --help
+		assert_success
+		assert_equal "$stderr" ""
+		assert_line --partial "Exit status:"
+		assert_line --regexp "^Examples?:"
+		assert_line --regexp "^    ci/$s "
+		# every option the parser knows is described
+		for opt in $(grep -o 'add_argument("[^"]*"\(, "--[a-z-]*"\)\?' "$NSTEST_ROOT/ci/$s" | grep -o -- '--[a-z-]*'); do
+			[[ $output == *"  $opt"* || $output == *", $opt"* ]] || fail "$s --help does not describe $opt"
+		done
+	done
+	run "$NSTEST_ROOT/ci/kernel-bisect" --help
+	assert_line --index 2 "    ci/kernel-bisect [options] GOOD BAD -- SCENARIO... [NSTEST_RUN_OPTIONS]"
+	# a usage error shows the usage with the scenarios it needs
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" 9.1.2
+	assert_failure 2
+	[[ $stderr == "usage: ci/kernel-bisect [options] GOOD BAD -- SCENARIO... [NSTEST_RUN_OPTIONS]"* ]] ||
+		fail "stderr: $stderr"
 }
