@@ -1210,3 +1210,50 @@ SCN
 		assert_equal "${stderr_lines[1]}" "Try 'nstest ${args%% *} --help' for more information."
 	done
 }
+
+# ---- every script's --help (issue 30) ----------------------------------------
+
+@test "scripts: every script in ci/, tests/churn and tests/isolation-check has a --help: what it does, options, exit statuses, an example; status 0" {
+	local s opt
+	for s in ci/vm-run ci/bisect-step ci/install-deps ci/kernel-matrix ci/kernel-bisect \
+		ci/merge-reports ci/kernels ci/fuzz-campaign tests/churn tests/isolation-check; do
+		run --separate-stderr "$NSTEST_ROOT/$s" --help
+		[[ $status == 0 ]] || fail "$s --help: status $status: $stderr"
+		assert_equal "$stderr" ""
+		[[ ${lines[0]} == "$s "* ]] || fail "$s --help does not start with what it is: ${lines[0]}"
+		[[ ${output,,} == *"exit status"* ]] || fail "$s --help names no exit status"
+		[[ $output =~ $'\n'\ +[^$'\n']*$s\  ]] || fail "$s --help shows no example"
+		[[ $output == *"-h, --help"* || $s == tests/isolation-check ]] ||
+			fail "$s --help does not list itself"
+		# every long option the script's parser takes is described
+		for opt in $(grep -oE -- "^	+(-[a-z] \| )?--[a-z][a-z-]*\)|add_argument\(\"--[a-z-]*\"|add_argument\(\"-[a-z]\", \"--[a-z-]*\"" \
+			"$NSTEST_ROOT/$s" | grep -oE -- '--[a-z][a-z-]*'); do
+			[[ $output == *"$opt"* ]] || fail "$s --help does not describe $opt"
+		done
+	done
+	# every executable script in ci/ is in the list above
+	for s in "$NSTEST_ROOT"/ci/*; do
+		[[ -f $s && -x $s && $s != *.py ]] || continue
+		[[ " vm-run bisect-step install-deps kernel-matrix kernel-bisect merge-reports kernels fuzz-campaign " == *" ${s##*/} "* ]] ||
+			fail "ci/${s##*/} is not checked here"
+	done
+}
+
+@test "scripts: a usage error points at --help, with the status each documents" {
+	run --separate-stderr "$NSTEST_ROOT/ci/vm-run" --bogus
+	assert_failure 2
+	[[ $stderr == *"see $NSTEST_ROOT/ci/vm-run --help"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST_ROOT/ci/vm-run"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "usage:   ci/vm-run [options] KERNEL_IMAGE [-- NSTEST_ARGUMENTS...]"
+	[[ ${stderr_lines[-1]} == "Try '"*"ci/vm-run --help' for more information." ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST_ROOT/ci/bisect-step" --bogus
+	assert_failure 128
+	[[ $stderr == *"unknown option '--bogus' (see "*"ci/bisect-step --help)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST_ROOT/ci/install-deps" --bogus
+	assert_failure 2
+	assert_equal "$stderr" "install-deps: error: unknown option '--bogus'"$'\n'"usage: ci/install-deps [--vm | --bisect]; see ci/install-deps --help"
+	run --separate-stderr "$NSTEST_ROOT/tests/isolation-check"
+	assert_failure 2
+	[[ $stderr == *"see tests/isolation-check --help"* ]] || fail "$stderr"
+}

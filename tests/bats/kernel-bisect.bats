@@ -435,3 +435,35 @@ trying 9.2.19 and 9.2.20"
 	[[ $stderr == "usage: ci/kernel-bisect [options] GOOD BAD -- SCENARIO... [NSTEST_RUN_OPTIONS]"* ]] ||
 		fail "stderr: $stderr"
 }
+
+# vm-run while the VM runs: a qemu stand-in that writes what the guest's
+# init writes to the console, pausing between, and answers verdict 0.
+@test "vm-run: says on stderr what the VM is doing (booting, init, nstest) while it runs" {
+	command -v cpio >/dev/null || skip "cpio is not installed"
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat >"$BATS_TEST_TMPDIR/bin/qemu-stand-in" <<-'EOF'
+	#!/bin/bash
+	console=
+	while (($#)); do
+		[[ $1 == -chardev && $2 == file,id=console,path=* ]] && console=${2#file,id=console,path=}
+		shift
+	done
+	sleep 0.3
+	printf 'vm-init: started\r\n' >>"$console"
+	sleep 0.3
+	printf 'vm-init: running nstest\r\n' >>"$console"
+	sleep 0.3
+	echo "stand-in report"
+	exit 33
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-stand-in"
+	: >"$BATS_TEST_TMPDIR/bzImage"
+	NSTEST_PROGRESS_INTERVAL=0 run --separate-stderr env QEMU="$BATS_TEST_TMPDIR/bin/qemu-stand-in" \
+		NSTEST_VM_CACHE="$BATS_TEST_TMPDIR/vm-cache" \
+		"$NSTEST_ROOT/ci/vm-run" --accel tcg --modules none "$BATS_TEST_TMPDIR/bzImage" -- run "$SCN"
+	assert_success
+	assert_output "stand-in report"
+	[[ $stderr == *"vm-run: bzImage under tcg: booting the kernel, "*" s elapsed (timeout 600 s)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"vm-run: bzImage under tcg: init started, "* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"vm-run: bzImage under tcg: nstest running, "* ]] || fail "stderr: $stderr"
+}
