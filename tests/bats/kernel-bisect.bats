@@ -467,3 +467,13 @@ trying 9.2.19 and 9.2.20"
 	[[ $stderr == *"vm-run: bzImage under tcg: init started, "* ]] || fail "stderr: $stderr"
 	[[ $stderr == *"vm-run: bzImage under tcg: nstest running, "* ]] || fail "stderr: $stderr"
 }
+
+@test "kernel-bisect: says while a kernel boots that it still does" {
+	kernel 9.1.2 good
+	kernel 9.1.3 bad
+	NSTEST_PROGRESS_INTERVAL=0.2 FAKE_SLEEP=1 run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" \
+		-o "$BATS_TEST_TMPDIR/out" 9.1.2 9.1.3 -- "$SCN"
+	assert_success
+	[[ $stderr == *"kernel-bisect: 9.1.2: boot 1 running, "*" s elapsed"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-bisect: 9.1.3: boot 1 running, "*" s elapsed"* ]] || fail "stderr: $stderr"
+}
