@@ -103,9 +103,12 @@ deps:
 # The whole run sits inside one isolation check as well: whatever any test
 # did, the host's mount table must be byte-identical afterwards and no loop
 # device of ours may remain attached.
+# Each stage named as it starts and timed (tests/check-stages); a failing
+# stage ends the run as make would (all of them with make -k).
+CHECK_STAGES := check-unit check-bats check-scenarios check-mutation \
+	check-fuzz check-boundary check-layers check-fuzz-smoke check-flakes
 check: deps
-	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation \
-		check-fuzz check-boundary check-layers check-fuzz-smoke check-flakes
+	tests/isolation-check tests/check-stages $(MAKE) $(CHECK_STAGES)
 
 # The flake check (issue 28): every scenario and every recorded session
 # ten times, on the kernel under tests/churn (mount IDs, devices and peer

@@ -1216,7 +1216,8 @@ SCN
 @test "scripts: every script in ci/, tests/churn and tests/isolation-check has a --help: what it does, options, exit statuses, an example; status 0" {
 	local s opt
 	for s in ci/vm-run ci/bisect-step ci/install-deps ci/kernel-matrix ci/kernel-bisect \
-		ci/merge-reports ci/kernels ci/fuzz-campaign tests/churn tests/isolation-check; do
+		ci/merge-reports ci/kernels ci/fuzz-campaign tests/churn tests/isolation-check \
+		tests/check-stages; do
 		run --separate-stderr "$NSTEST_ROOT/$s" --help
 		[[ $status == 0 ]] || fail "$s --help: status $status: $stderr"
 		assert_equal "$stderr" ""
@@ -1256,4 +1257,46 @@ SCN
 	run --separate-stderr "$NSTEST_ROOT/tests/isolation-check"
 	assert_failure 2
 	[[ $stderr == *"see tests/isolation-check --help"* ]] || fail "$stderr"
+}
+
+# ---- make check's stages (issue 30) --------------------------------------------
+
+fake_make() {
+	cat >"$BATS_TEST_TMPDIR/make" <<-'EOF'
+	#!/bin/bash
+	echo "making $1"
+	[[ $1 != bad* ]]
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/make"
+}
+
+@test "check-stages: names each stage as it starts, says how long each took, and sums up" {
+	fake_make
+	MAKEFLAGS= run --separate-stderr "$NSTEST_ROOT/tests/check-stages" "$BATS_TEST_TMPDIR/make" one two
+	assert_success
+	assert_line --index 0 "check: stage 1 of 2: one"
+	assert_line --index 1 "making one"
+	assert_line --index 2 --regexp "^check: one passed in [0-9]+ s$"
+	assert_line --index 3 "check: stage 2 of 2: two"
+	assert_line --regexp "^check: [0-9]+ s in all, 2 of 2 stages run:$"
+	assert_line --regexp "^  two +[0-9]+ s  passed$"
+}
+
+@test "check-stages: stops at the first stage that fails with its status, as make does; make -k runs them all" {
+	fake_make
+	MAKEFLAGS= run --separate-stderr "$NSTEST_ROOT/tests/check-stages" "$BATS_TEST_TMPDIR/make" one bad two
+	assert_failure 1
+	assert_line --regexp "^check: bad failed \(status 1\) in [0-9]+ s$"
+	refute_line "making two"
+	assert_line --regexp "^  bad +[0-9]+ s  FAILED \(status 1\)$"
+	MAKEFLAGS="k -j2" run --separate-stderr "$NSTEST_ROOT/tests/check-stages" "$BATS_TEST_TMPDIR/make" one bad two
+	assert_failure 1
+	assert_line "making two"
+	assert_line --regexp "^check: [0-9]+ s in all, 3 of 3 stages run:$"
+}
+
+@test "check-stages: make check runs its stages through it, inside tests/isolation-check" {
+	grep -q '^	tests/isolation-check tests/check-stages $(MAKE) $(CHECK_STAGES)$' "$NSTEST_ROOT/Makefile" ||
+		fail "make check does not run tests/check-stages"
+	grep -q '^CHECK_STAGES := check-unit check-bats' "$NSTEST_ROOT/Makefile" || fail "no CHECK_STAGES"
 }
