@@ -55,6 +55,10 @@ static const char run_help[] =
 	"  --report FORMAT:FILE   also write a report in FORMAT to FILE, from the same run\n"
 	"                         (repeatable; each report a file of its own)\n"
 	"  -v, --verbose          human format: the whole transcript, not only failures\n"
+	"  --color[=WHEN]         human format on stdout: colour verdicts and diffs auto\n"
+	"                         (default: on a terminal, unless NO_COLOR is set),\n"
+	"                         always (for CI logs that show colour; --color alone)\n"
+	"                         or never; a report file never has colour\n"
 	"  --repeat N             run every scenario N times (1 to 10000); the report is\n"
 	"                         of the first run, and a scenario whose verdict changed\n"
 	"                         is named on stderr and fails the run (125 with --bisect)\n"
@@ -73,6 +77,9 @@ struct report_req {
 	const char *path;          /* FILE, within spec */
 	const char *spec;          /* FORMAT:FILE as given, for messages */
 };
+
+/* --color=WHEN */
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct run_cli {
 	const char *backend_name;  /* --backend NAME, or NULL */
@@ -93,6 +100,7 @@ struct run_cli {
 	const char *shard;         /* "K/N" for the reports (shard_text), or NULL */
 	char shard_text[24];       /* written as K/N, whatever zeros were typed */
 	const char *output;        /* --output FILE */
+	enum color_when color;     /* --color: auto (the default), always, never */
 	const struct ns_reporter *reporter;
 	struct report_req *reports; /* --report FORMAT:FILE, in order */
 	size_t nreports;
@@ -100,7 +108,7 @@ struct run_cli {
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
        OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
-       OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_REPEAT, OPT_HELP = 'h' };
+       OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_REPEAT, OPT_COLOR, OPT_HELP = 'h' };
 
 #define MAX_REPEAT 10000
 
@@ -291,6 +299,19 @@ static int parse_option(int c, struct run_cli *cli)
 		usage_error("--repeat must be a number of runs from 1 to %d, not '%s'", MAX_REPEAT,
 			    optarg);
 		return -1;
+	case OPT_COLOR:
+		/* --color alone is always, as for ls and grep */
+		if (!optarg || !strcmp(optarg, "always"))
+			cli->color = COLOR_ALWAYS;
+		else if (!strcmp(optarg, "auto"))
+			cli->color = COLOR_AUTO;
+		else if (!strcmp(optarg, "never"))
+			cli->color = COLOR_NEVER;
+		else {
+			usage_error("--color must be auto, always or never, not '%s'", optarg);
+			return -1;
+		}
+		return 0;
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
@@ -323,6 +344,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "allow-empty-shard", no_argument, NULL, OPT_ALLOW_EMPTY_SHARD },
 		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -639,8 +661,11 @@ static void init_ctx(struct ns_report_ctx *ctx, const struct run_cli *cli, size_
 	ctx->out = stdout;
 	ctx->total = n;
 	ctx->verbose = cli->verbose;
-	/* no-color.org: a NO_COLOR that is set and not empty */
-	ctx->color = tty && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	/* auto: on a terminal, unless NO_COLOR is set and not empty
+	 * (no-color.org); always and never say it on the command line,
+	 * which outranks the environment */
+	ctx->color = cli->color == COLOR_ALWAYS ||
+		     (cli->color == COLOR_AUTO && tty && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
 	ctx->version = NS_VERSION;
 	ctx->progress = tty;
 	ctx->devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";

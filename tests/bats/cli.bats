@@ -1300,3 +1300,44 @@ fake_make() {
 		fail "make check does not run tests/check-stages"
 	grep -q '^CHECK_STAGES := check-unit check-bats' "$NSTEST_ROOT/Makefile" || fail "no CHECK_STAGES"
 }
+
+# ---- --color (issue 30) ----------------------------------------------------------
+
+@test "cli: --color=always colours a report on a pipe, for CI logs; it outranks NO_COLOR" {
+	scn=$(write_scn fail <<'SCN'
+    # mkdir /a
+    # ls /
+    b
+SCN
+	)
+	run --separate-stderr "$NSTEST" run --color=always "$scn"
+	assert_failure 1
+	[[ $output == *$'\033[31mFAIL'* ]] || fail "no colour: $output"
+	NO_COLOR=1 run --separate-stderr "$NSTEST" run --color "$scn"
+	[[ $output == *$'\033[31m'* ]] || fail "--color alone is always: $output"
+	# auto, the default: none on a pipe
+	run --separate-stderr "$NSTEST" run --color=auto "$scn"
+	[[ $output != *$'\033'* ]] || fail "colour on a pipe: $output"
+	# a report file never has colour
+	run --separate-stderr "$NSTEST" run --color=always -o "$BATS_TEST_TMPDIR/r.txt" "$scn"
+	run cat "$BATS_TEST_TMPDIR/r.txt"
+	[[ $output != *$'\033'* ]] || fail "colour in the file: $output"
+}
+
+@test "cli: --color=never on a terminal, and NO_COLOR under auto, give no colour; a bad WHEN is a usage error" {
+	scn=$(write_scn fail <<'SCN'
+    # mkdir /a
+    # ls /
+    b
+SCN
+	)
+	run script -qec "$NSTEST run $scn" /dev/null
+	[[ $output == *$'\033[31mFAIL'* ]] || fail "no colour on a terminal: $output"
+	run script -qec "$NSTEST run --color=never $scn" /dev/null
+	[[ $output != *$'\033[31m'* ]] || fail "colour with never: $output"
+	run script -qec "env NO_COLOR=1 $NSTEST run $scn" /dev/null
+	[[ $output != *$'\033[31m'* ]] || fail "colour with NO_COLOR: $output"
+	run --separate-stderr "$NSTEST" run --color=sometimes "$scn"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "nstest: error: --color must be auto, always or never, not 'sometimes'"
+}
