@@ -19,6 +19,10 @@ PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 DATADIR   ?= $(PREFIX)/share/nstest
 MANDIR    ?= $(PREFIX)/share/man
+# Shell completion (harness/completion/): where bash-completion and zsh
+# look for it under PREFIX.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 DESTDIR   ?=
 
 CC        ?= cc
@@ -236,6 +240,9 @@ install: nstest
 		'$(DESTDIR)$(DATADIR)/scenarios/{}' ';'
 	install -m 644 docs/nstest.1 $(DESTDIR)$(MANDIR)/man1/nstest.1
 	install -m 644 docs/nstest-scenario.5 $(DESTDIR)$(MANDIR)/man5/nstest-scenario.5
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 harness/completion/nstest.bash $(DESTDIR)$(BASHCOMPDIR)/nstest
+	install -m 644 harness/completion/_nstest $(DESTDIR)$(ZSHCOMPDIR)/_nstest
 
 clean:
 	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) $(UNIT_SELFTEST) \

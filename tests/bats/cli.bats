@@ -1341,3 +1341,46 @@ SCN
 	assert_failure 2
 	assert_equal "${stderr_lines[0]}" "nstest: error: --color must be auto, always or never, not 'sometimes'"
 }
+
+# ---- shell completion (issue 30) ---------------------------------------------------
+
+# complete WORD...: what the bash completion offers for the last WORD
+# after `nstest WORD...`.
+complete_words() {
+	bash -c 'source "$1/harness/completion/nstest.bash"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nstest
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$NSTEST_ROOT" "$NSTEST" "$@"
+}
+
+@test "completion (bash): commands, each command's options, --backend, --quirk, --format, --color values, scenario paths" {
+	run complete_words r
+	assert_output "run"
+	run complete_words he
+	assert_output "help"
+	run complete_words run --form
+	assert_output "--format"
+	run complete_words fuzz --cou
+	assert_output "--count"
+	run complete_words run --format ""
+	assert_output "$(printf '%s\n' human tap junit json html)"
+	run complete_words graph --format ""
+	assert_output "$(printf '%s\n' dot svg)"
+	run complete_words run --backend ""
+	assert_output "$(printf '%s\n' kernel model)"
+	run complete_words show --quirk make-sl
+	assert_output "make-slave-same-root"
+	run complete_words run --color=n
+	assert_output "--color=never"
+	cd "$NSTEST_ROOT"
+	run complete_words run scenarios/article/02
+	assert_output "scenarios/article/02-slave.scn"
+	run complete_words run scenarios/artic
+	assert_output "scenarios/article"
+}
+
+@test "completion (zsh): _nstest uses the bash completion beside it" {
+	grep -q '^#compdef nstest$' "$NSTEST_ROOT/harness/completion/_nstest" || fail "no #compdef"
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh -c "autoload -Uz compinit && compinit -u; fpath=($NSTEST_ROOT/harness/completion \$fpath); autoload -Uz _nstest; source $NSTEST_ROOT/harness/completion/_nstest; whence -w _nstest"
+	assert_success
+}
