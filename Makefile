@@ -19,6 +19,10 @@ PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
 DATADIR   ?= $(PREFIX)/share/nstest
 MANDIR    ?= $(PREFIX)/share/man
+# Shell completion (harness/completion/): where bash-completion and zsh
+# look for it under PREFIX.
+BASHCOMPDIR ?= $(PREFIX)/share/bash-completion/completions
+ZSHCOMPDIR  ?= $(PREFIX)/share/zsh/site-functions
 DESTDIR   ?=
 
 CC        ?= cc
@@ -107,9 +111,12 @@ deps:
 # The whole run sits inside one isolation check as well: whatever any test
 # did, the host's mount table must be byte-identical afterwards and no loop
 # device of ours may remain attached.
+# Each stage named as it starts and timed (tests/check-stages); a failing
+# stage ends the run as make would (all of them with make -k).
+CHECK_STAGES := check-unit check-bats check-scenarios check-mutation \
+	check-fuzz check-boundary check-layers check-fuzz-smoke check-flakes
 check: deps
-	tests/isolation-check $(MAKE) check-unit check-bats check-scenarios check-mutation \
-		check-fuzz check-boundary check-layers check-fuzz-smoke check-flakes
+	tests/isolation-check tests/check-stages $(MAKE) $(CHECK_STAGES)
 
 # The flake check (issue 28): every scenario and every recorded session
 # ten times, on the kernel under tests/churn (mount IDs, devices and peer
@@ -237,6 +244,9 @@ install: nstest
 		'$(DESTDIR)$(DATADIR)/scenarios/{}' ';'
 	install -m 644 docs/nstest.1 $(DESTDIR)$(MANDIR)/man1/nstest.1
 	install -m 644 docs/nstest-scenario.5 $(DESTDIR)$(MANDIR)/man5/nstest-scenario.5
+	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
+	install -m 644 harness/completion/nstest.bash $(DESTDIR)$(BASHCOMPDIR)/nstest
+	install -m 644 harness/completion/_nstest $(DESTDIR)$(ZSHCOMPDIR)/_nstest
 
 clean:
 	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) $(UNIT_SELFTEST) \

@@ -16,12 +16,54 @@ stand-in that takes vm-run's command line and answers as it does."""
 
 import os
 import subprocess
+import threading
+import time
 
 from transcripts import read_report
 
 VM_RUN = os.environ.get("NSTEST_VM_RUN") or \
     os.path.join(os.path.dirname(os.path.abspath(__file__)), "vm-run")
 NO_VERDICT = "vm-run: no verdict: "
+
+
+def progress_interval():
+    """Seconds between progress lines: NSTEST_PROGRESS_INTERVAL (0 to
+    3600), else 10, as nstest's own (nstest(1), ENVIRONMENT)."""
+    try:
+        v = float(os.environ.get("NSTEST_PROGRESS_INTERVAL", ""))
+    except ValueError:
+        return 10.0
+    return v if 0 <= v <= 3600 else 10.0
+
+
+class Heartbeat:
+    """While a boot runs (with Heartbeat(say, text): ...), say text(T),
+    T the seconds since it began, every progress_interval() seconds (never
+    for 0): ci/vm-run's own lines go to a file, and a CI log must not sit
+    silent through a boot of a minute."""
+
+    def __init__(self, say, text):
+        self.say, self.text = say, text
+        self.stopped = threading.Event()
+        self.thread = None
+
+    def __enter__(self):
+        interval = progress_interval()
+        if interval > 0:
+            t0 = time.monotonic()
+
+            def run():
+                while not self.stopped.wait(interval):
+                    self.say(self.text(time.monotonic() - t0))
+            self.thread = threading.Thread(target=run, daemon=True)
+            self.thread.start()
+        return self
+
+    def __exit__(self, *exc):
+        self.stopped.set()
+        if self.thread:
+            self.thread.join()
+        return False
 
 
 def missing_tools():

@@ -58,7 +58,7 @@ int cmd_export(int argc, char **argv)
 			usage_error("export: option %s needs an argument", argv[optind - 1]);
 			return EXIT_USAGE;
 		default:
-			usage_error("export: unknown option %s", argv[optind - 1]);
+			unknown_option("export", argv[optind - 1], longopts);
 			return EXIT_USAGE;
 		}
 	}

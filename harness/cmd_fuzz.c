@@ -12,6 +12,7 @@
  * call), --first NAME (`--first model --vs model` times the model
  * alone). */
 #include "harness.h"
+#include "progress.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -294,8 +295,13 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	while ((c = getopt_long(argc, argv, ":j:h", longopts, NULL)) != -1) {
 		if (c == ':')
 			return bad("option '%s' needs a value", argv[optind - 1]);
-		if (c == '?')
+		if (c == '?') {
+			const char *near = suggest_option(argv[optind - 1], longopts);
+
+			if (near)
+				return bad("unknown option '%s'; did you mean '--%s'?", argv[optind - 1], near);
 			return bad("unknown option '%s'", argv[optind - 1]);
+		}
 		if (c == 'h') {
 			fputs(fuzz_help, stdout);
 			cli->help = true;
@@ -694,28 +700,16 @@ static int probe_vms(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuz
 	return 0;
 }
 
-struct progress {
-	bool tty;
-	struct timespec last;
-	bool shown;
-};
-
+/* After each batch: on a terminal a live line, off one a plain line at
+ * least every 10 s (progress.h), "k of N" with --count, the time left
+ * with --time. */
 static void on_progress(void *p, const struct ns_fuzz_report *r)
 {
 	struct progress *pr = p;
-	struct timespec now;
 
-	if (!pr->tty)
-		return;
-	clock_gettime(CLOCK_MONOTONIC, &now);
-	if (pr->shown && (double)(now.tv_sec - pr->last.tv_sec) +
-			 (double)(now.tv_nsec - pr->last.tv_nsec) / 1e9 < 0.25)
-		return;
-	pr->last = now;
-	pr->shown = true;
-	fprintf(stderr, "\r\033[Kfuzz: %" PRIu64 " scenarios, %.0f/s, %zu findings (%zu signatures)",
-		r->scenarios, r->seconds > 0 ? (double)r->scenarios / r->seconds : 0.0,
-		r->findings, r->nf);
+	snprintf(pr->extra, sizeof(pr->extra), "%.0f/s, %zu findings (%zu signatures)",
+		 r->seconds > 0 ? (double)r->scenarios / r->seconds : 0.0, r->findings, r->nf);
+	progress_update(pr, (size_t)r->scenarios, NULL);
 }
 
 static void summary(const struct fuzz_cli *cli, const struct ns_fuzz_side *a,
@@ -745,7 +739,7 @@ static int session(struct fuzz_cli *cli)
 {
 	struct ns_fuzz_side a, b;
 	struct ns_fuzz_report r;
-	struct progress pr = { isatty(STDERR_FILENO), { 0, 0 }, false };
+	struct progress pr;
 	struct ns_fuzz_hooks h = { &pr, on_progress };
 	struct sigaction sa;
 	struct vm_info vi = { { NULL, NULL }, { NULL, NULL }, NULL, NULL };
@@ -775,10 +769,12 @@ static int session(struct fuzz_cli *cli)
 	sa.sa_flags = SA_RESETHAND; /* a second ^C ends the program */
 	sigemptyset(&sa.sa_mask);
 	sigaction(SIGINT, &sa, NULL);
+	progress_init(&pr, true, isatty(STDERR_FILENO), "fuzz", "scenarios",
+		      cli->o.count > SIZE_MAX ? 0 : (size_t)cli->o.count);
+	pr.limit_s = cli->o.seconds;
 	ns_fuzz_session(&a, &b, &cli->o, &interrupted, &h, &r);
 	signal(SIGINT, SIG_DFL);
-	if (pr.shown)
-		fputs("\r\033[K", stderr);
+	progress_clear(&pr);
 	summary(cli, &a, &b, &r);
 	if (vi.quirks_text)
 		printf("fuzz: the model's quirks: %s\n", vi.quirks_text);

@@ -109,8 +109,10 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct g
 				return -1;
 			break;
 		default:
-			usage_error(c == ':' ? "graph: option '%s' needs a value" : "graph: unknown option '%s'",
-				    argv[optind - 1]);
+			if (c == ':')
+				usage_error("graph: option '%s' needs a value", argv[optind - 1]);
+			else
+				unknown_option("graph", argv[optind - 1], longopts);
 			return -1;
 		}
 	}

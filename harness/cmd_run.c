@@ -12,6 +12,7 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "progress.h"
 #include "run/backend.h"
 #include "report/reporter.h"
 #include "run/require.h"
@@ -50,10 +51,14 @@ static const char run_help[] =
 	"  --list                 print the scenario files that would run, run nothing\n"
 	"  --format FORMAT        human (default), tap, junit, json or html (a page with\n"
 	"                         each failing scenario and its propagation graphs)\n"
-	"  --output FILE          write the report to FILE (progress stays on the terminal)\n"
+	"  -o, --output FILE      write the report to FILE (progress goes to stderr)\n"
 	"  --report FORMAT:FILE   also write a report in FORMAT to FILE, from the same run\n"
 	"                         (repeatable; each report a file of its own)\n"
 	"  -v, --verbose          human format: the whole transcript, not only failures\n"
+	"  --color[=WHEN]         human format on stdout: colour verdicts and diffs auto\n"
+	"                         (default: on a terminal, unless NO_COLOR is set),\n"
+	"                         always (for CI logs that show colour; --color alone)\n"
+	"                         or never; a report file never has colour\n"
 	"  --repeat N             run every scenario N times (1 to 10000); the report is\n"
 	"                         of the first run, and a scenario whose verdict changed\n"
 	"                         is named on stderr and fails the run (125 with --bisect)\n"
@@ -72,6 +77,9 @@ struct report_req {
 	const char *path;          /* FILE, within spec */
 	const char *spec;          /* FORMAT:FILE as given, for messages */
 };
+
+/* --color=WHEN */
+enum color_when { COLOR_AUTO, COLOR_ALWAYS, COLOR_NEVER };
 
 struct run_cli {
 	const char *backend_name;  /* --backend NAME, or NULL */
@@ -92,14 +100,15 @@ struct run_cli {
 	const char *shard;         /* "K/N" for the reports (shard_text), or NULL */
 	char shard_text[24];       /* written as K/N, whatever zeros were typed */
 	const char *output;        /* --output FILE */
+	enum color_when color;     /* --color: auto (the default), always, never */
 	const struct ns_reporter *reporter;
 	struct report_req *reports; /* --report FORMAT:FILE, in order */
 	size_t nreports;
 };
 
 enum { OPT_KEEP_GOING = 256, OPT_LIST, OPT_FILTER, OPT_FORMAT, OPT_USERNS, OPT_UPDATE,
-       OPT_OUTPUT, OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
-       OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_REPEAT, OPT_HELP = 'h' };
+       OPT_BISECT, OPT_BACKEND, OPT_QUIRK, OPT_QUIRKS, OPT_SHARD,
+       OPT_ALLOW_EMPTY_SHARD, OPT_REPORT, OPT_REPEAT, OPT_COLOR, OPT_HELP = 'h' };
 
 #define MAX_REPEAT 10000
 
@@ -257,7 +266,7 @@ static int parse_option(int c, struct run_cli *cli)
 	case OPT_UPDATE:
 		cli->update = true;
 		return 0;
-	case OPT_OUTPUT:
+	case 'o':
 		cli->output = optarg;
 		return 0;
 	case OPT_BISECT:
@@ -290,6 +299,19 @@ static int parse_option(int c, struct run_cli *cli)
 		usage_error("--repeat must be a number of runs from 1 to %d, not '%s'", MAX_REPEAT,
 			    optarg);
 		return -1;
+	case OPT_COLOR:
+		/* --color alone is always, as for ls and grep */
+		if (!optarg || !strcmp(optarg, "always"))
+			cli->color = COLOR_ALWAYS;
+		else if (!strcmp(optarg, "auto"))
+			cli->color = COLOR_AUTO;
+		else if (!strcmp(optarg, "never"))
+			cli->color = COLOR_NEVER;
+		else {
+			usage_error("--color must be auto, always or never, not '%s'", optarg);
+			return -1;
+		}
+		return 0;
 	case OPT_FORMAT:
 		cli->reporter = ns_reporter_find(optarg);
 		if (cli->reporter)
@@ -313,7 +335,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "filter", required_argument, NULL, OPT_FILTER },
 		{ "format", required_argument, NULL, OPT_FORMAT },
 		{ "userns", no_argument, NULL, OPT_USERNS },
-		{ "output", required_argument, NULL, OPT_OUTPUT },
+		{ "output", required_argument, NULL, 'o' },
 		{ "report", required_argument, NULL, OPT_REPORT },
 		{ "bisect", no_argument, NULL, OPT_BISECT },
 		{ "backend", required_argument, NULL, OPT_BACKEND },
@@ -322,6 +344,7 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 		{ "shard", required_argument, NULL, OPT_SHARD },
 		{ "allow-empty-shard", no_argument, NULL, OPT_ALLOW_EMPTY_SHARD },
 		{ "repeat", required_argument, NULL, OPT_REPEAT },
+		{ "color", optional_argument, NULL, OPT_COLOR },
 		{ "help", no_argument, NULL, OPT_HELP },
 		{ NULL, 0, NULL, 0 },
 	};
@@ -335,13 +358,13 @@ static int parse_args(int argc, char **argv, struct run_cli *cli)
 	optind = 1;
 	opterr = 0; /* one message of our own, naming the option */
 	/* GNU order: options may follow the paths, -- ends them */
-	while ((c = getopt_long(argc, argv, ":vt:j:xh", longopts, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, ":vt:j:xo:h", longopts, NULL)) != -1) {
 		if (c == ':') {
 			usage_error("run: option '%s' needs a value", argv[optind - 1]);
 			return -1;
 		}
 		if (c == '?') {
-			usage_error("run: unknown option '%s'", argv[optind - 1]);
+			unknown_option("run", argv[optind - 1], longopts);
 			return -1;
 		}
 		if (c == OPT_HELP) {
@@ -448,7 +471,8 @@ struct run_state {
 	struct ns_tally tally;
 	struct ns_scenario *const *sc;
 	size_t total;
-	bool progress;          /* --output: progress on the terminal (stderr) */
+	struct progress progress; /* on stderr, when the report is not the progress */
+	size_t done;            /* results handed out */
 	unsigned bad, unjudged; /* --bisect: see bisect_status() */
 	struct vsig *first;     /* --repeat: each scenario's verdict in run 1 */
 	struct ns_not_run *not_run; /* a stopped run's scenarios without a result */
@@ -586,17 +610,34 @@ static void on_started(void *p, size_t index)
 	for (size_t i = 0; i < st->nsinks; i++)
 		if (st->sink[i].rep->started)
 			st->sink[i].rep->started(&st->sink[i].ctx, index, st->sc[index]);
-	if (st->progress)
-		fprintf(stderr, "\r\033[K[%zu/%zu] %s", index + 1, st->total, st->sc[index]->path);
+	/* the line names the first scenario without a result; a worker
+	 * takes the next one early, which changes nothing there */
+	if (index == st->done)
+		progress_update(&st->progress, st->done, st->sc[index]->path);
+}
+
+static void on_tick(void *p)
+{
+	struct run_state *st = p;
+
+	progress_tick(&st->progress);
 }
 
 static void on_result(void *p, size_t index, const struct ns_result *r)
 {
 	struct run_state *st = p;
 
+	/* a report on the same terminal prints below no half line */
+	progress_clear(&st->progress);
 	for (size_t i = 0; i < st->nsinks; i++)
 		st->sink[i].rep->scenario(&st->sink[i].ctx, index, r);
 	ns_tally_add(&st->tally, r->v->status);
+	st->done = index + 1;
+	if (st->tally.failed || st->tally.xpassed)
+		snprintf(st->progress.extra, sizeof(st->progress.extra), "%u failed",
+			 st->tally.failed + st->tally.xpassed);
+	progress_update(&st->progress, st->done,
+			st->done < st->total ? st->sc[st->done]->path : NULL);
 	if (st->first)
 		vsig_of(r, &st->first[index]);
 	/* for bisecting, xfail markers do not count: the documented rule
@@ -620,8 +661,11 @@ static void init_ctx(struct ns_report_ctx *ctx, const struct run_cli *cli, size_
 	ctx->out = stdout;
 	ctx->total = n;
 	ctx->verbose = cli->verbose;
-	/* no-color.org: a NO_COLOR that is set and not empty */
-	ctx->color = tty && !(getenv("NO_COLOR") && *getenv("NO_COLOR"));
+	/* auto: on a terminal, unless NO_COLOR is set and not empty
+	 * (no-color.org); always and never say it on the command line,
+	 * which outranks the environment */
+	ctx->color = cli->color == COLOR_ALWAYS ||
+		     (cli->color == COLOR_AUTO && tty && !(getenv("NO_COLOR") && *getenv("NO_COLOR")));
 	ctx->version = NS_VERSION;
 	ctx->progress = tty;
 	ctx->devices = cli->opts.devices == NS_DEVICES_LOOP ? "loop" : "tmpfs";
@@ -677,8 +721,12 @@ static void init_sinks(struct run_state *st, const struct run_cli *cli,
 /* Open every report file before the first scenario runs: a file that
  * cannot be written stops the run with nothing written. 0, or -1 after
  * saying which and why. A report to a file has no colour and no progress
- * of its own; for --output the progress stays on the terminal, through
- * stderr. */
+ * of its own. The progress goes to stderr (progress.h: a live line on a
+ * terminal, a plain line at least every 10 s off one) whenever the
+ * report of --format is not itself the progress: it goes to a file
+ * (--output), or it is a machine's format (tap, junit, json, html). The
+ * human report on stdout is the progress already, a line per scenario
+ * (and its own live line on a terminal). */
 static int open_sinks(struct run_state *st)
 {
 	for (size_t i = 0; i < st->nsinks; i++) {
@@ -703,7 +751,8 @@ static int open_sinks(struct run_state *st)
 		k->ctx.color = false;
 		k->ctx.progress = false;
 	}
-	st->progress = st->sink[0].path && isatty(STDERR_FILENO);
+	progress_init(&st->progress, st->sink[0].path || st->sink[0].rep != &ns_reporter_human,
+		      isatty(STDERR_FILENO), "run", "scenarios", st->total);
 	return 0;
 }
 
@@ -758,8 +807,7 @@ static int end_reports(struct run_state *st)
 		}
 		st->sink[i].rep->end(ctx, &st->tally);
 	}
-	if (st->progress)
-		fputs("\r\033[K", stderr);
+	progress_clear(&st->progress);
 	hold_stop_signals(true);
 	committed = commit_sinks(st);
 	stop_files = NULL;
@@ -772,7 +820,7 @@ static int run_reported(struct ns_scenario **sc, size_t n, struct run_cli *cli)
 	struct ns_runner_opts ro;
 	struct ns_report_ctx base;
 	struct run_state st;
-	struct ns_runner_hooks hooks = { &st, on_started, on_result, on_unfinished };
+	struct ns_runner_hooks hooks = { &st, on_started, on_result, on_unfinished, on_tick };
 	char hostname[256];
 	size_t flaky = 0, ran;
 	int committed;

@@ -143,8 +143,10 @@ static int parse_args(int argc, char **argv, struct ns_runner_opts *ro, struct c
 			if (opt_quirks(cfg, optarg) < 0)
 				return -1;
 		} else {
-			usage_error(c == ':' ? "show: option '%s' needs a value" : "show: unknown option '%s'",
-				    argv[optind - 1]);
+			if (c == ':')
+				usage_error("show: option '%s' needs a value", argv[optind - 1]);
+			else
+				unknown_option("show", argv[optind - 1], longopts);
 			return -1;
 		}
 	}
@@ -198,7 +200,7 @@ static int show_main(int argc, char **argv, struct config_opts *cfg)
 	struct ns_lines files = NS_LINES_INIT;
 	struct ns_runner_opts ro = { NULL, { 0 }, 1, false, NULL };
 	struct show_state st = { NULL, NS_FAIL, NULL, NULL, 0 };
-	struct ns_runner_hooks hooks = { &st, NULL, on_result, NULL };
+	struct ns_runner_hooks hooks = { &st, NULL, on_result, NULL, NULL };
 	struct ns_scenario *sc = NULL;
 	struct ns_diag d = { NULL, 0 };
 	struct ns_show_notes notes = { NULL, NULL, 0 };

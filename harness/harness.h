@@ -31,7 +31,16 @@ int collect_scenarios(char **paths, int n, struct ns_lines *out);
 struct ns_scenario **parse_scenarios(const struct ns_lines *files);
 void free_scenarios(struct ns_scenario **sc, struct ns_lines *files);
 
+/* "nstest: error: WHAT" and a line pointing at the command's --help, on
+ * stderr (main.c). */
 void usage_error(const char *fmt, ...) NS_PRINTF(1, 2);
+/* A usage error for an option cmd does not know: arg as typed, and the
+ * closest of longopts (getopt_long's table) as a "did you mean". */
+struct option;
+/* The long option of longopts closest to arg ("--formt=tap"), without
+ * its dashes, or NULL. */
+const char *suggest_option(const char *arg, const struct option *longopts);
+void unknown_option(const char *cmd, const char *arg, const struct option *longopts);
 /* Flush and close standard output, every write to it checked (main.c):
  * status, or EXIT_USAGE after "write error on standard output: WHY". A
  * reader that went away (EPIPE, SIGPIPE ignored) is no error. Only the

@@ -98,7 +98,7 @@ size_t repeat_rounds(struct ns_scenario *const *sc, size_t n, const struct ns_ru
 {
 	struct ns_runner_opts ro = *o;
 	struct tally t = { first, 0, sc, NULL, NULL, NULL, NULL };
-	struct ns_runner_hooks h = { &t, NULL, on_repeat, NULL };
+	struct ns_runner_hooks h = { &t, NULL, on_repeat, NULL, NULL };
 	size_t flaky = 0;
 
 	ro.stop_on_fail = false; /* every round runs everything */

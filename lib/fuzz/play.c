@@ -40,7 +40,7 @@ void ns_fuzz_play_scenarios(const struct ns_backend *be, const struct ns_run_opt
 			    void (*fn)(void *ctx, size_t i, const struct ns_run *run), void *ctx)
 {
 	struct hook_ctx h = { fn, ctx };
-	struct ns_runner_hooks hooks = { &h, NULL, on_result, NULL };
+	struct ns_runner_hooks hooks = { &h, NULL, on_result, NULL, NULL };
 	struct ns_runner_opts o = { be, *ro, jobs, false, NULL };
 
 	ns_runner_run(sc, n, &o, &hooks);

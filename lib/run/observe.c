@@ -189,7 +189,7 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 	size_t *map = xcalloc(sc->nsteps + 1, sizeof(*map));
 	size_t **where = xcalloc(n ? n : 1, sizeof(*where));
 	struct probe p = { false, NS_PASS, NULL, NULL, 0 };
-	struct ns_runner_hooks hooks = { &p, NULL, on_result, NULL };
+	struct ns_runner_hooks hooks = { &p, NULL, on_result, NULL, NULL };
 	struct ns_scenario *plan = ns_plan_new(sc);
 	int r = -1;
 

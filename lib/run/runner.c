@@ -568,6 +568,10 @@ static void pump(struct runner *R)
 	int wait_ms = watchdog(R);
 	size_t k = 0;
 
+	/* the tick hook is called at least once a second */
+	if (R->h->tick && (wait_ms < 0 || wait_ms > 1000))
+		wait_ms = 1000;
+
 	for (size_t m = 0; m < R->nw; m++) {
 		if (!R->w[m].nq)
 			continue;
@@ -687,6 +691,8 @@ size_t ns_runner_run(struct ns_scenario *const *sc, size_t n,
 		emit_ready(&R);
 		if (R.running && !R.stopping && !stop_requested(&R))
 			pump(&R);
+		if (h->tick)
+			h->tick(h->ctx);
 	}
 	if (stop_requested(&R))
 		hand_out_rest(&R);

@@ -41,6 +41,10 @@ struct ns_runner_hooks {
 	 * worker was playing it, and is killed. Called in list order, among
 	 * the results of the scenarios that had ended (may be NULL). */
 	void (*unfinished)(void *ctx, size_t index, bool playing);
+	/* Time passes: called at least once a second while scenarios run,
+	 * for a progress line that must not fall silent during a long one
+	 * (may be NULL). */
+	void (*tick)(void *ctx);
 };
 
 /* Run sc[0..n). Returns the number of results handed out (fewer than n

@@ -121,7 +121,7 @@ size_t ns_update_all(struct ns_scenario *const *sc, size_t n,
 		     const struct ns_runner_opts *o, FILE *out)
 {
 	struct update_run ur = { out, { 0 } };
-	struct ns_runner_hooks hooks = { &ur, NULL, on_result, NULL };
+	struct ns_runner_hooks hooks = { &ur, NULL, on_result, NULL, NULL };
 
 	ns_runner_run(sc, n, o, &hooks);
 	fprintf(out, "%zu %s, %zu %s, %zu %s, %zu %s\n",

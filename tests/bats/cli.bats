@@ -301,7 +301,7 @@ SCN
 	# every command main.c dispatches has its usage line and its line
 	# in the list of commands
 	local cmd
-	for cmd in $(grep -o 'strcmp(argv\[1\], "[a-z]*")' "$NSTEST_ROOT/harness/main.c" | cut -d'"' -f2); do
+	for cmd in $(grep -o '{ "[a-z]*", cmd_[a-z]* }' "$NSTEST_ROOT/harness/main.c" | cut -d'"' -f2) help; do
 		assert_line --regexp "^(usage: |       )nstest $cmd "
 		assert_line --regexp "^  $cmd +[a-z]"
 	done
@@ -382,7 +382,7 @@ SCN
 	assert_output --regexp '^nstest [0-9]+\.[0-9]+\.[0-9]+$'
 }
 
-@test "cli: an unknown run option gives the usage and exits 2" {
+@test "cli: an unknown run option points at run --help and exits 2" {
 	scn=$(write_scn ok <<'SCN'
     # mkdir /a
 SCN
@@ -391,13 +391,14 @@ SCN
 	assert_failure 2
 	assert_output ""
 	[[ $stderr == *"--frobnicate"* ]] || fail "stderr does not name the option: $stderr"
-	[[ $stderr == *"usage: nstest run "* ]] || fail "no usage: $stderr"
+	[[ $stderr == *$'\n'"Try 'nstest run --help' for more information." ]] || fail "no pointer to --help: $stderr"
+	[[ $stderr != *"usage: nstest"* ]] || fail "the whole usage: $stderr"
 }
 
-@test "cli: a bad --devices value gives the usage and exits 2" {
+@test "cli: a bad --devices value points at --help and exits 2" {
 	run --separate-stderr "$NSTEST" run --devices=floppy /nonexistent.scn
 	assert_failure 2
-	[[ $stderr == "nstest: error: --devices must be tmpfs or loop, not 'floppy'"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: --devices must be tmpfs or loop, not 'floppy'"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
@@ -415,7 +416,7 @@ SCN
 	run --separate-stderr "$NSTEST" run --backend modle "$scn"
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown backend 'modle' (known: kernel, model)"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown backend 'modle' (known: kernel, model)"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 	run --separate-stderr "$NSTEST" show --backend modle "$scn"
 	assert_failure 2
@@ -442,31 +443,31 @@ SCN
 	run --separate-stderr "$NSTEST" run --format xml /nonexistent.scn
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json, html)"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json, html)"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
-@test "cli: a bad --timeout value gives the usage and exits 2" {
+@test "cli: a bad --timeout value points at --help and exits 2" {
 	run --separate-stderr "$NSTEST" run --timeout -1 /nonexistent.scn
 	assert_failure 2
-	[[ $stderr == "nstest: error: --timeout must be a number of seconds from 0 (no watchdog) to 86400, not '-1'"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: --timeout must be a number of seconds from 0 (no watchdog) to 86400, not '-1'"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
-@test "cli: an unknown subcommand gives the usage and exits 2" {
+@test "cli: an unknown subcommand points at --help and exits 2" {
 	run --separate-stderr "$NSTEST" frobnicate
 	assert_failure 2
-	[[ $stderr == "nstest: error: unknown command 'frobnicate'"$'\n'"usage: nstest run "* ]] ||
+	[[ $stderr == "nstest: error: unknown command 'frobnicate'"$'\n'"Try 'nstest --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
-@test "cli: no arguments, and run with no path, give the usage and exit 2" {
+@test "cli: no arguments give the usage, run with no path points at --help; both exit 2" {
 	run --separate-stderr "$NSTEST"
 	assert_failure 2
 	[[ $stderr == "nstest: error: no command given"$'\n'"usage: "* ]] || fail "$stderr"
 	run --separate-stderr "$NSTEST" run
 	assert_failure 2
-	[[ $stderr == "nstest: error: run needs at least one scenario file or folder"$'\n'"usage: "* ]] ||
+	[[ $stderr == "nstest: error: run needs at least one scenario file or folder"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "$stderr"
 }
 
@@ -485,7 +486,7 @@ SCN
 	mkdir -p "$SCN_DIR/empty"
 	run --separate-stderr "$NSTEST" run "$SCN_DIR/empty"
 	assert_failure 2
-	[[ $stderr == "nstest: error: no scenario files (*.scn) found"$'\n'"usage: "* ]] || fail "$stderr"
+	[[ $stderr == "nstest: error: no scenario files (*.scn) found"$'\n'"Try 'nstest run --help' for more information." ]] || fail "$stderr"
 }
 
 @test "cli: a hung step is killed by the watchdog and the run goes on" {
@@ -1131,4 +1132,255 @@ SCN
 	assert_output --partial 'sibling-order.scn.wrong:8: # findmnt -o TARGET,SOURCE'
 	assert_output --partial '-└─/c     /dev/sdb3'
 	assert_output --partial '+└─/b     /dev/sdb2'
+}
+
+# ---- options and commands spelled alike (issue 30) -------------------------
+
+@test "cli: -V, --version and version print the version; help [CMD] the usage" {
+	local v
+	for v in -V --version version; do
+		run --separate-stderr "$NSTEST" "$v"
+		assert_success
+		assert_output --regexp '^nstest [0-9]+\.[0-9]+\.[0-9]+$'
+		assert_equal "$stderr" ""
+	done
+	run --separate-stderr "$NSTEST" help
+	assert_success
+	assert_line --index 0 "usage: nstest run [OPTION...] PATH..."
+	run --separate-stderr "$NSTEST" help run
+	assert_success
+	assert_line --index 0 "usage: nstest run [OPTION...] PATH..."
+	assert_line --partial "--output FILE"
+	run --separate-stderr "$NSTEST" help graph
+	assert_success
+	assert_line --index 0 --partial "usage: nstest graph "
+	run --separate-stderr "$NSTEST" help frob
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: unknown command 'frob'"$'\n'"Try 'nstest --help' for more information."
+}
+
+@test "cli: run -o FILE is --output FILE, as for graph and export" {
+	scn=$(write_scn ok <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run --separate-stderr "$NSTEST" run --format tap -o "$BATS_TEST_TMPDIR/r.tap" "$scn"
+	assert_success
+	assert_output ""
+	run cat "$BATS_TEST_TMPDIR/r.tap"
+	assert_line "ok 1 - $scn"
+	run "$NSTEST" run --help
+	assert_line --partial "-o, --output FILE"
+}
+
+@test "cli: a misspelt command or long option gets a 'did you mean', in every command" {
+	run --separate-stderr "$NSTEST" rnu x.scn
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: unknown command 'rnu' (did you mean 'run'?)"$'\n'"Try 'nstest --help' for more information."
+	run --separate-stderr "$NSTEST" lnit x.scn
+	assert_failure 2
+	[[ $stderr == *"(did you mean 'lint'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" run --formt tap x.scn
+	assert_failure 2
+	assert_equal "$stderr" "nstest: error: run: unknown option '--formt' (did you mean '--format'?)"$'\n'"Try 'nstest run --help' for more information."
+	run --separate-stderr "$NSTEST" run --formt=tap x.scn
+	[[ $stderr == *"unknown option '--formt=tap' (did you mean '--format'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" show --explian x.scn
+	[[ $stderr == *"show: unknown option '--explian' (did you mean '--explain'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" graph --fromat svg x.scn
+	[[ $stderr == *"graph: unknown option '--fromat' (did you mean '--format'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" export --otput x x.scn
+	[[ $stderr == *"export: unknown option '--otput' (did you mean '--output'?)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST" fuzz --cuont 3
+	assert_failure 2
+	[[ $stderr == *"unknown option '--cuont'; did you mean '--count'?"* ]] || fail "$stderr"
+	# nothing close: no guess
+	run --separate-stderr "$NSTEST" run --frobnicate x.scn
+	[[ $stderr != *"did you mean"* ]] || fail "$stderr"
+}
+
+@test "cli: a usage error is the error and one line pointing at --help, in every command" {
+	local args
+	for args in "run --jobs 0 x.scn" "show" "graph" "export x.scn" "lint" "run --frob x.scn"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$NSTEST" $args
+		assert_failure 2
+		[[ ${#stderr_lines[@]} == 2 ]] || fail "nstest $args: not two lines: $stderr"
+		[[ ${stderr_lines[0]} == "nstest: error: "* ]] || fail "nstest $args: $stderr"
+		assert_equal "${stderr_lines[1]}" "Try 'nstest ${args%% *} --help' for more information."
+	done
+}
+
+# ---- every script's --help (issue 30) ----------------------------------------
+
+@test "scripts: every script in ci/, tests/churn and tests/isolation-check has a --help: what it does, options, exit statuses, an example; status 0" {
+	local s opt
+	for s in ci/vm-run ci/bisect-step ci/install-deps ci/kernel-matrix ci/kernel-bisect \
+		ci/merge-reports ci/kernels ci/fuzz-campaign tests/churn tests/isolation-check \
+		tests/check-stages; do
+		run --separate-stderr "$NSTEST_ROOT/$s" --help
+		[[ $status == 0 ]] || fail "$s --help: status $status: $stderr"
+		assert_equal "$stderr" ""
+		[[ ${lines[0]} == "$s "* ]] || fail "$s --help does not start with what it is: ${lines[0]}"
+		[[ ${output,,} == *"exit status"* ]] || fail "$s --help names no exit status"
+		[[ $output =~ $'\n'\ +[^$'\n']*$s\  ]] || fail "$s --help shows no example"
+		[[ $output == *"-h, --help"* || $s == tests/isolation-check ]] ||
+			fail "$s --help does not list itself"
+		# every long option the script's parser takes is described
+		for opt in $(grep -oE -- "^	+(-[a-z] \| )?--[a-z][a-z-]*\)|add_argument\(\"--[a-z-]*\"|add_argument\(\"-[a-z]\", \"--[a-z-]*\"" \
+			"$NSTEST_ROOT/$s" | grep -oE -- '--[a-z][a-z-]*'); do
+			[[ $output == *"$opt"* ]] || fail "$s --help does not describe $opt"
+		done
+	done
+	# every executable script in ci/ is in the list above
+	for s in "$NSTEST_ROOT"/ci/*; do
+		[[ -f $s && -x $s && $s != *.py ]] || continue
+		[[ " vm-run bisect-step install-deps kernel-matrix kernel-bisect merge-reports kernels fuzz-campaign " == *" ${s##*/} "* ]] ||
+			fail "ci/${s##*/} is not checked here"
+	done
+}
+
+@test "scripts: a usage error points at --help, with the status each documents" {
+	run --separate-stderr "$NSTEST_ROOT/ci/vm-run" --bogus
+	assert_failure 2
+	[[ $stderr == *"see $NSTEST_ROOT/ci/vm-run --help"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST_ROOT/ci/vm-run"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "usage:   ci/vm-run [options] KERNEL_IMAGE [-- NSTEST_ARGUMENTS...]"
+	[[ ${stderr_lines[-1]} == "Try '"*"ci/vm-run --help' for more information." ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST_ROOT/ci/bisect-step" --bogus
+	assert_failure 128
+	[[ $stderr == *"unknown option '--bogus' (see "*"ci/bisect-step --help)"* ]] || fail "$stderr"
+	run --separate-stderr "$NSTEST_ROOT/ci/install-deps" --bogus
+	assert_failure 2
+	assert_equal "$stderr" "install-deps: error: unknown option '--bogus'"$'\n'"usage: ci/install-deps [--vm | --bisect]; see ci/install-deps --help"
+	run --separate-stderr "$NSTEST_ROOT/tests/isolation-check"
+	assert_failure 2
+	[[ $stderr == *"see tests/isolation-check --help"* ]] || fail "$stderr"
+}
+
+# ---- make check's stages (issue 30) --------------------------------------------
+
+fake_make() {
+	cat >"$BATS_TEST_TMPDIR/make" <<-'EOF'
+	#!/bin/bash
+	echo "making $1"
+	[[ $1 != bad* ]]
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/make"
+}
+
+@test "check-stages: names each stage as it starts, says how long each took, and sums up" {
+	fake_make
+	MAKEFLAGS= run --separate-stderr "$NSTEST_ROOT/tests/check-stages" "$BATS_TEST_TMPDIR/make" one two
+	assert_success
+	assert_line --index 0 "check: stage 1 of 2: one"
+	assert_line --index 1 "making one"
+	assert_line --index 2 --regexp "^check: one passed in [0-9]+ s$"
+	assert_line --index 3 "check: stage 2 of 2: two"
+	assert_line --regexp "^check: [0-9]+ s in all, 2 of 2 stages run:$"
+	assert_line --regexp "^  two +[0-9]+ s  passed$"
+}
+
+@test "check-stages: stops at the first stage that fails with its status, as make does; make -k runs them all" {
+	fake_make
+	MAKEFLAGS= run --separate-stderr "$NSTEST_ROOT/tests/check-stages" "$BATS_TEST_TMPDIR/make" one bad two
+	assert_failure 1
+	assert_line --regexp "^check: bad failed \(status 1\) in [0-9]+ s$"
+	refute_line "making two"
+	assert_line --regexp "^  bad +[0-9]+ s  FAILED \(status 1\)$"
+	MAKEFLAGS="k -j2" run --separate-stderr "$NSTEST_ROOT/tests/check-stages" "$BATS_TEST_TMPDIR/make" one bad two
+	assert_failure 1
+	assert_line "making two"
+	assert_line --regexp "^check: [0-9]+ s in all, 3 of 3 stages run:$"
+}
+
+@test "check-stages: make check runs its stages through it, inside tests/isolation-check" {
+	grep -q '^	tests/isolation-check tests/check-stages $(MAKE) $(CHECK_STAGES)$' "$NSTEST_ROOT/Makefile" ||
+		fail "make check does not run tests/check-stages"
+	grep -q '^CHECK_STAGES := check-unit check-bats' "$NSTEST_ROOT/Makefile" || fail "no CHECK_STAGES"
+}
+
+# ---- --color (issue 30) ----------------------------------------------------------
+
+@test "cli: --color=always colours a report on a pipe, for CI logs; it outranks NO_COLOR" {
+	scn=$(write_scn fail <<'SCN'
+    # mkdir /a
+    # ls /
+    b
+SCN
+	)
+	run --separate-stderr "$NSTEST" run --color=always "$scn"
+	assert_failure 1
+	[[ $output == *$'\033[31mFAIL'* ]] || fail "no colour: $output"
+	NO_COLOR=1 run --separate-stderr "$NSTEST" run --color "$scn"
+	[[ $output == *$'\033[31m'* ]] || fail "--color alone is always: $output"
+	# auto, the default: none on a pipe
+	run --separate-stderr "$NSTEST" run --color=auto "$scn"
+	[[ $output != *$'\033'* ]] || fail "colour on a pipe: $output"
+	# a report file never has colour
+	run --separate-stderr "$NSTEST" run --color=always -o "$BATS_TEST_TMPDIR/r.txt" "$scn"
+	run cat "$BATS_TEST_TMPDIR/r.txt"
+	[[ $output != *$'\033'* ]] || fail "colour in the file: $output"
+}
+
+@test "cli: --color=never on a terminal, and NO_COLOR under auto, give no colour; a bad WHEN is a usage error" {
+	scn=$(write_scn fail <<'SCN'
+    # mkdir /a
+    # ls /
+    b
+SCN
+	)
+	run script -qec "$NSTEST run $scn" /dev/null
+	[[ $output == *$'\033[31mFAIL'* ]] || fail "no colour on a terminal: $output"
+	run script -qec "$NSTEST run --color=never $scn" /dev/null
+	[[ $output != *$'\033[31m'* ]] || fail "colour with never: $output"
+	run script -qec "env NO_COLOR=1 $NSTEST run $scn" /dev/null
+	[[ $output != *$'\033[31m'* ]] || fail "colour with NO_COLOR: $output"
+	run --separate-stderr "$NSTEST" run --color=sometimes "$scn"
+	assert_failure 2
+	assert_equal "${stderr_lines[0]}" "nstest: error: --color must be auto, always or never, not 'sometimes'"
+}
+
+# ---- shell completion (issue 30) ---------------------------------------------------
+
+# complete WORD...: what the bash completion offers for the last WORD
+# after `nstest WORD...`.
+complete_words() {
+	bash -c 'source "$1/harness/completion/nstest.bash"; shift
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1)); _nstest
+		printf "%s\n" "${COMPREPLY[@]}"' _ "$NSTEST_ROOT" "$NSTEST" "$@"
+}
+
+@test "completion (bash): commands, each command's options, --backend, --quirk, --format, --color values, scenario paths" {
+	run complete_words r
+	assert_output "run"
+	run complete_words he
+	assert_output "help"
+	run complete_words run --form
+	assert_output "--format"
+	run complete_words fuzz --cou
+	assert_output "--count"
+	run complete_words run --format ""
+	assert_output "$(printf '%s\n' human tap junit json html)"
+	run complete_words graph --format ""
+	assert_output "$(printf '%s\n' dot svg)"
+	run complete_words run --backend ""
+	assert_output "$(printf '%s\n' kernel model)"
+	run complete_words show --quirk make-sl
+	assert_output "make-slave-same-root"
+	run complete_words run --color=n
+	assert_output "--color=never"
+	cd "$NSTEST_ROOT"
+	run complete_words run scenarios/article/02
+	assert_output "scenarios/article/02-slave.scn"
+	run complete_words run scenarios/artic
+	assert_output "scenarios/article"
+}
+
+@test "completion (zsh): _nstest uses the bash completion beside it" {
+	grep -q '^#compdef nstest$' "$NSTEST_ROOT/harness/completion/_nstest" || fail "no #compdef"
+	command -v zsh >/dev/null || skip "zsh is not installed"
+	run zsh -c "autoload -Uz compinit && compinit -u; fpath=($NSTEST_ROOT/harness/completion \$fpath); autoload -Uz _nstest; source $NSTEST_ROOT/harness/completion/_nstest; whence -w _nstest"
+	assert_success
 }

@@ -32,7 +32,7 @@ refused_reason() {
 	assert_failure 2
 	run "$NSTEST" export --c --bogus "$NSTEST_ROOT/scenarios/article/03-bind.scn"
 	assert_failure 2
-	assert_output --partial "unknown option --bogus"
+	assert_output --partial "unknown option '--bogus'"
 }
 
 @test "export: every article and regression file, compiled and run, agrees with nstest" {

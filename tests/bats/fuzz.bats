@@ -6,6 +6,7 @@
 # a scenario that passes on the model and fails on the kernel.
 
 load helpers
+bats_require_minimum_version 1.5.0
 
 # ---- errors: one line naming the problem, exit 2 --------------------------
 
@@ -129,6 +130,25 @@ load helpers
 	assert_output --partial "fuzz: 0 findings, 0 signatures"
 	run ls -A "$BATS_TEST_TMPDIR/out"
 	assert_output ""
+}
+
+@test "fuzz: off a terminal, progress lines on stderr say k of N; stdout has the summary only" {
+	NSTEST_PROGRESS_INTERVAL=0 run --separate-stderr "$NSTEST" fuzz --vs kernel --count 40 \
+		--batch 20 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	[[ $stderr == *"nstest fuzz: 20 of 40 scenarios done, "*"/s, 0 findings (0 signatures), "*" elapsed, about "*" left"* ]] ||
+		fail "no progress line: $stderr"
+	[[ $stderr == *"nstest fuzz: 40 of 40 scenarios done"* ]] || fail "no last line: $stderr"
+	[[ $output != *"of 40 scenarios done"* ]] || fail "progress on stdout: $output"
+	assert_line --partial "fuzz: 40 scenarios in"
+}
+
+@test "fuzz: --time S off a terminal says the time left" {
+	NSTEST_PROGRESS_INTERVAL=0 run --separate-stderr "$NSTEST" fuzz --vs kernel --time 1 \
+		--batch 10 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	[[ $stderr == *"nstest fuzz: "*" scenarios, "*" elapsed, about "*" left"* ]] ||
+		fail "no progress line: $stderr"
 }
 
 @test "fuzz: SIGINT ends the run after the batch under way, with the summary" {

@@ -17,3 +17,16 @@ load helpers
 	assert_success
 	assert_output --regexp '^nstest [0-9]+\.[0-9]+\.[0-9]+$'
 }
+
+@test "make install puts the bash and zsh completion where bash-completion and zsh look" {
+	local dest=$BATS_TEST_TMPDIR/root
+	run make -C "$NSTEST_ROOT" --no-print-directory install DESTDIR="$dest" PREFIX=/opt/nst
+	assert_success
+	[ -f "$dest/opt/nst/share/bash-completion/completions/nstest" ]
+	[ -f "$dest/opt/nst/share/zsh/site-functions/_nstest" ]
+	# the installed bash completion completes the installed program
+	run bash -c 'source "$1/share/bash-completion/completions/nstest"
+		COMP_WORDS=("$1/bin/nstest" ru); COMP_CWORD=1; _nstest; echo "${COMPREPLY[*]}"' _ "$dest/opt/nst"
+	assert_success
+	assert_output "run"
+}

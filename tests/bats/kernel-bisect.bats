@@ -90,6 +90,8 @@ setup() {
 		printf '    %s\n' "$@"
 		echo "vm-run: no verdict: the guest stopped without a verdict: ${*: -1}"
 	} >&2
+	# a boot that takes a while, for the progress lines (FAKE_SLEEP seconds)
+	sleep "${FAKE_SLEEP:-0}"
 	case $what in
 	good) cat "$FAKE_DIR/good.json"; exit 0 ;;
 	bad) cat "$FAKE_DIR/bad.json"; exit 1 ;;
@@ -379,4 +381,99 @@ trying 9.2.19 and 9.2.20"
 	assert_failure 2
 	assert_equal "$stderr" "kernel-bisect: vm-run: error: not found on PATH: qemu-system-x86_64 cpio; no kernel can boot here: install with ci/install-deps --vm"
 	[[ ! -s $FAKE/boots ]] || fail "booted: $(cat "$FAKE/boots")"
+}
+
+# ---- progress and --help (issue 30) -------------------------------------------
+
+@test "kernel-matrix: says kernel K of N at each start, K of N done at each end, and a line while a kernel boots" {
+	kernel 9.1.2 good
+	kernel 9.1.3 good
+	NSTEST_PROGRESS_INTERVAL=0.2 FAKE_SLEEP=1.5 run --separate-stderr "$NSTEST_ROOT/ci/kernel-matrix" \
+		--no-host --no-junit -o "$BATS_TEST_TMPDIR/out" --debian 9.1.2,9.1.3 -s "$SCN"
+	assert_success
+	[[ $stderr == *"kernel-matrix: 9.1.2: running $SCN in a VM ("*") (kernel 1 of 2)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-matrix: 9.1.3: running $SCN in a VM ("*") (kernel 2 of 2)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-matrix: 9.1.2: done in "*"s (1 of 2 kernels done)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-matrix: 9.1.3: done in "*"s (2 of 2 kernels done)"* ]] || fail "stderr: $stderr"
+	# while 9.1.2 boots, and while 9.1.3 does, with the time left once one is done
+	[[ $stderr == *"kernel-matrix: 0 of 2 kernels done, "*" s elapsed; running: 9.1.2 ("*" s)"* ]] ||
+		fail "no progress line during the first boot: $stderr"
+	[[ $stderr == *"kernel-matrix: 1 of 2 kernels done, "*" s elapsed, about "*" left; running: 9.1.3 ("*" s)"* ]] ||
+		fail "no progress line during the second boot: $stderr"
+	# nothing of it in the matrix on stdout
+	[[ $output != *"kernels done"* ]] || fail "progress on stdout: $output"
+}
+
+@test "kernel-matrix: NSTEST_PROGRESS_INTERVAL=0 keeps only the lines at each start and end" {
+	kernel 9.1.2 good
+	NSTEST_PROGRESS_INTERVAL=0 FAKE_SLEEP=0.5 run --separate-stderr "$NSTEST_ROOT/ci/kernel-matrix" \
+		--no-host --no-junit -o "$BATS_TEST_TMPDIR/out" --debian 9.1.2 -s "$SCN"
+	assert_success
+	[[ $stderr == *"(kernel 1 of 1)"* && $stderr == *"(1 of 1 kernels done)"* ]] || fail "stderr: $stderr"
+	[[ $stderr != *"elapsed"* ]] || fail "stderr: $stderr"
+}
+
+@test "kernel-bisect and kernel-matrix --help: the whole text, every option, exit statuses, an example; status 0" {
+	local s opt
+	for s in kernel-bisect kernel-matrix; do
+		run --separate-stderr "$NSTEST_ROOT/ci/$s" --help
+		assert_success
+		assert_equal "$stderr" ""
+		assert_line --partial "Exit status:"
+		assert_line --regexp "^Examples?:"
+		assert_line --regexp "^    ci/$s "
+		# every option the parser knows is described
+		for opt in $(grep -o 'add_argument("[^"]*"\(, "--[a-z-]*"\)\?' "$NSTEST_ROOT/ci/$s" | grep -o -- '--[a-z-]*'); do
+			[[ $output == *"  $opt"* || $output == *", $opt"* ]] || fail "$s --help does not describe $opt"
+		done
+	done
+	run "$NSTEST_ROOT/ci/kernel-bisect" --help
+	assert_line --index 2 "    ci/kernel-bisect [options] GOOD BAD -- SCENARIO... [NSTEST_RUN_OPTIONS]"
+	# a usage error shows the usage with the scenarios it needs
+	run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" 9.1.2
+	assert_failure 2
+	[[ $stderr == "usage: ci/kernel-bisect [options] GOOD BAD -- SCENARIO... [NSTEST_RUN_OPTIONS]"* ]] ||
+		fail "stderr: $stderr"
+}
+
+# vm-run while the VM runs: a qemu stand-in that writes what the guest's
+# init writes to the console, pausing between, and answers verdict 0.
+@test "vm-run: says on stderr what the VM is doing (booting, init, nstest) while it runs" {
+	command -v cpio >/dev/null || skip "cpio is not installed"
+	mkdir -p "$BATS_TEST_TMPDIR/bin"
+	cat >"$BATS_TEST_TMPDIR/bin/qemu-stand-in" <<-'EOF'
+	#!/bin/bash
+	console=
+	while (($#)); do
+		[[ $1 == -chardev && $2 == file,id=console,path=* ]] && console=${2#file,id=console,path=}
+		shift
+	done
+	sleep 0.3
+	printf 'vm-init: started\r\n' >>"$console"
+	sleep 0.3
+	printf 'vm-init: running nstest\r\n' >>"$console"
+	sleep 0.3
+	echo "stand-in report"
+	exit 33
+	EOF
+	chmod +x "$BATS_TEST_TMPDIR/bin/qemu-stand-in"
+	: >"$BATS_TEST_TMPDIR/bzImage"
+	NSTEST_PROGRESS_INTERVAL=0 run --separate-stderr env QEMU="$BATS_TEST_TMPDIR/bin/qemu-stand-in" \
+		NSTEST_VM_CACHE="$BATS_TEST_TMPDIR/vm-cache" \
+		"$NSTEST_ROOT/ci/vm-run" --accel tcg --modules none "$BATS_TEST_TMPDIR/bzImage" -- run "$SCN"
+	assert_success
+	assert_output "stand-in report"
+	[[ $stderr == *"vm-run: bzImage under tcg: booting the kernel, "*" s elapsed (timeout 600 s)"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"vm-run: bzImage under tcg: init started, "* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"vm-run: bzImage under tcg: nstest running, "* ]] || fail "stderr: $stderr"
+}
+
+@test "kernel-bisect: says while a kernel boots that it still does" {
+	kernel 9.1.2 good
+	kernel 9.1.3 bad
+	NSTEST_PROGRESS_INTERVAL=0.2 FAKE_SLEEP=1 run --separate-stderr "$NSTEST_ROOT/ci/kernel-bisect" \
+		-o "$BATS_TEST_TMPDIR/out" 9.1.2 9.1.3 -- "$SCN"
+	assert_success
+	[[ $stderr == *"kernel-bisect: 9.1.2: boot 1 running, "*" s elapsed"* ]] || fail "stderr: $stderr"
+	[[ $stderr == *"kernel-bisect: 9.1.3: boot 1 running, "*" s elapsed"* ]] || fail "stderr: $stderr"
 }

@@ -97,7 +97,8 @@ SCN
 	p=$(pass_scn)
 	run script -qec "$NSTEST run --output $BATS_TEST_TMPDIR/r.txt $p" /dev/null
 	assert_success
-	[[ $output == *"[1/1] $p"* ]] || fail "no progress on the terminal: $output"
+	# the live line: which scenario of how many, the time it has taken
+	[[ $output == *"[1/1] "*" elapsed  $p"* ]] || fail "no progress on the terminal: $output"
 	run cat "$BATS_TEST_TMPDIR/r.txt"
 	assert_output "$HEAD
 PASS  $p
@@ -237,4 +238,62 @@ normalize() {
 	run "$NSTEST" run --report json:a.json --report json:sub/a.json "$p"
 	assert_success
 	cmp a.json sub/a.json || diff <(normalize a.json) <(normalize sub/a.json)
+}
+
+# ---- progress off a terminal (NSTEST_PROGRESS_INTERVAL, nstest(1)) ---------
+# A plain line on stderr at least every NSTEST_PROGRESS_INTERVAL seconds
+# (10 by default); 0 gives one at every change, which makes the lines
+# known without timing anything.
+
+three_scn() {
+	local i
+	for i in 1 2 3; do
+		write_scn "three/s$i" <<'SCN' >/dev/null
+    # mkdir /a
+SCN
+	done
+	printf '%s\n' "$SCN_DIR/three"
+}
+
+@test "progress: --output off a terminal says k of N on stderr, with what runs" {
+	d=$(three_scn)
+	NSTEST_PROGRESS_INTERVAL=0 run --separate-stderr "$NSTEST" run --format junit \
+		--output "$BATS_TEST_TMPDIR/x.xml" "$d"
+	assert_success
+	assert_output ""
+	grep -q '<testsuite' "$BATS_TEST_TMPDIR/x.xml" || fail "no report"
+	[[ $stderr == *"nstest run: 0 of 3 scenarios done, "*" elapsed (running $d/s1.scn)"* ]] ||
+		fail "no first line: $stderr"
+	[[ $stderr == *"nstest run: 1 of 3 scenarios done, "*" elapsed, about "*" left (running $d/s2.scn)"* ]] ||
+		fail "no second line: $stderr"
+	[[ $stderr == *"nstest run: 3 of 3 scenarios done, "*" elapsed"* ]] || fail "no last line: $stderr"
+	[[ $stderr != *$'\033'* ]] || fail "terminal codes off a terminal: $stderr"
+}
+
+@test "progress: a machine format on stdout keeps stdout clean, the lines go to stderr" {
+	d=$(three_scn)
+	NSTEST_PROGRESS_INTERVAL=0 run --separate-stderr "$NSTEST" run --format tap "$d"
+	assert_success
+	[[ $output != *"nstest run:"* ]] || fail "progress on stdout: $output"
+	assert_line "ok 3 - $d/s3.scn"
+	[[ $stderr == *"nstest run: 2 of 3 scenarios done"* ]] || fail "no progress: $stderr"
+}
+
+@test "progress: the human report on stdout is the progress; nothing more is said" {
+	d=$(three_scn)
+	NSTEST_PROGRESS_INTERVAL=0 run --separate-stderr "$NSTEST" run "$d"
+	assert_success
+	assert_equal "$stderr" ""
+	assert_line "PASS  $d/s2.scn"
+}
+
+@test "progress: by default (every 10 s) a short run off a terminal prints no line" {
+	d=$(three_scn)
+	run --separate-stderr "$NSTEST" run --format junit --output "$BATS_TEST_TMPDIR/x.xml" "$d"
+	assert_success
+	assert_equal "$stderr" ""
+	# a value that is no number of seconds is the default too
+	NSTEST_PROGRESS_INTERVAL=soon run --separate-stderr "$NSTEST" run --format junit \
+		--output "$BATS_TEST_TMPDIR/x.xml" "$d"
+	assert_equal "$stderr" ""
 }

@@ -178,7 +178,7 @@ SCN
 
 	run --separate-stderr "$NSTEST" show
 	assert_failure 2
-	[[ $stderr == "nstest: error: show needs exactly one scenario file"$'\n'"usage: "* ]] || fail "$stderr"
+	[[ $stderr == "nstest: error: show needs exactly one scenario file"$'\n'"Try 'nstest show --help' for more information." ]] || fail "$stderr"
 
 	run --separate-stderr "$NSTEST" show "$a" "$a"
 	assert_failure 2
