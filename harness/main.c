@@ -19,6 +19,7 @@ static const char usage_text[] =
 	"       nstest lint PATH...\n"
 	"       nstest fuzz [OPTION...]\n"
 	"       nstest export --c FILE [-o OUT]\n"
+	"       nstest import [-o FILE] LOG\n"
 	"       nstest help [COMMAND] | --help | --version | version\n"
 	"\n"
 	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
@@ -28,6 +29,7 @@ static const char usage_text[] =
 	"  fuzz   compare the kernel with the model on generated scenarios; shrink and\n"
 	"         write each divergence as a scenario file\n"
 	"  export write one scenario as a standalone C program that replays and checks it\n"
+	"  import write a terminal's log (script(1), tmux, a copy) as a scenario\n"
 	"  help   this text, or with COMMAND that command's options (as COMMAND --help)\n"
 	"  version  nstest's version (also -V, --version)\n"
 	"\n"
@@ -106,12 +108,13 @@ static const struct {
 	{ "lint", cmd_lint },
 	{ "fuzz", cmd_fuzz },
 	{ "export", cmd_export },
+	{ "import", cmd_import },
 };
 
 /* What may come where a command goes: the commands, help and version,
  * for "did you mean". */
 static const char *const command_words[] = {
-	"run", "show", "graph", "lint", "fuzz", "export", "help", "version",
+	"run", "show", "graph", "lint", "fuzz", "export", "import", "help", "version",
 	"--help", "--version",
 };
 

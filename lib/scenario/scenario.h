@@ -152,6 +152,11 @@ struct ns_scenario {
  * past NS_DIAG_MAX errors, the first NS_DIAG_MAX are followed by the line
  * "file: N more errors not shown (at most 20 are reported per file)".
  * Print it as one block. */
+/* The prompt a session line (its indentation removed) starts with: its
+ * length with the blank after it, 0 for none; the terminal's name is
+ * namelen bytes at namestart (nstest-scenario(5), Prompts and terminals). */
+size_t ns_scenario_prompt(const char *s, size_t *namestart, size_t *namelen);
+
 struct ns_diag {
 	char *msg;
 	size_t n;             /* how many errors the file has, shown or not */

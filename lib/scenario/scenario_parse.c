@@ -776,6 +776,11 @@ struct ns_step *ns_parser_new_step(struct ns_scenario *sc)
 	return &sc->steps[sc->nsteps++];
 }
 
+size_t ns_scenario_prompt(const char *s, size_t *namestart, size_t *namelen)
+{
+	return prompt_len(s, namestart, namelen);
+}
+
 static void add_expect(struct ns_step *st, const char *text, int line)
 {
 	void *v = st->expect;

@@ -1,0 +1,112 @@
+#!/usr/bin/env bats
+# tests/bats/import.bats - `nstest import` (issue 29, raw logs): a real
+# session, recorded with script(1) in a pty with the real bash and
+# util-linux (in a mount namespace of its own, on a scratch directory, so
+# that the host sees nothing of it), imported and replayed on the kernel
+# and on the model; escape sequences, carriage returns and backspaces as
+# a terminal applies them; a command nstest does not take becomes prose
+# that names it.
+#
+# Runs as root: the recording mounts in a private namespace, and `nstest
+# run` sandboxes itself.
+
+bats_require_minimum_version 1.5.0
+load helpers
+load robust
+
+setup() {
+	robust_setup
+	command -v script >/dev/null || skip "script(1) (bsdutils) is not installed"
+}
+
+# record FILE: type the lines of stdin into an interactive bash, in a
+# pty that script(1) logs to FILE. The first line gives it Debian's
+# prompt, as a user's .bashrc would: import reads the prompts after it
+# as the same shell's. The shell runs in a mount namespace of its own
+# whose /mnt is a fresh tmpfs: the session works under /mnt/lab, and
+# neither its mounts nor its directories reach the host.
+record() {
+	{
+		printf '%s\n' "PS1='\u@\h:\w\\$ '"
+		cat
+	} | timeout 30 unshare -m --propagation private sh -c \
+		'mount -t tmpfs scratch /mnt && exec script -q -c "bash --norc --noprofile -i" "$1"' \
+		sh "$1" >/dev/null 2>&1
+}
+
+@test "import: a session recorded with script(1) replays on the kernel and on the model; one changed line fails" {
+	record "$BATS_TEST_TMPDIR/ts" <<'EOF_TYPED'
+mkdir -p /mnt/lab/a && cd /mnt/lab
+mount -t tmpfs none a; mount --make-shared a
+D=/mnt/lab
+findmnt -no TARGET,PROPAGATION $D/a
+mkdir b && mount --bind a b && findmnt -no TARGET,PROPAGATION "$D/b"
+umount /nowhere
+findmnt /nowhere || echo not mounted
+lsblk --version
+exit
+EOF_TYPED
+	grep -q 'findmnt -no TARGET,PROPAGATION' "$BATS_TEST_TMPDIR/ts" || fail "nothing recorded"
+	run --separate-stderr "$NSTEST" import -o "$SCN_DIR/rec.scn" "$BATS_TEST_TMPDIR/ts"
+	assert_success
+	[[ $stderr == *"\`lsblk --version\` not carried over: unknown command 'lsblk'"* ]] || fail "stderr: $stderr"
+	run cat "$SCN_DIR/rec.scn"
+	assert_line --regexp '^    bash-[0-9.]+# findmnt -no TARGET,PROPAGATION \$D/a$'
+	assert_line '    /mnt/lab/a shared'
+	assert_line '    umount: /nowhere: no mount point specified.'
+	assert_line --regexp '^Not carried over \(log line [0-9]+\): the command `lsblk --version` \(unknown command .lsblk.'
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$SCN_DIR/rec.scn"
+		assert_success
+	done
+	sed 's|^    /mnt/lab/a shared$|    /mnt/lab/a private|' "$SCN_DIR/rec.scn" >"$SCN_DIR/wrong.scn"
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$SCN_DIR/wrong.scn"
+		assert_failure 1
+	done
+	assert_host_unchanged
+}
+
+@test "import: escapes, carriage returns, backspaces and a changed PS1 are read as the terminal showed them" {
+	printf '%b' 'Script started on today\r\n' \
+		'\e]0;root@box: ~\a\e[?2004h\e[01;32mbash-5.2\e[00m# PS1=\x27[\\u@\\h \\W]\\$ \x27\r\n' \
+		'\e[?2004l\r\e[?2004h[root@box ~]# echo helo\bl\blo\r\n' \
+		'\e[?2004l\rhello\r\n' \
+		'[root@box ~]# echo Xbc\r\n' \
+		'\rabc\rXbc\r\n' \
+		'[root@box ~]# \r\n' \
+		'[root@box ~]# echo\r\n' \
+		'\r\n' \
+		'[root@box ~]# exit\r\n' 'exit\r\n' 'Script done on today\r\n' >"$BATS_TEST_TMPDIR/log"
+	run --separate-stderr "$NSTEST" import "$BATS_TEST_TMPDIR/log"
+	assert_success
+	assert_line "    bash-5.2# PS1='[\\u@\\h \\W]\\\$ '"
+	assert_line '    bash-5.2# echo hello'
+	assert_line '    hello'
+	assert_line '    bash-5.2# echo Xbc'
+	assert_line '    Xbc'
+	assert_line '    bash-5.2# exit'
+	refute_output --partial $'\e'
+	refute_output --partial $'\r'
+	refute_line '    exit'
+	[[ $stderr == *"an empty output line is written '...'"* ]] || fail "stderr: $stderr"
+	printf '%s\n' "$output" >"$SCN_DIR/imported.scn"
+	run "$NSTEST" lint "$SCN_DIR/imported.scn"
+	assert_success
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$SCN_DIR/imported.scn"
+		assert_success
+	done
+}
+
+@test "import: a log that cannot be read, or no log, is a usage error" {
+	run "$NSTEST" import "$BATS_TEST_TMPDIR/none"
+	assert_failure 2
+	assert_output --partial "none: No such file or directory"
+	run "$NSTEST" import
+	assert_failure 2
+	assert_output --partial "import needs exactly one log file"
+	run "$NSTEST" import --help
+	assert_success
+	assert_output --partial "usage: nstest import"
+}
