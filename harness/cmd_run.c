@@ -49,7 +49,7 @@ static const char run_help[] =
 	"                         an error\n"
 	"  --allow-empty-shard    an empty shard is no error: it reports zero scenarios\n"
 	"  --list                 print the scenario files that would run, run nothing\n"
-	"  --format FORMAT        human (default), tap, junit, json or html (a page with\n"
+	"  --format FORMAT        human (default), tap, ktap, junit, json or html (a page with\n"
 	"                         each failing scenario and its propagation graphs)\n"
 	"  -o, --output FILE      write the report to FILE (progress goes to stderr)\n"
 	"  --report FORMAT:FILE   also write a report in FORMAT to FILE, from the same run\n"

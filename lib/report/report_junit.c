@@ -2,7 +2,7 @@
  * read it:
  *
  *     <testsuites ...>
- *       <testsuite name="nstest" tests= failures= errors="0" skipped= time=
+ *       <testsuite name="nstest on RELEASE" (or "... on the model") tests= failures= errors="0" skipped= time=
  *                  timestamp= hostname=>
  *         <properties> kernel release, stand-in mode, backend, rootless,
  *                      nstest version, shard (K/N, only with --shard),
@@ -21,6 +21,7 @@
  * whole document is written at the end. */
 #include "report/reporter.h"
 
+#include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
@@ -201,7 +202,16 @@ static void junit_end(struct ns_report_ctx *c, const struct ns_tally *t)
 	ns_buf_adds(&b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");
 	ns_buf_addf(&b, "<testsuites name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"%u\""
 		    " skipped=\"%u\" time=\"%.3f\">\n", tests, failures, errors, skipped, seconds);
-	ns_buf_addf(&b, "  <testsuite name=\"nstest\" tests=\"%u\" failures=\"%u\" errors=\"%u\""
+	/* named with its kernel, so that mergers that key suites by name
+	 * (junit-report-merger) keep two kernels' runs apart */
+	ns_buf_adds(&b, "  <testsuite");
+	{
+		char *name = c->kernel ? xasprintf("nstest on %s", c->kernel)
+				       : xasprintf("nstest on the %s", c->backend ? c->backend : "model");
+		attr(&b, "name", name);
+		free(name);
+	}
+	ns_buf_addf(&b, " tests=\"%u\" failures=\"%u\" errors=\"%u\""
 		    " skipped=\"%u\" time=\"%.3f\" timestamp=\"%s\"", tests, failures, errors,
 		    skipped, seconds, suite->timestamp);
 	attr(&b, "hostname", c->hostname ? c->hostname : "localhost");

@@ -89,7 +89,10 @@ static void tap_begin(struct ns_report_ctx *c)
 	fflush(c->out);
 }
 
-/* What went wrong, as '#' lines before the result line. */
+/* What went wrong, as '#' lines before the result line; a report on
+ * standard output also writes them to standard error, which is where a
+ * harness (prove, Test::Harness) shows a test's diagnostics without -v:
+ * the '#' lines of its standard output it keeps for -v. */
 static void print_diagnostics(FILE *f, const struct ns_result *r)
 {
 	struct ns_buf text = NS_BUF_INIT;
@@ -103,6 +106,10 @@ static void print_diagnostics(FILE *f, const struct ns_result *r)
 		ns_buf_addf(&text, "XPASS: %s\n", r->v->reason ? r->v->reason : "passed although marked xfail");
 	}
 	print_comment(f, ns_buf_str(&text));
+	if (f == stdout && text.len) {
+		fflush(stdout);
+		print_comment(stderr, ns_buf_str(&text));
+	}
 	ns_buf_free(&text);
 }
 

@@ -7,6 +7,7 @@
 static const struct ns_reporter *const reporters[] = {
 	&ns_reporter_human,
 	&ns_reporter_tap,
+	&ns_reporter_ktap,
 	&ns_reporter_junit,
 	&ns_reporter_json,
 	&ns_reporter_html,

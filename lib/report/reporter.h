@@ -91,6 +91,7 @@ struct ns_reporter {
 
 extern const struct ns_reporter ns_reporter_human;
 extern const struct ns_reporter ns_reporter_tap;
+extern const struct ns_reporter ns_reporter_ktap;
 extern const struct ns_reporter ns_reporter_junit;
 extern const struct ns_reporter ns_reporter_json;
 extern const struct ns_reporter ns_reporter_html;

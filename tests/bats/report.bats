@@ -196,7 +196,7 @@ ok 2 - $s # SKIP $SKIP_REASON
 @test "tap: a failing run: the diagnostics as '#' lines right before 'not ok'" {
 	p=$(pass_scn)
 	f=$(fail_scn)
-	run "$NSTEST" run --format tap "$f" "$p"
+	run --separate-stderr "$NSTEST" run --format tap "$f" "$p"
 	assert_failure 1
 	assert_output "TAP version 13
 1..2
@@ -215,7 +215,7 @@ ok 2 - $p
 @test "tap: xfail is 'not ok # TODO reason', xpass a plain 'not ok' with a diagnostic" {
 	x=$(xfail_scn)
 	xp=$(xpass_scn)
-	run "$NSTEST" run --format tap "$x" "$xp"
+	run --separate-stderr "$NSTEST" run --format tap "$x" "$xp"
 	assert_failure 1
 	assert_output "TAP version 13
 1..2
@@ -314,7 +314,7 @@ not ok 2 - $xp
 	output=$(normalize <<<"$output")
 	assert_output "<?xml version=\"1.0\" encoding=\"UTF-8\"?>
 <testsuites name=\"nstest\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"T\">
-  <testsuite name=\"nstest\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"T\" timestamp=\"TS\" hostname=\"$(uname -n)\">
+  <testsuite name=\"nstest on $KERNEL\" tests=\"2\" failures=\"0\" errors=\"0\" skipped=\"1\" time=\"T\" timestamp=\"TS\" hostname=\"$(uname -n)\">
     <properties>
       <property name=\"kernel\" value=\"$KERNEL\"/>
       <property name=\"devices\" value=\"tmpfs\"/>
@@ -336,7 +336,7 @@ not ok 2 - $xp
 	output=$(normalize <<<"$output")
 	assert_output "<?xml version=\"1.0\" encoding=\"UTF-8\"?>
 <testsuites name=\"nstest\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"T\">
-  <testsuite name=\"nstest\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"T\" timestamp=\"TS\" hostname=\"$(uname -n)\">
+  <testsuite name=\"nstest on $KERNEL\" tests=\"1\" failures=\"1\" errors=\"0\" skipped=\"0\" time=\"T\" timestamp=\"TS\" hostname=\"$(uname -n)\">
     <properties>
       <property name=\"kernel\" value=\"$KERNEL\"/>
       <property name=\"devices\" value=\"tmpfs\"/>
@@ -593,4 +593,101 @@ assert doc['summary'] == {'passed': 0, 'failed': 1, 'skipped': 0, 'xfailed': 1, 
 $(diff <(echo "$one") <(echo "$two"))"
 		[[ $one == *a-pass*b-fail*c-skip*d-pass*e-fail* ]] || fail "--format $format: not in list order"
 	done
+}
+
+# KTAP version 1 (Documentation/dev-tools/ktap.rst): a scenario is a
+# test, its steps the subtests, indented two spaces from the nested
+# version line to before the parent's result; a failing step's diff in
+# diagnostic lines right before its result; SKIP and XFAIL as
+# directives; a '#' of a prompt escaped so that it starts no directive.
+@test "report: --format ktap nests each scenario's steps as subtests, as ktap.rst lays them out" {
+	pass=$(write_scn pass <<'SCN'
+    # mkdir /a
+    # ls /
+    a
+SCN
+	)
+	fail=$(write_scn fail <<'SCN'
+    # mkdir /a
+    # ls /
+    b
+SCN
+	)
+	skip=$(write_scn skip <<'SCN'
+kernel: >= 99.0
+
+    # mkdir /a
+SCN
+	)
+	run "$NSTEST" run --format ktap "$pass" "$fail" "$skip"
+	assert_failure 1
+	cat >"$BATS_TEST_TMPDIR/check.py" <<'PY'
+import re, sys
+lines = sys.stdin.read().splitlines()
+assert lines[0] == "KTAP version 1", lines[0]
+assert lines[2] == "1..3", lines[2]
+def block(start):
+    # a nested test: version, name, plan, results; returns (results, end)
+    assert lines[start] == "  KTAP version 1", lines[start]
+    assert lines[start + 1].startswith("  # Subtest: "), lines[start + 1]
+    m = re.fullmatch(r"  1\.\.(\d+)", lines[start + 2]); assert m, lines[start + 2]
+    n, i, results = int(m.group(1)), start + 3, []
+    while lines[i].startswith("  "):
+        r = re.fullmatch(r"  (not )?ok (\d+) (.*)", lines[i])
+        if r:
+            results.append((r.group(1) is None, int(r.group(2)), r.group(3)))
+        else:
+            assert lines[i].startswith("  #"), lines[i]
+        i += 1
+    assert [k for _, k, _ in results] == list(range(1, n + 1)), results
+    return results, i
+res, i = block(3)
+assert all(ok for ok, _, _ in res) and res[0][2] == r"line 1: \# mkdir /a", res
+assert lines[i] == "ok 1 " + sys.argv[1], lines[i]
+res, i = block(i + 1)
+assert [ok for ok, _, _ in res] == [True, False], res
+assert "  # -b" in lines and "  # +a" in lines
+assert lines[i] == "not ok 2 " + sys.argv[2], lines[i]
+assert re.fullmatch(r"ok 3 .*/skip\.scn # SKIP .*99\.0.*", lines[i + 1]), lines[i + 1]
+assert lines[-1] == "# 1 passed, 1 failed, 1 skipped", lines[-1]
+PY
+	python3 "$BATS_TEST_TMPDIR/check.py" "$pass" "$fail" <<<"$output"
+}
+
+# prove shows a test's standard error and keeps its '#' lines on standard
+# output for -v: a TAP report on standard output writes each failure's
+# diagnostics to both, so that a harness shows the diff by default.
+@test "report: TAP on standard output puts each failure's diff on stderr too; prove shows it without -v" {
+	fail=$(write_scn fail <<'SCN'
+    # mkdir /a
+    # ls /
+    b
+SCN
+	)
+	run --separate-stderr "$NSTEST" run --format tap "$fail"
+	assert_failure 1
+	assert_line '#     -b'
+	[[ $stderr == *'#     -b'*'#     +a'* ]] || fail "stderr: $stderr"
+	run --separate-stderr "$NSTEST" run --format tap --output "$BATS_TEST_TMPDIR/r.tap" "$fail"
+	assert_failure 1
+	[[ $stderr != *'#     -b'* ]] || fail "a report to a file keeps its diff there: $stderr"
+	grep -qx '#     -b' "$BATS_TEST_TMPDIR/r.tap"
+	printf '#!/bin/sh\nexec "%s" run --format tap "%s"\n' "$NSTEST" "$fail" >"$BATS_TEST_TMPDIR/nstest.t"
+	chmod +x "$BATS_TEST_TMPDIR/nstest.t"
+	run prove "$BATS_TEST_TMPDIR/nstest.t"
+	assert_failure
+	assert_line '#     +a'
+}
+
+@test "report: each JUnit suite is named with its kernel, or the model, for mergers that key suites by name" {
+	pass=$(write_scn pass <<'SCN'
+    # mkdir /a
+SCN
+	)
+	run "$NSTEST" run --format junit "$pass"
+	assert_success
+	assert_line --regexp "^  <testsuite name=\"nstest on $(uname -r)\" "
+	run "$NSTEST" run --backend model --format junit "$pass"
+	assert_success
+	assert_line --regexp '^  <testsuite name="nstest on the model" '
 }
