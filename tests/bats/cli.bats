@@ -443,7 +443,7 @@ SCN
 	run --separate-stderr "$NSTEST" run --format xml /nonexistent.scn
 	assert_failure 2
 	assert_output ""
-	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, junit, json, html)"$'\n'"Try 'nstest run --help' for more information." ]] ||
+	[[ $stderr == "nstest: error: unknown --format 'xml' (known: human, tap, ktap, junit, json, html)"$'\n'"Try 'nstest run --help' for more information." ]] ||
 		fail "unexpected stderr: $stderr"
 }
 
@@ -1362,7 +1362,7 @@ complete_words() {
 	run complete_words fuzz --cou
 	assert_output "--count"
 	run complete_words run --format ""
-	assert_output "$(printf '%s\n' human tap junit json html)"
+	assert_output "$(printf '%s\n' human tap ktap junit json html)"
 	run complete_words graph --format ""
 	assert_output "$(printf '%s\n' dot svg)"
 	run complete_words run --backend ""

@@ -136,7 +136,7 @@ normalize() {
 	normalize <<<"$output" >"$r/one.json"
 	# the same run once per format, each to standard output
 	for f in junit:xml tap:tap human:txt json:json; do
-		run "$NSTEST" run --format "${f%:*}" "$SCN_DIR/tree"
+		run --separate-stderr "$NSTEST" run --format "${f%:*}" "$SCN_DIR/tree"
 		assert_failure 1
 		normalize <<<"$output" >"$r/alone.${f#*:}"
 	done
@@ -172,7 +172,7 @@ normalize() {
 	run --separate-stderr "$NSTEST" run --report xml:r.xml "$p"
 	assert_failure 2
 	assert_output ""
-	assert_equal "${stderr_lines[0]}" "nstest: error: --report xml:r.xml: unknown format 'xml' (known: human, tap, junit, json, html)"
+	assert_equal "${stderr_lines[0]}" "nstest: error: --report xml:r.xml: unknown format 'xml' (known: human, tap, ktap, junit, json, html)"
 	for bad in junit junit: :r.xml ""; do
 		run --separate-stderr "$NSTEST" run --report "$bad" "$p"
 		assert_failure 2

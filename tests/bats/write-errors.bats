@@ -15,7 +15,7 @@
 bats_require_minimum_version 1.5.0
 load helpers
 
-FORMATS="human tap junit json html"
+FORMATS="human tap ktap junit json html"
 
 setup() {
 	nstest_setup
