@@ -326,6 +326,7 @@ enum ns_findmnt_select {
 	NS_FINDMNT_SPEC,            /* a bare argument: a source, else a target */
 	NS_FINDMNT_TARGET_PATH,     /* -T: a mount point, else the mount holding it */
 	NS_FINDMNT_MOUNTPOINT,      /* -M: exactly a mount point */
+	NS_FINDMNT_BY_SOURCE,       /* -S: exactly a source */
 };
 
 #define NS_FINDMNT_MAX_COLS 64

@@ -37,12 +37,12 @@ static const char *const findmnt_only_longs[] = {
 	"all", "ascii", "bytes", "canonicalize", "df", "direction", "evaluate",
 	"first-only", "fstab", "help", "invert", "kernel", "mtab", "nocanonicalize",
 	"nofsroot", "notruncate", "options", "output-all", "pairs", "poll", "pseudo",
-	"shadowed", "shell", "source", "task", "tab-file", "timeout",
+	"shadowed", "shell", "task", "tab-file", "timeout",
 	"uniq", "verbose", "verify", "version", "vfs-all",
 };
 
 /* findmnt 2.38's short options that nstest does not take */
-static const char findmnt_only_shorts[] = "smkpwAabCcDdeFfiNOPSUuvyxhV";
+static const char findmnt_only_shorts[] = "smkpwAabCcDdeFfiNOPUuvyxhV";
 
 static bool in_list(const char *w, const char *const *v, size_t n)
 {
@@ -127,12 +127,12 @@ static int parse_cols(struct ns_findmnt_args *a, const char *list, size_t word,
 	return 0;
 }
 
-/* An option that takes a value: -o, -T and -M. */
+/* An option that takes a value: -o, -t, -T, -M and -S. */
 static int set_value(struct ns_findmnt_args *a, char opt, const char *val,
 		     size_t word, struct ns_parse_err *e)
 {
 	enum ns_findmnt_select sel = opt == 'T' ? NS_FINDMNT_TARGET_PATH
-					       : NS_FINDMNT_MOUNTPOINT;
+				   : opt == 'S' ? NS_FINDMNT_BY_SOURCE : NS_FINDMNT_MOUNTPOINT;
 
 	if (opt == 'o')
 		return parse_cols(a, val, word, e);
@@ -144,9 +144,12 @@ static int set_value(struct ns_findmnt_args *a, char opt, const char *val,
 		a->types = val;
 		return 0;
 	}
-	if (a->select != NS_FINDMNT_ALL && a->select != sel)
+	if (a->select != NS_FINDMNT_ALL && a->select != sel) {
+		if (sel == NS_FINDMNT_BY_SOURCE || a->select == NS_FINDMNT_BY_SOURCE)
+			return ns_parse_fail(e, word, "findmnt: --source with --target or --mountpoint (both to match) is not supported");
 		return ns_parse_fail(e, word,
 				     "findmnt: mutually exclusive arguments: --mountpoint --target");
+	}
 	a->select = sel;
 	a->path = val;
 	return 0;
@@ -175,12 +178,12 @@ static const struct {
 } longs[] = {
 	{ "list", 'l' }, { "raw", 'r' }, { "json", 'J' }, { "noheadings", 'n' },
 	{ "submounts", 'R' }, { "output", 'o' }, { "target", 'T' },
-	{ "mountpoint", 'M' }, { "types", 't' }, { "tree", OPT_TREE }, { "real", OPT_REAL },
+	{ "mountpoint", 'M' }, { "source", 'S' }, { "types", 't' }, { "tree", OPT_TREE }, { "real", OPT_REAL },
 };
 
 static bool takes_value(char opt)
 {
-	return opt == 'o' || opt == 'T' || opt == 'M' || opt == 't';
+	return opt == 'o' || opt == 'T' || opt == 'M' || opt == 't' || opt == 'S';
 }
 
 /* --NAME (name: its first len characters after the dashes), not one of

@@ -272,6 +272,9 @@ static void add_selected(struct render *r, const char *canon, const char *resolv
 	case NS_FINDMNT_MOUNTPOINT:
 		add_matching(r, a->path, canon, false);
 		return;
+	case NS_FINDMNT_BY_SOURCE:
+		add_matching(r, a->path, NULL, true);
+		return;
 	}
 }
 

@@ -287,3 +287,36 @@ SCN
 	assert_line "$SCN_DIR/bad.scn:3:16: error: empty command after '&&'"
 	assert_line "$SCN_DIR/bad.scn:4:7: error: empty command before ';'"
 }
+
+# findmnt -S/--source selects by source, as a list, every mount of it
+# (a bind mount shows its source too); no match is findmnt's silent 1.
+@test "typed: findmnt -S and --source=, on both backends; a wrong twin fails" {
+	scn=$(write_scn findmnt-source <<'SCN'
+    # mkdir /a /b /c
+    # mount /dev/sdb1 /a
+    # mount --bind /a /b
+    # mount /dev/sdb2 /c
+    # findmnt -S /dev/sdb1 -o TARGET,SOURCE
+    TARGET SOURCE
+    /a     /dev/sdb1
+    /b     /dev/sdb1
+    # findmnt -n --source=/dev/sdb2 -o TARGET
+    /c
+    # findmnt -S /dev/nothing || echo none
+    none
+SCN
+	)
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$scn"
+		assert_success
+	done
+	sed 's|^    /c$|    /a|' "$scn" >"$SCN_DIR/wrong.scn"
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$SCN_DIR/wrong.scn"
+		assert_failure 1
+	done
+	printf '    # mkdir /a\n    # findmnt -S /dev/sdb1 -T /a\n' >"$SCN_DIR/bad.scn"
+	run "$NSTEST" lint "$SCN_DIR/bad.scn"
+	assert_failure 2
+	assert_output --partial "bad.scn:2:28: error: findmnt: --source with --target or --mountpoint (both to match) is not supported"
+}
