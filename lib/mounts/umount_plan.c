@@ -3,23 +3,19 @@
 
 #include <string.h>
 
+/* Each child's subtree, then the mount itself. Children come in the
+ * table's order (creation order from Linux 6.8, attach order before),
+ * not by mount ID as util-linux 2.38's mnt_table_next_child_fs() takes
+ * them: the kernel gives a new mount the lowest free ID, which another
+ * process may have taken, so an ID order would make the outcome (an
+ * over-mounted child's path may not resolve: ENOENT) depend on the
+ * machine's other mounts. */
 static void post_order(const struct ns_mount_entry *v, size_t n, size_t at,
 		       struct ns_umount_plan *p)
 {
-	unsigned last = 0;
-
-	for (;;) {
-		size_t next = n;
-
-		for (size_t i = 0; i < n; i++)
-			if (v[i].parent == v[at].id && i != at && v[i].id > last &&
-			    (next == n || v[i].id < v[next].id))
-				next = i;
-		if (next == n)
-			break;
-		last = v[next].id;
-		post_order(v, n, next, p);
-	}
+	for (size_t i = 0; i < n; i++)
+		if (v[i].parent == v[at].id && i != at)
+			post_order(v, n, i, p);
 	if (p->n == p->cap) {
 		void *mem = p->v;
 
