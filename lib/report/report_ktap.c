@@ -31,28 +31,6 @@
 #include "report/report_text.h"
 #include "run/verdict.h"
 
-/* A result line's description: a line break becomes a blank and '#',
- * which would start a directive, is escaped. */
-static void put_desc(FILE *f, const char *s)
-{
-	for (; *s; s++) {
-		if (*s == '#' || *s == '\\')
-			fputc('\\', f);
-		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
-	}
-}
-
-/* Text as diagnostic lines at an indentation. */
-static void put_diag(FILE *f, const char *indent, const char *text)
-{
-	for (const char *s = text; *s;) {
-		size_t n = strcspn(s, "\n");
-
-		fprintf(f, n ? "%s# %.*s\n" : "%s#\n", indent, (int)n, s);
-		s += n + (s[n] == '\n');
-	}
-}
-
 static void ktap_begin(struct ns_report_ctx *c)
 {
 	struct ns_buf head = NS_BUF_INIT;
@@ -77,7 +55,7 @@ static void put_steps(FILE *f, const struct ns_result *r)
 	for (size_t i = 0; i < r->v->n; i++)
 		ran += r->v->steps[i].ran;
 	fputs("  KTAP version 1\n  # Subtest: ", f);
-	put_desc(f, sc->path);
+	ns_tap_description(f, sc->path);
 	fprintf(f, "\n  1..%zu\n", ran);
 	for (size_t i = 0; i < r->v->n; i++) {
 		const struct ns_step_verdict *sv = &r->v->steps[i];
@@ -87,12 +65,12 @@ static void put_steps(FILE *f, const struct ns_result *r)
 		if (!sv->ran)
 			continue;
 		if (!sv->ok && sv->diff)
-			put_diag(f, "  ", sv->diff);
+			ns_tap_comment(f, "  ", sv->diff);
 		snprintf(desc, sizeof(desc), "line %d: ", st->line);
 		fprintf(f, "  %sok %zu %s", sv->ok ? "" : "not ", ++k, desc);
-		put_desc(f, st->terminal);
-		put_desc(f, st->prompt == '$' ? "$ " : "# ");
-		put_desc(f, st->cmdline ? st->cmdline : "");
+		ns_tap_description(f, st->terminal);
+		ns_tap_description(f, st->prompt == '$' ? "$ " : "# ");
+		ns_tap_description(f, st->cmdline ? st->cmdline : "");
 		fputc('\n', f);
 	}
 }
@@ -106,12 +84,12 @@ static void ktap_scenario(struct ns_report_ctx *c, size_t index, const struct ns
 	if (s != NS_SKIP && r->run)
 		put_steps(f, r);
 	if (s == NS_FAIL && r->v->reason)
-		put_diag(f, "", r->v->reason);
+		ns_tap_comment(f, "", r->v->reason);
 	if (s == NS_XPASS)
-		put_diag(f, "", r->v->reason ? r->v->reason : "XPASS: passed although marked xfail");
+		ns_tap_comment(f, "", r->v->reason ? r->v->reason : "XPASS: passed although marked xfail");
 	fprintf(f, "%sok %zu ", s == NS_PASS || s == NS_SKIP || s == NS_XFAIL ? "" : "not ",
 		++c->state.tap.reported);
-	put_desc(f, r->sc->path);
+	ns_tap_description(f, r->sc->path);
 	if (s == NS_SKIP || s == NS_XFAIL) {
 		fputs(s == NS_SKIP ? " # SKIP " : " # XFAIL ", f);
 		for (const char *p = r->v->reason ? r->v->reason : (s == NS_SKIP ? "skipped" : "expected failure"); *p; p++)
@@ -123,26 +101,7 @@ static void ktap_scenario(struct ns_report_ctx *c, size_t index, const struct ns
 
 static void ktap_end(struct ns_report_ctx *c, const struct ns_tally *t)
 {
-	size_t reported = c->state.tap.reported;
-
-	fputs("# ", c->out);
-	ns_tally_print(c->out, t);
-	if (c->interrupted) {
-		struct ns_buf why = NS_BUF_INIT;
-
-		for (size_t i = 0; i < c->nnot_run; i++) {
-			fputs("# not run: ", c->out);
-			put_desc(c->out, c->not_run[i].sc->path);
-			fprintf(c->out, " (%s)\n", ns_report_not_run_why(&c->not_run[i]));
-		}
-		ns_report_interrupted(&why, c);
-		fprintf(c->out, "%s%s\n", reported < c->total ? "Bail out! " : "# ", ns_buf_str(&why));
-		ns_buf_free(&why);
-	} else if (reported < c->total) {
-		fprintf(c->out, "Bail out! stopped after the first failure; %zu of %zu scenarios not run\n",
-			c->total - reported, c->total);
-	}
-	fflush(c->out);
+	ns_tap_end(c->out, c, t, c->state.tap.reported);
 }
 
 const struct ns_reporter ns_reporter_ktap = {

@@ -42,9 +42,7 @@
 
 #include "report/report_text.h"
 
-/* The description: '#' and '\' escaped as TAP 14 says, so that a file
- * name cannot start a directive; line breaks become blanks. */
-static void print_description(FILE *f, const char *s)
+void ns_tap_description(FILE *f, const char *s)
 {
 	for (; *s; s++) {
 		if (*s == '#' || *s == '\\')
@@ -60,13 +58,13 @@ static void print_reason(FILE *f, const char *s)
 		fputc(*s == '\n' || *s == '\r' ? ' ' : *s, f);
 }
 
-static void print_comment(FILE *f, const char *text)
+void ns_tap_comment(FILE *f, const char *indent, const char *text)
 {
 	const char *s = text;
 
 	while (*s) {
 		size_t n = strcspn(s, "\n");
-		fprintf(f, n ? "# %.*s\n" : "#\n", (int)n, s);
+		fprintf(f, n ? "%s# %.*s\n" : "%s#\n", indent, (int)n, s);
 		s += n + (s[n] == '\n');
 	}
 }
@@ -105,10 +103,10 @@ static void print_diagnostics(FILE *f, const struct ns_result *r)
 	} else if (s == NS_XPASS) {
 		ns_buf_addf(&text, "XPASS: %s\n", r->v->reason ? r->v->reason : "passed although marked xfail");
 	}
-	print_comment(f, ns_buf_str(&text));
+	ns_tap_comment(f, "", ns_buf_str(&text));
 	if (f == stdout && text.len) {
 		fflush(stdout);
-		print_comment(stderr, ns_buf_str(&text));
+		ns_tap_comment(stderr, "", ns_buf_str(&text));
 	}
 	ns_buf_free(&text);
 }
@@ -125,7 +123,7 @@ static void tap_scenario(struct ns_report_ctx *c, size_t index,
 	(void)index;
 	fprintf(f, "%sok %zu - ", s == NS_PASS || s == NS_SKIP ? "" : "not ",
 		c->state.tap.reported + 1);
-	print_description(f, r->sc->path);
+	ns_tap_description(f, r->sc->path);
 	if (s == NS_SKIP) {
 		fputs(" # SKIP ", f);
 		print_reason(f, r->v->reason);
@@ -138,27 +136,32 @@ static void tap_scenario(struct ns_report_ctx *c, size_t index,
 	c->state.tap.reported++;
 }
 
-static void tap_end(struct ns_report_ctx *c, const struct ns_tally *t)
+void ns_tap_end(FILE *f, const struct ns_report_ctx *c, const struct ns_tally *t,
+		size_t reported)
 {
-	size_t reported = c->state.tap.reported;
-
-	fputs("# ", c->out);
-	ns_tally_print(c->out, t);
+	fputs("# ", f);
+	ns_tally_print(f, t);
 	if (c->interrupted) {
 		struct ns_buf why = NS_BUF_INIT;
 
 		for (size_t i = 0; i < c->nnot_run; i++) {
-			fputs("# not run: ", c->out);
-			print_reason(c->out, c->not_run[i].sc->path);
-			fprintf(c->out, " (%s)\n", ns_report_not_run_why(&c->not_run[i]));
+			fputs("# not run: ", f);
+			print_reason(f, c->not_run[i].sc->path);
+			fprintf(f, " (%s)\n", ns_report_not_run_why(&c->not_run[i]));
 		}
 		ns_report_interrupted(&why, c);
-		fprintf(c->out, "%s%s\n", reported < c->total ? "Bail out! " : "# ", ns_buf_str(&why));
+		fprintf(f, "%s%s\n", reported < c->total ? "Bail out! " : "# ", ns_buf_str(&why));
 		ns_buf_free(&why);
-	} else if (reported < c->total)
-		fprintf(c->out, "Bail out! stopped after the first failure; %zu of %zu scenarios not run\n",
+	} else if (reported < c->total) {
+		fprintf(f, "Bail out! stopped after the first failure; %zu of %zu scenarios not run\n",
 			c->total - reported, c->total);
-	fflush(c->out);
+	}
+	fflush(f);
+}
+
+static void tap_end(struct ns_report_ctx *c, const struct ns_tally *t)
+{
+	ns_tap_end(c->out, c, t, c->state.tap.reported);
 }
 
 const struct ns_reporter ns_reporter_tap = {

@@ -45,6 +45,19 @@ void ns_report_interrupted(struct ns_buf *out, const struct ns_report_ctx *c);
  * or "not started". */
 const char *ns_report_not_run_why(const struct ns_not_run *nr);
 
+/* ---- TAP and KTAP (report_tap.c) ---- */
+
+/* A result line's description: '#' and '\' escaped as TAP 14 says, so
+ * that no text starts a directive; line breaks become blanks. */
+void ns_tap_description(FILE *f, const char *s);
+/* text as '#' lines, each after indent. */
+void ns_tap_comment(FILE *f, const char *indent, const char *text);
+/* The end of a TAP or KTAP stream after `reported` result lines: the
+ * tally as a comment, and for a run cut short (a signal: the scenarios
+ * without a result first; -x) a "Bail out!" line. */
+void ns_tap_end(FILE *f, const struct ns_report_ctx *c, const struct ns_tally *t,
+		size_t reported);
+
 /* s as XML character data (attr false) or as the inside of an attribute
  * value in double or single quotes (attr true). Characters XML 1.0 does
  * not allow, even as references, and bytes that are not UTF-8 become
