@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/util.h"
+#include "commands/command.h"       /* ns_var_name_len, ns_var_assignment */
 
 struct lexer {
 	const char *s;
@@ -167,27 +168,10 @@ static int lex_single(struct lexer *lx)
 	return 0;
 }
 
-static bool name_start(char c)
-{
-	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_';
-}
-
-static bool name_char(char c)
-{
-	return name_start(c) || (c >= '0' && c <= '9');
-}
-
 /* Is the open word so far NAME=...? Its expansions are not split. */
 static bool assigning(const struct lexer *lx)
 {
-	size_t k = 0;
-	const char *w = lx->word.data;
-
-	if (!w || !name_start(w[0]))
-		return false;
-	while (k < lx->word.len && name_char(w[k]))
-		k++;
-	return k < lx->word.len && w[k] == '=';
+	return lx->word.len && ns_var_assignment(ns_buf_str(&lx->word));
 }
 
 /* $NAME or ${NAME} at lx->i (the '$'), in double quotes or not. */
@@ -199,15 +183,11 @@ static int lex_dollar(struct lexer *lx, bool quoted)
 
 	if (s[1] == '{') {
 		name = s + 2;
-		while (name_char(name[len]))
-			len++;
-		if (!len || !name_start(name[0]) || name[len] != '}')
+		if (!ns_var_name_len(name, &len) || name[len] != '}')
 			return lex_fail(lx, lx->i, "'${...}' with anything but a variable's name in it is not supported");
 		skip = len + 3;
-	} else if (name_start(s[1])) {
+	} else if (ns_var_name_len(s + 1, &len)) {
 		name = s + 1;
-		while (name_char(name[len]))
-			len++;
 		skip = len + 1;
 	} else if (s[1] == '$') {
 		return lex_fail(lx, lx->i, "'$$' (the shell's process ID) is not supported");
