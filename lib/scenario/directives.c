@@ -14,7 +14,7 @@
 /* The directives of the header, each read by its dir_ function below. */
 typedef int directive_fn(struct parser *p, const char *v, int col);
 static directive_fn dir_root, dir_requires, dir_kernel, dir_devices, dir_title,
-	dir_xfail, dir_errors;
+	dir_xfail, dir_errors, dir_prompt;
 
 static const struct {
 	const char *name;
@@ -28,6 +28,7 @@ static const struct {
 	{ "title", dir_title, false },
 	{ "xfail", dir_xfail, true },
 	{ "errors", dir_errors, false },
+	{ "prompt", dir_prompt, true },
 };
 
 
@@ -236,6 +237,30 @@ static int dir_title(struct parser *p, const char *v, int col)
 	(void)col;
 	free(p->sc->title);
 	p->sc->title = xstrdup(v);
+	return 0;
+}
+
+/* `prompt: FORM`: a prompt as the session's shell printed it, with
+ * {terminal} where the terminal's name is (without it, the form is the
+ * bare prompt's, the terminal with no name) and, if it shows one, {path}
+ * where the working directory is (scenario_parse.c, prompt_form). */
+static int dir_prompt(struct parser *p, const char *v, int col)
+{
+	const char *t = strstr(v, "{terminal}");
+	const char *q = strstr(v, "{path}");
+
+	if (t && strstr(t + 1, "{terminal}"))
+		return ns_parser_fail(p, col, "prompt: '%s' holds {terminal} more than once", v);
+	if (q && strstr(q + 1, "{path}"))
+		return ns_parser_fail(p, col, "prompt: '%s' holds {path} more than once", v);
+	if (t && q && (q + 6 == t || t + 10 == q))
+		return ns_parser_fail(p, col, "prompt: '%s': {terminal} and {path} need text between them", v);
+	if (v[strlen(v) - 1] == '}')
+		return ns_parser_fail(p, col, "prompt: '%s' must end with the prompt's own character, such as '#', '$', '%%' or '>'", v);
+	for (const char *c = v; *c; c++)
+		if (*c == '\t' || (unsigned char)*c < 0x20)
+			return ns_parser_fail(p, col, "prompt: '%s' holds a control character", v);
+	ns_lines_push(&p->sc->prompts, v);
 	return 0;
 }
 

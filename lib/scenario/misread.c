@@ -154,8 +154,12 @@ bool ns_misread_prompt(struct parser *p, const char *s, int indent)
 	size_t at, end, namelen = strcspn(s, "#$"), odd = odd_prompt(s);
 
 	if (odd) {
-		ns_parser_fail(p, indent + 1, "'%.*s' looks like a prompt, but is none, so the line is read as output: a terminal's name is letters, digits, '_', '-' and '.' (as in 'sh1# '), or a default prompt of bash, 'USER@HOST:PATH# ' or '[USER@HOST PATH]# '",
-			       (int)odd + 2, s);
+		size_t name = strspn(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-.");
+
+		/* the directive that would read it, with the leading name as
+		 * the terminal's */
+		ns_parser_fail(p, indent + 1, "'%.*s' looks like a prompt, but is none, so the line is read as output: a terminal's name is letters, digits, '_', '-' and '.' (as in 'sh1# '), or a default prompt of bash, 'USER@HOST:PATH# ' or '[USER@HOST PATH]# '; for another form, name it in the header, as in 'prompt: %s%.*s'",
+			       (int)odd + 2, s, name ? "{terminal}" : "", (int)(odd + 1 - name), s + name);
 		stand_in_step(p, s, odd);
 		return true;
 	}

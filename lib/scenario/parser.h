@@ -35,6 +35,11 @@ struct parser {
 	struct ns_vars *vars;  /* each terminal's shell variables (vars.h), or
 				* NULL: a '$' is refused */
 	size_t vars_done;      /* the steps whose effects vars has */
+	/* a bare prompt ("# ") that stands for an inner shell of a named
+	 * terminal (inner_shell_prompt): that terminal, or NULL, and how
+	 * many shells deep the bare prompt is */
+	char *bare_of;
+	size_t bare_depth;
 };
 
 /* Record an error at the current line and column col; returns -1. Errors

@@ -38,6 +38,8 @@ struct ns_step {
 	int col;              /* column where the command text starts */
 	char *terminal;       /* prompt name; "" for the bare prompt */
 	char prompt;          /* '#' or '$' */
+	bool bare_inner;      /* shown at a bare prompt that stands for an
+			       * inner shell of terminal (dash's "# ") */
 	char *cmdline;        /* the command as typed, trailing comment removed */
 	struct ns_pipeline pipeline;
 	/* the pipelines after the first when the line is a command list,
@@ -125,6 +127,8 @@ struct ns_scenario {
 	int kernel_min[3];    /* `kernel: >= X.Y[.Z]`; all zero when absent */
 	enum ns_devices_mode devices; /* `devices:` */
 	char *title;          /* `title:`, or NULL */
+	struct ns_lines prompts; /* `prompt:` forms, as written ({terminal},
+			       * {path}); tried before the built-in ones */
 	enum ns_errors_form errors; /* `errors:` */
 	struct ns_xfail *xfails;
 	size_t nxfails;

@@ -139,11 +139,61 @@ static size_t prompt_end(const char *s, size_t k)
  * terminals): NAME# (or NAME$, or a bare #), and the two shells print by
  * default, USER@HOST:PATH# (Debian's bash) and [USER@HOST PATH]# (Fedora's
  * and Red Hat's), whose terminal is USER@HOST whatever the PATH. */
-static size_t prompt_len(const char *s, size_t *namestart, size_t *namelen)
+/* A prompt: form's piece at f against s at k: literal text, {terminal}
+ * (a name, '@' allowed, as in USER@HOST) or {path} (any text without
+ * blanks). Returns the prompt's length, the blank after it included (the
+ * end of the line does too), or 0. */
+static size_t form_at(const char *f, const char *s, size_t k, size_t *namestart,
+		      size_t *namelen)
+{
+	if (!*f) {
+		if (s[k] == ' ' || s[k] == '\t')
+			return k + 1;
+		return s[k] ? 0 : k;
+	}
+	if (!strncmp(f, "{terminal}", 10) || !strncmp(f, "{path}", 6)) {
+		bool term = f[1] == 't';
+		size_t run = k, r;
+
+		while (s[run] && s[run] != ' ' && s[run] != '\t' &&
+		       (!term || name_char(s[run]) || s[run] == '@'))
+			run++;
+		/* the longest that lets the rest of the form match */
+		for (; run > k; run--) {
+			if (!(r = form_at(f + (term ? 10 : 6), s, run, namestart, namelen)))
+				continue;
+			if (term) {
+				*namestart = k;
+				*namelen = run - k;
+			}
+			return r;
+		}
+		return 0;
+	}
+	return s[k] == *f ? form_at(f + 1, s, k + 1, namestart, namelen) : 0;
+}
+
+/* The first of a file's prompt: forms that s starts with (prompt_len). */
+static size_t prompt_form(const struct ns_lines *forms, const char *s, size_t *namestart,
+			  size_t *namelen)
+{
+	for (size_t i = 0; forms && i < forms->n; i++) {
+		size_t r = form_at(forms->v[i], s, 0, namestart, namelen);
+
+		if (r)
+			return r;
+	}
+	return 0;
+}
+
+static size_t prompt_len(const struct ns_lines *forms, const char *s, size_t *namestart,
+			 size_t *namelen)
 {
 	size_t k = name_run(s), h, e;
 
 	*namestart = 0;
+	if ((e = prompt_form(forms, s, namestart, namelen)))
+		return e;
 	if (k && s[k] == '@' && (h = name_run(s + k + 1)) && s[k + 1 + h] == ':') {
 		size_t at = k + 1 + h + 1;
 
@@ -172,6 +222,13 @@ static size_t prompt_len(const char *s, size_t *namestart, size_t *namelen)
 	if (prompt_end(s, k)) {
 		*namelen = k;
 		return prompt_end(s, k);
+	}
+	/* zsh's "host% " and a bare "% ", for rootless sessions; a name
+	 * starts with a letter here, so that "100% /mnt" stays output */
+	if (s[k] == '%' && (!k || isalpha((unsigned char)s[0])) &&
+	    (s[k + 1] == ' ' || s[k + 1] == '\t' || !s[k + 1])) {
+		*namelen = k;
+		return s[k + 1] ? k + 2 : k + 1;
 	}
 	return 0;
 }
@@ -778,7 +835,7 @@ struct ns_step *ns_parser_new_step(struct ns_scenario *sc)
 
 size_t ns_scenario_prompt(const char *s, size_t *namestart, size_t *namelen)
 {
-	return prompt_len(s, namestart, namelen);
+	return prompt_len(NULL, s, namestart, namelen);
 }
 
 static void add_expect(struct ns_step *st, const char *text, int line)
@@ -792,10 +849,55 @@ static void add_expect(struct ns_step *st, const char *text, int line)
 	st->nexpect++;
 }
 
+/* Whether an earlier step was taken at the terminal named name. */
+static bool terminal_seen(const struct ns_scenario *sc, const char *name)
+{
+	for (size_t i = 0; i < sc->nsteps; i++)
+		if (!strcmp(sc->steps[i].terminal, name))
+			return true;
+	return false;
+}
+
+/* The terminal a bare prompt ("# ", "$ ") stands for. Dash, Debian's sh,
+ * prompts "# " whatever the shell that started it showed, so a bare
+ * prompt right after a step that starts an inner shell at a named
+ * terminal, with no output under it, is that shell: the same terminal one
+ * level deeper, until its exit (and an inner shell it starts in turn, which
+ * prompts the same). A bare prompt seen before is a terminal of its own, as
+ * it always was. Returns the terminal's name, owned by the caller. */
+static char *bare_prompt_terminal(struct parser *p)
+{
+	const struct ns_step *prev = p->sc->nsteps ? &p->sc->steps[p->sc->nsteps - 1] : NULL;
+	const struct ns_stage *first = prev && prev->pipeline.n ? &prev->pipeline.stages[0] : NULL;
+
+	if (!p->bare_of && first && first->def && prev->terminal[0] && !prev->nexpect &&
+	    !prev->nmore && ns_stage_starts_shell(first) && !terminal_seen(p->sc, "")) {
+		p->bare_of = xstrdup(prev->terminal);
+		p->bare_depth = 1;
+	}
+	return xstrdup(p->bare_of ? p->bare_of : "");
+}
+
+/* After a step at a bare prompt that stands for an inner shell: a shell
+ * it starts is one level deeper, an exit one level less. */
+static void bare_prompt_after(struct parser *p, const struct ns_step *st)
+{
+	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
+
+	if (!p->bare_of || !first || !first->def || st->nmore)
+		return;
+	if (ns_stage_ends_shell(first) && --p->bare_depth == 0) {
+		free(p->bare_of);
+		p->bare_of = NULL;
+	} else if (ns_stage_starts_shell(first) && !st->nexpect) {
+		p->bare_depth++;
+	}
+}
+
 static int session_line(struct parser *p, const char *line, int indent)
 {
 	const char *s = line + indent;
-	size_t namestart = 0, namelen = 0, plen = prompt_len(s, &namestart, &namelen);
+	size_t namestart = 0, namelen = 0, plen = prompt_len(&p->sc->prompts, s, &namestart, &namelen);
 
 	p->header_open = false;
 	if (plen) {
@@ -805,11 +907,22 @@ static int session_line(struct parser *p, const char *line, int indent)
 		 * what they did to their terminals' variables and shells */
 		for (; p->vars && p->vars_done < p->sc->nsteps; p->vars_done++)
 			ns_vars_after_step(p->vars, &p->sc->steps[p->vars_done]);
+		/* a step at a bare prompt that stands for an inner shell:
+		 * known once its output is read, at the next prompt */
+		if (p->open && p->open->bare_inner)
+			bare_prompt_after(p, p->open);
 		st = ns_parser_new_step(p->sc);
 		st->line = p->lineno;
-		st->terminal = xstrndup(s + namestart, namelen);
+		if (namelen) {
+			st->terminal = xstrndup(s + namestart, namelen);
+		} else {
+			p->sc->nsteps--; /* decided from the steps before this one */
+			st->terminal = bare_prompt_terminal(p);
+			p->sc->nsteps++;
+			st->bare_inner = st->terminal[0] != '\0';
+		}
 		/* the '#' or '$' that ends it */
-		st->prompt = s[plen - 1] == '#' || s[plen - 1] == '$' ? s[plen - 1] : s[plen - 2];
+		st->prompt = s[plen - 1] == ' ' || s[plen - 1] == '\t' ? s[plen - 2] : s[plen - 1];
 		st->col = indent + (int)plen + 1;
 		p->open = st;
 		p->blank_line = 0;
@@ -1041,9 +1154,11 @@ struct ns_scenario *ns_scenario_parse(const char *path, const char *text,
 	ns_lines_free(&p.handle_contexts);
 	ns_lines_free(&p.handle_namespaces);
 	ns_vars_free(p.vars);
+	free(p.bare_of);
 	return sc;
 bad:
 	ns_vars_free(p.vars);
+	free(p.bare_of);
 	ns_lines_free(&p.mounted_ro);
 	ns_lines_free(&p.mounted_rw);
 	ns_lines_free(&p.handle_mounts);
@@ -1162,6 +1277,7 @@ void ns_scenario_free(struct ns_scenario *sc)
 	free(sc->name);
 	free(sc->root_dev);
 	free(sc->title);
+	ns_lines_free(&sc->prompts);
 	for (size_t i = 0; i < sc->nxfails; i++)
 		free(sc->xfails[i].reason);
 	free(sc->xfails);
