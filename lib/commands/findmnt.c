@@ -360,6 +360,15 @@ static bool findmnt_shape(const void *args, struct ns_match_shape *out)
 		case NS_FINDMNT_MAJMIN:
 			out->cols[c] = NS_MATCH_COL_DEV;
 			break;
+		case NS_FINDMNT_FSTYPE:
+		case NS_FINDMNT_OPTIONS:
+		case NS_FINDMNT_VFS_OPTIONS:
+		case NS_FINDMNT_FS_OPTIONS:
+			/* the columns util-linux's findmnt.c marks
+			 * SCOLS_FL_TRUNC: cut to fit a terminal */
+			out->trunc[c] = true;
+			out->cols[c] = NS_MATCH_COL_TEXT;
+			break;
 		default:
 			out->cols[c] = NS_MATCH_COL_TEXT;
 			break;

@@ -35,6 +35,15 @@ enum ns_match_form {
 
 #define NS_MATCH_MAX_COLS 64
 
+/* A word of a findmnt table's row (ns_match_table_words): a tree glyph
+ * ("│"), part of TARGET's tree prefix, or the cell of column col. */
+struct ns_match_word {
+	const char *s;
+	size_t len;
+	bool glyph;
+	size_t col;
+};
+
 /* The second line shape the matcher knows besides mountinfo records: the
  * output of one findmnt, its columns in order (the judge builds it from
  * the step's parsed arguments). A step with a shape reads its lines as
@@ -56,6 +65,10 @@ struct ns_match_shape {
 			       * TARGET), 0 by default; ncols or more: none */
 	size_t ncols;
 	enum ns_match_col cols[NS_MATCH_MAX_COLS];
+	bool trunc[NS_MATCH_MAX_COLS]; /* TABLE: findmnt cuts this column's
+			       * cells to fit a narrow terminal (util-linux's
+			       * SCOLS_FL_TRUNC: FSTYPE and the options);
+			       * run/narrow.h */
 	const char *lit[NS_MATCH_MAX_COLS];   /* FIELDS: literal text, or NULL */
 	size_t litlen[NS_MATCH_MAX_COLS];
 };

@@ -86,4 +86,12 @@ void ns_match_map_numbers(const struct ns_match_shape *shape, const char *line,
  * code that writes expected numbers back, such as --update. */
 const struct ns_renaming *ns_matcher_renaming(const struct ns_matcher *m);
 
+/* The words of a findmnt row (shape: NS_MATCH_TABLE) as the matcher cuts
+ * them (match_table.c): runs of characters other than ' ', a tree
+ * glyph marked so and every other word a field with its column. w has
+ * room for strlen(text) / 2 + 1 words; returns their number, and the
+ * fields' in *nfields. */
+size_t ns_match_table_words(const char *text, const struct ns_match_shape *shape,
+			    struct ns_match_word *w, size_t *nfields);
+
 #endif

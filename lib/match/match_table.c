@@ -144,12 +144,6 @@ static void push_field(struct segs *g, enum ns_match_col c, const char *s,
 
 /* ---- a tree or a list ------------------------------------------------------ */
 
-struct word {
-	const char *s;
-	size_t len;
-	bool glyph;           /* part of the tree prefix */
-	size_t col;           /* the field's column */
-};
 
 static bool is_glyph(const char *s, size_t len)
 {
@@ -157,8 +151,8 @@ static bool is_glyph(const char *s, size_t len)
 	       (len == 3 && memcmp(s, "\xe2\x94\x82", 3) == 0); /* │ */
 }
 
-static size_t cut_words(const char *text, const struct ns_match_shape *shape,
-			struct word *w, size_t *nfields)
+size_t ns_match_table_words(const char *text, const struct ns_match_shape *shape,
+			    struct ns_match_word *w, size_t *nfields)
 {
 	size_t n = 0;
 
@@ -170,7 +164,7 @@ static size_t cut_words(const char *text, const struct ns_match_shape *shape,
 		if (!*p)
 			break;
 		len = strcspn(p, " ");
-		w[n] = (struct word){ p, len, shape->tree && !shape->flat && is_glyph(p, len), 0 };
+		w[n] = (struct ns_match_word){ p, len, shape->tree && !shape->flat && is_glyph(p, len), 0 };
 		if (!w[n].glyph)
 			w[n].col = (*nfields)++;
 		n++;
@@ -180,7 +174,7 @@ static size_t cut_words(const char *text, const struct ns_match_shape *shape,
 }
 
 /* Whether word i is a field of a renamed column. */
-static bool renamed(const struct ns_match_shape *shape, const struct word *w,
+static bool renamed(const struct ns_match_shape *shape, const struct ns_match_word *w,
 		    size_t n, size_t i)
 {
 	return i < n && !w[i].glyph && shape->cols[w[i].col] != NS_MATCH_COL_TEXT;
@@ -190,10 +184,10 @@ static bool parse_table(struct segs *g, const char *text,
 			const struct ns_match_shape *shape)
 {
 	size_t len = strlen(text), nfields, n;
-	struct word *w = xcalloc(len / 2 + 2, sizeof(*w));
+	struct ns_match_word *w = xcalloc(len / 2 + 2, sizeof(*w));
 	const char *pos = text;
 
-	n = cut_words(text, shape, w, &nfields);
+	n = ns_match_table_words(text, shape, w, &nfields);
 	if (nfields != shape->ncols) {
 		free(w);
 		return false;

@@ -9,6 +9,7 @@
 #include "match/match.h"
 #include "match/match_tree.h"
 #include "run/ls_form.h"
+#include "run/narrow.h"
 #include "run/require.h"
 #include "run/standin_hint.h"
 #include "run/trouble.h"
@@ -214,6 +215,28 @@ static bool judge_ls(struct ns_matcher *m, const struct ns_scenario *sc,
 	return ok;
 }
 
+/* A findmnt table that did not match as written, matched in the form of
+ * a narrow terminal's (run/narrow.h): rows findmnt broke joined, cut
+ * cells matched by their start. table: the step's findmnt table, with
+ * or without numbers (sh, tree: as match_block). The diff stays the one
+ * of the block as written, unless this form matches. */
+static bool judge_narrow(struct ns_matcher *m, const struct ns_scenario *sc,
+			 const struct ns_step *st, const struct ns_step_out *out,
+			 const struct ns_match_shape *table, const struct ns_match_shape *sh,
+			 const struct ns_match_shape *tree, struct ns_buf *diff, size_t mark)
+{
+	struct ns_narrow nw;
+	bool ok;
+
+	if (!ns_narrow(sc, st, table, out->output, &nw))
+		return false;
+	ok = match_block(m, nw.block, nw.n, st->unordered, nw.output, sh, tree, NULL);
+	ns_narrow_free(&nw);
+	if (ok && diff)
+		ns_buf_truncate(diff, mark);
+	return ok;
+}
+
 static bool judge_step(struct ns_matcher *m, const struct ns_scenario *sc,
 		       const struct ns_step *st, const struct ns_step_out *out,
 		       struct ns_buf *diff)
@@ -224,7 +247,8 @@ static bool judge_step(struct ns_matcher *m, const struct ns_scenario *sc,
 	size_t mark = diff ? diff->len : 0;
 
 	return judge_written(m, st, out, sh, tree, diff) ||
-	       judge_ls(m, sc, st, out, sh, diff, mark);
+	       judge_ls(m, sc, st, out, sh, diff, mark) ||
+	       judge_narrow(m, sc, st, out, &shape, sh, tree, diff, mark);
 }
 
 char *ns_judge_output(const struct ns_scenario *sc, const struct ns_step *st,

@@ -14,7 +14,7 @@
 /* The directives of the header, each read by its dir_ function below. */
 typedef int directive_fn(struct parser *p, const char *v, int col);
 static directive_fn dir_root, dir_requires, dir_kernel, dir_devices, dir_title,
-	dir_xfail, dir_errors, dir_prompt;
+	dir_xfail, dir_errors, dir_prompt, dir_columns;
 
 static const struct {
 	const char *name;
@@ -29,6 +29,7 @@ static const struct {
 	{ "xfail", dir_xfail, true },
 	{ "errors", dir_errors, false },
 	{ "prompt", dir_prompt, true },
+	{ "columns", dir_columns, false },
 };
 
 
@@ -261,6 +262,21 @@ static int dir_prompt(struct parser *p, const char *v, int col)
 		if (*c == '\t' || (unsigned char)*c < 0x20)
 			return ns_parser_fail(p, col, "prompt: '%s' holds a control character", v);
 	ns_lines_push(&p->sc->prompts, v);
+	return 0;
+}
+
+/* `columns: N`: the width of the terminal the session was recorded in,
+ * which findmnt fitted its tables to (run/narrow.h). */
+static int dir_columns(struct parser *p, const char *v, int col)
+{
+	char *end;
+	unsigned long n;
+
+	errno = 0;
+	n = strtoul(v, &end, 10);
+	if (!isdigit((unsigned char)*v) || *end || errno || n < 20 || n > 4096)
+		return ns_parser_fail(p, col, "columns: expected the terminal's width, a number from 20 to 4096, got '%s'", v);
+	p->sc->columns = (unsigned)n;
 	return 0;
 }
 

@@ -127,6 +127,8 @@ struct ns_scenario {
 	int kernel_min[3];    /* `kernel: >= X.Y[.Z]`; all zero when absent */
 	enum ns_devices_mode devices; /* `devices:` */
 	char *title;          /* `title:`, or NULL */
+	unsigned columns;     /* `columns:`, the recording terminal's width,
+			       * or 0 (run/narrow.h) */
 	struct ns_lines prompts; /* `prompt:` forms, as written ({terminal},
 			       * {path}); tried before the built-in ones */
 	enum ns_errors_form errors; /* `errors:` */

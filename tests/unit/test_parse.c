@@ -174,7 +174,7 @@ TEST(errors)
 	parse_error("    # ls > x\n", "t.scn:1:10: error: redirection '>' is only supported as 'echo TEXT > FILE', alone on its line", "redirect");
 	parse_error("    # grep x\n", "t.scn:1:7: error: 'grep' is a filter: it reads the output of a command through '|', or a FILE operand", "filter first");
 	parse_error("    # mount | mkdir x\n", "t.scn:1:15: error: 'mkdir' cannot read from a pipe", "command after pipe");
-	parse_error("frob: 1\n    # ls\n", "t.scn:1:1: error: unknown directive 'frob' (known: root, requires, kernel, devices, title, xfail, errors, prompt)", "unknown directive");
+	parse_error("frob: 1\n    # ls\n", "t.scn:1:1: error: unknown directive 'frob' (known: root, requires, kernel, devices, title, xfail, errors, prompt, columns)", "unknown directive");
 	parse_error("titel: x\n    # ls\n", "t.scn:1:1: error: unknown directive 'titel' (did you mean title?)", "a misspelt directive: did you mean");
 	parse_error("devices: nvme\n    # ls\n", "t.scn:1:10: error: devices: expected tmpfs, loop or any, got 'nvme'", "unknown devices mode");
 	parse_error("title: a\ntitle: b\n    # ls\n", "t.scn:2:1: error: directive 'title' given twice", "directive twice");
