@@ -467,6 +467,92 @@ struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, const ch
 	return copy;
 }
 
+/* The errno of an nstest error line of command name ("umount: EINVAL
+ * (Invalid argument)", ns_pipeline_error_line), or 0. */
+static int error_line_errno(const char *line, size_t len, const char *name)
+{
+	size_t nl = strlen(name);
+	const char *e = line + nl + 2, *end = line + len;
+
+	if (len < nl + 3 || strncmp(line, name, nl) || strncmp(line + nl, ": E", 3))
+		return 0;
+	for (int err = 1; err < 4096; err++) {
+		const char *n = ns_errname(err);
+		size_t k = strlen(n);
+
+		if ((size_t)(end - e) > k + 1 && !strncmp(e, n, k) && e[k] == ' ' && e[k + 1] == '(')
+			return err;
+	}
+	return 0;
+}
+
+struct ns_expect *ns_ulmsg_translate_list(const struct ns_expect *block, size_t n,
+					  const struct ns_step *st, const char *output,
+					  const char *cwd, size_t *nout)
+{
+	struct fail { const struct ns_stage *cmd; int err; } *fails = NULL;
+	size_t nfails = 0, cap = 0, out = 0;
+	struct ns_expect *copy;
+	bool any = false;
+
+	if (!st->nmore || !output || !n)
+		return NULL;
+	/* each command of the list that failed, with its errno, from the
+	 * error lines nstest printed for it */
+	for (const char *p = output; *p;) {
+		size_t len = strcspn(p, "\n");
+
+		for (size_t i = 0; i <= st->nmore; i++) {
+			const struct ns_pipeline *pl = i ? &st->more[i - 1].pipeline : &st->pipeline;
+			const struct ns_stage *cmd = pl->n ? ns_stage_cmd(&pl->stages[0]) : NULL;
+			int err = cmd ? error_line_errno(p, len, cmd->argv[0]) : 0;
+			void *v = fails;
+
+			if (!err)
+				continue;
+			ns_grow(&v, &cap, nfails + 1, sizeof(*fails));
+			fails = v;
+			fails[nfails++] = (struct fail){ cmd, err };
+		}
+		p += len + (p[len] == '\n');
+	}
+	if (!nfails)
+		return NULL;
+	copy = xcalloc(n, sizeof(*copy));
+	for (size_t k = 0; k < n; k++) {
+		bool dmesg = k + 1 < n && ns_ulmsg_is_dmesg(block[k + 1].text);
+		const struct fail *f = NULL;
+		struct ns_buf line = NS_BUF_INIT;
+
+		for (size_t j = 0; j < nfails && !f; j++)
+			if (ns_ulmsg_fit(fails[j].cmd, fails[j].err, cwd, block[k].text, dmesg))
+				f = &fails[j];
+		if (!f) {
+			copy[out++] = (struct ns_expect){ xstrdup(block[k].text), block[k].line };
+			continue;
+		}
+		ns_pipeline_error_line(&line, f->cmd->argv[0], f->err);
+		line.data[--line.len] = '\0'; /* the '\n' */
+		copy[out++] = (struct ns_expect){ ns_buf_detach(&line), block[k].line };
+		k += dmesg;
+		any = true;
+	}
+	free(fails);
+	if (!any) {
+		ns_ulmsg_free_list(copy, out);
+		return NULL;
+	}
+	*nout = out;
+	return copy;
+}
+
+void ns_ulmsg_free_list(struct ns_expect *block, size_t n)
+{
+	for (size_t i = 0; block && i < n; i++)
+		free(block[i].text);
+	free(block);
+}
+
 void ns_ulmsg_free_block(struct ns_expect *block, size_t n)
 {
 	if (!block)

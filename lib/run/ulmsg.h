@@ -84,6 +84,18 @@ struct ns_expect *ns_ulmsg_translate(const struct ns_step *st, int err, const ch
 				     size_t *n);
 void ns_ulmsg_free_block(struct ns_expect *block, size_t n);
 
+/* A list's block (issue 29: a failure message is matched to the command
+ * that printed it): a copy of block (n lines, the step's or a translated
+ * one) where every line that fits util-linux's words for a command of
+ * list step st that failed in output (an nstest error line of that
+ * command names its errno) is that nstest error line (a dmesg line after
+ * it dropped), with its count in *nout; NULL when no line is. Free with
+ * ns_ulmsg_free_list(copy, *nout). */
+struct ns_expect *ns_ulmsg_translate_list(const struct ns_expect *block, size_t n,
+					  const struct ns_step *st, const char *output,
+					  const char *cwd, size_t *nout);
+void ns_ulmsg_free_list(struct ns_expect *block, size_t n);
+
 /* Append the lines util-linux 2.38 prints (each ending in '\n') for the
  * failing stage st with errno err. False, and nothing appended, when the
  * message depends on more than the command line and errno (which path

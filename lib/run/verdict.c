@@ -155,22 +155,31 @@ static bool match_block(struct ns_matcher *m, const struct ns_expect *exp, size_
 
 /* A failed step whose block ends with util-linux's message for this
  * errno and command line, or with "COMMAND: ERROR", is matched with
- * nstest's error line in its place (run/ulmsg.h, any_errno); every other
- * block as it is written (sh, tree: as match_block). */
+ * nstest's error line in its place (run/ulmsg.h, any_errno), and so is
+ * each message of a list's command that failed before its last; every
+ * other block as it is written (sh, tree: as match_block). */
 static bool judge_written(struct ns_matcher *m, const struct ns_step *st,
 			  const struct ns_step_out *out, const struct ns_match_shape *sh,
 			  const struct ns_match_shape *tree, struct ns_buf *diff)
 {
-	size_t n = 0;
-	struct ns_expect *alt = any_errno(st, out, &n);
+	size_t n = 0, nl = 0;
+	struct ns_expect *alt = any_errno(st, out, &n), *list;
 	bool ok;
 
 	if (!alt)
 		alt = ns_ulmsg_translate(st, out->err, out->cwd, &n);
-	if (!alt)
-		return match_block(m, st->expect, st->nexpect, st->unordered, out->output, sh,
-				   tree, diff);
-	ok = match_block(m, alt, n, st->unordered, out->output, sh, tree, diff);
+	/* in a list, the messages of the commands that failed before the
+	 * last one, each matched to its command */
+	list = ns_ulmsg_translate_list(alt ? alt : st->expect, alt ? n : st->nexpect, st,
+				       out->output, out->cwd, &nl);
+	if (list)
+		ok = match_block(m, list, nl, st->unordered, out->output, sh, tree, diff);
+	else if (alt)
+		ok = match_block(m, alt, n, st->unordered, out->output, sh, tree, diff);
+	else
+		ok = match_block(m, st->expect, st->nexpect, st->unordered, out->output, sh,
+				 tree, diff);
+	ns_ulmsg_free_list(list, nl);
 	ns_ulmsg_free_block(alt, n);
 	return ok;
 }

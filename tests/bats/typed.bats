@@ -288,6 +288,41 @@ SCN
 	assert_line "$SCN_DIR/bad.scn:4:7: error: empty command before ';'"
 }
 
+# A message of a list's command that failed before its last is matched
+# to that command: util-linux's words for its errno (issue 29, "a failure
+# message is matched to the command that printed it").
+@test "typed: util-linux's words for a command that failed in the middle of a list; a wrong twin fails" {
+	scn=$(write_scn list-messages <<'SCN'
+    # mkdir /x /y
+    # umount /x || echo failed
+    umount: /x: not mounted.
+    failed
+    # umount /x; umount /nope; echo done
+    umount: /x: not mounted.
+    umount: /nope: no mount point specified.
+    done
+    # mount /dev/sdb1 /nope || mount -t tmpfs t /x && echo ok
+    mount: /nope: mount point does not exist.
+           dmesg(1) may have more information after failed mount system call.
+    ok
+SCN
+	)
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$scn"
+		assert_success
+	done
+	# the message names the path the command was given; another path,
+	# or the words of another errno, is wrong
+	sed 's|umount: /x: not mounted.|umount: /y: not mounted.|' "$scn" >"$SCN_DIR/wrong1.scn"
+	sed 's|umount: /nope: no mount point specified.|umount: /nope: not mounted.|' "$scn" >"$SCN_DIR/wrong2.scn"
+	for w in wrong1 wrong2; do
+		for b in kernel model; do
+			run "$NSTEST" run --backend "$b" "$SCN_DIR/$w.scn"
+			assert_failure 1
+		done
+	done
+}
+
 # findmnt -S/--source selects by source, as a list, every mount of it
 # (a bind mount shows its source too); no match is findmnt's silent 1.
 @test "typed: findmnt -S and --source=, on both backends; a wrong twin fails" {
