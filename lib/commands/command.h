@@ -304,4 +304,14 @@ bool ns_var_name_len(const char *s, size_t *len);
 /* Is word NAME=VALUE? */
 bool ns_var_assignment(const char *word);
 
+/* $$ expands to a shell's number, one per shell (terminal or inner
+ * shell): nstest plays a terminal's shells in processes of its own
+ * choosing, so the number stands for the PID the recording showed and
+ * the judge renames it (NS_MATCH_COL_PID). The numbers start at
+ * NS_SHELL_PID_BASE, which is PID_MAX_LIMIT on 64-bit Linux: no real
+ * process ID reaches it. Whether s[0..len) is one. */
+#define NS_SHELL_PID_BASE 4194304UL
+#define NS_SHELL_PID_COUNT 1048576UL
+bool ns_shell_pid(const char *s, size_t len);
+
 #endif

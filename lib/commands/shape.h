@@ -20,6 +20,7 @@ enum ns_match_col {
 	NS_MATCH_COL_GROUP,   /* a peer group's number (statmount's) */
 	NS_MATCH_COL_NSID,    /* a mount namespace ID (statmount's) */
 	NS_MATCH_COL_UNIQUE,  /* a unique mount ID (statmount's, watch's) */
+	NS_MATCH_COL_PID,     /* a shell's process ID (echo $$) */
 };
 
 /* How findmnt laid its table out. */

@@ -91,3 +91,17 @@ const struct ns_cmd_def ns_cmd_vars[] = {
 	  .free_args = free_marker, .builtin = true },
 };
 const size_t ns_cmd_vars_count = NS_ARRAY_SIZE(ns_cmd_vars);
+
+bool ns_shell_pid(const char *s, size_t len)
+{
+	unsigned long v = 0;
+
+	if (len < 7 || len > 8 || s[0] == '0')
+		return false;
+	for (size_t i = 0; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		v = v * 10 + (unsigned long)(s[i] - '0');
+	}
+	return v >= NS_SHELL_PID_BASE && v < NS_SHELL_PID_BASE + NS_SHELL_PID_COUNT;
+}

@@ -17,7 +17,7 @@
 #include "match/match_tree.h"
 
 /* The letter of each renaming kind. */
-static const char letters[NS_RENAMING_NKINDS] = { 'M', 'D', 'P', 'I', 'N', 'U' };
+static const char letters[NS_RENAMING_NKINDS] = { 'M', 'D', 'P', 'I', 'N', 'U', 'S' };
 
 struct ns_canon {
 	struct ns_matcher *m;             /* its renaming: name <-> number */

@@ -252,6 +252,7 @@ static void note(struct notes *nt, enum ns_renaming_kind kind, struct ns_key nam
 {
 	static const char *const what[NS_RENAMING_NKINDS] = {
 		"mount ID", "device", "peer group", "inode", "namespace ID", "unique mount ID",
+		"shell PID",
 	};
 	int line = ns_match_origin(nt->m, kind, name);
 	struct ns_keymap *s = &nt->said[kind];

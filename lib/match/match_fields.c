@@ -82,12 +82,14 @@ static bool number(enum ns_match_col c, const char *s, size_t len, struct ns_mat
 	case NS_MATCH_COL_GROUP:
 	case NS_MATCH_COL_NSID:
 	case NS_MATCH_COL_UNIQUE:
+	case NS_MATCH_COL_PID:
 		if (!parse_base(s, len, 10, &v) || v > ULONG_MAX)
 			return false;
 		seg->kind = c == NS_MATCH_COL_INO ? NS_RENAMING_INO :
 			    c == NS_MATCH_COL_GROUP ? NS_RENAMING_GROUP :
 			    c == NS_MATCH_COL_NSID ? NS_RENAMING_NSID :
-			    c == NS_MATCH_COL_UNIQUE ? NS_RENAMING_UNIQUE : NS_RENAMING_ID;
+			    c == NS_MATCH_COL_UNIQUE ? NS_RENAMING_UNIQUE :
+			    c == NS_MATCH_COL_PID ? NS_RENAMING_PID : NS_RENAMING_ID;
 		seg->parent = c == NS_MATCH_COL_PARENT;
 		seg->k = (struct ns_key){ (unsigned long)v, 0 };
 		return true;

@@ -84,6 +84,7 @@ static bool parse_number(enum ns_match_col c, const char *s, size_t len,
 	case NS_MATCH_COL_GROUP:
 	case NS_MATCH_COL_NSID:
 	case NS_MATCH_COL_UNIQUE:
+	case NS_MATCH_COL_PID:
 		break;
 	}
 	return false;

@@ -34,6 +34,7 @@ enum ns_renaming_kind {
 	NS_RENAMING_NSID,     /* mount namespace IDs (statmount's mnt_ns_id) */
 	NS_RENAMING_UNIQUE,   /* unique mount IDs (statmount's mnt_id, mount
 			       * notifications'): never given out twice */
+	NS_RENAMING_PID,      /* a shell's process ID ($$): one per shell */
 	NS_RENAMING_NKINDS
 };
 

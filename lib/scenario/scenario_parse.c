@@ -309,7 +309,11 @@ static int check_terminal(struct parser *p, const struct ns_stage *st, const cha
 			names[n++] = t;
 	}
 	near = ns_closest(name, names, n);
-	r = ns_parser_fail(p, col, "%s: no terminal '%s' before this line%s%s%s (%s)",
+	if (*name && strspn(name, "0123456789") == len)
+		r = ns_parser_fail(p, col, "%s: %s is a process ID that no 'echo $$' showed before this line: show it in the terminal it names ('echo $$', with the number under it), or name that terminal (%s)",
+				   st->argv[0], name, hint);
+	else
+		r = ns_parser_fail(p, col, "%s: no terminal '%s' before this line%s%s%s (%s)",
 			   st->argv[0], name, near ? " (did you mean '" : "", near ? near : "", near ? "'?)" : "", hint);
 	free(names);
 	free(name);
@@ -559,6 +563,44 @@ static int drop_sudo(struct parser *p, struct ns_split *sp, int base)
 
 static int parse_stage_in(struct parser *p, struct ns_stage *st, size_t index, bool top);
 
+/* A process ID where a command takes a terminal (nsenter -t 12345): the
+ * terminal whose `echo $$` showed it, or whose $$ it is (vars.h), by
+ * that terminal's name; any other number is left for the command's own
+ * message. */
+static void pid_targets(struct parser *p, struct ns_stage *st)
+{
+	const char *opt = st->def->terminal_option;
+	size_t olen = opt ? strlen(opt) : 0;
+
+	for (size_t i = 1; opt && i < st->argc; i++) {
+		char *w = st->argv[i], *num = NULL;
+		const char *term;
+		size_t keep = 0;
+
+		if ((!strcmp(w, opt) || !strcmp(w, "--target")) && i + 1 < st->argc) {
+			num = st->argv[++i];
+		} else if (!strncmp(w, "--target=", 9)) {
+			keep = 9;
+		} else if (!strncmp(w, opt, olen) && w[olen]) {
+			keep = olen;
+		}
+		if (!num)
+			num = w + keep;
+		if (!*num || strspn(num, "0123456789") != strlen(num) ||
+		    !(term = ns_vars_pid_terminal(p->vars, num)))
+			continue;
+		if (num == w + keep) {
+			char *n = xasprintf("%.*s%s", (int)keep, w, term);
+
+			free(st->argv[i]);
+			st->argv[i] = n;
+		} else {
+			free(st->argv[i]);
+			st->argv[i] = xstrdup(term);
+		}
+	}
+}
+
 static int parse_stage(struct parser *p, struct ns_stage *st, size_t index)
 {
 	return parse_stage_in(p, st, index, false);
@@ -583,6 +625,8 @@ static int parse_stage_in(struct parser *p, struct ns_stage *st, size_t index, b
 		cut_long_values(st->def, st);
 		name = st->argv[0];
 	}
+	if (p->vars)
+		pid_targets(p, st);
 	if (st->def->parse(st, &e) < 0) {
 		size_t w = e.word < st->argc ? e.word : 0;
 		int r = ns_parser_fail(p, st->col[w], "%s", e.msg);
@@ -819,6 +863,15 @@ static int parse_command(struct parser *p, struct ns_step *step,
 			return ns_parser_fail(p, pl->stages[0].col[0],
 					      "'%s' in a list ('&&', '||', ';') is not supported: it starts or ends a shell, so put it on a line of its own",
 					      pl->stages[0].argv[0]);
+		if (step->nmore && pl->stages[0].def->id == NS_CMD_ECHO && pl->n == 1) {
+			struct ns_match_shape sh;
+
+			/* a list's output is matched as records and text, so
+			 * a shell's number in it could not be renamed */
+			if (pl->stages[0].def->shape(pl->stages[0].args, &sh))
+				return ns_parser_fail(p, pl->stages[0].col[0],
+						      "'echo $$' in a list ('&&', '||', ';') is not supported: the shell's process ID it prints is matched only on a line of its own");
+		}
 	}
 	return 0;
 }

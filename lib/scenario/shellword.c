@@ -190,7 +190,17 @@ static int lex_dollar(struct lexer *lx, bool quoted)
 		name = s + 1;
 		skip = len + 1;
 	} else if (s[1] == '$') {
-		return lex_fail(lx, lx->i, "'$$' (the shell's process ID) is not supported");
+		/* the shell's number (vars.h); /proc/$$/ is the shell's own
+		 * /proc entry, the same as a command's /proc/self/ for what
+		 * nstest reads there (the mount namespace, its tables) */
+		name = s;
+		len = 1;
+		skip = 2;
+		if (lx->word.len == 6 && !memcmp(lx->word.data, "/proc/", 6)) {
+			ns_buf_adds(&lx->word, "self");
+			lx->i += skip;
+			return 0;
+		}
 	} else if (s[1] == '(') {
 		return lex_fail(lx, lx->i, "command substitution '$(...)' is not supported");
 	} else if (s[1] && strchr("?!#@*-0123456789", s[1])) {

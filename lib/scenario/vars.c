@@ -1,10 +1,12 @@
 /* vars.c - see vars.h. */
 #include "scenario/vars.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "base/util.h"
+#include "commands/args.h"
 #include "commands/command.h"
 
 struct var {
@@ -12,10 +14,11 @@ struct var {
 	bool exported;
 };
 
-/* One shell level's variables. */
+/* One shell level's variables, and its number ($$). */
 struct level {
 	struct var *v;
 	size_t n, cap;
+	char pid[24];
 };
 
 struct term {
@@ -27,6 +30,10 @@ struct term {
 struct ns_vars {
 	struct term *t;
 	size_t n, cap;
+	unsigned long shells;    /* the shells numbered so far */
+	/* the process IDs a recording showed for $$ (echo $$), and the
+	 * terminal of each */
+	struct ns_lines shown, shown_term;
 };
 
 struct ns_vars *ns_vars_new(void)
@@ -55,16 +62,20 @@ void ns_vars_free(struct ns_vars *vs)
 		free(vs->t[i].name);
 	}
 	free(vs->t);
+	ns_lines_free(&vs->shown);
+	ns_lines_free(&vs->shown_term);
 	free(vs);
 }
 
-static struct level *push_level(struct term *t)
+static struct level *push_level(struct ns_vars *vs, struct term *t)
 {
 	void *p = t->lv;
 
 	ns_grow(&p, &t->cap, t->n + 1, sizeof(*t->lv));
 	t->lv = p;
 	memset(&t->lv[t->n], 0, sizeof(*t->lv));
+	snprintf(t->lv[t->n].pid, sizeof(t->lv[t->n].pid), "%lu",
+		 NS_SHELL_PID_BASE + vs->shells++ % NS_SHELL_PID_COUNT);
 	return &t->lv[t->n++];
 }
 
@@ -79,7 +90,7 @@ static struct term *term_of(struct ns_vars *vs, const char *name)
 	vs->t = p;
 	memset(&vs->t[vs->n], 0, sizeof(*vs->t));
 	vs->t[vs->n].name = xstrdup(name);
-	push_level(&vs->t[vs->n]);
+	push_level(vs, &vs->t[vs->n]);
 	return &vs->t[vs->n++];
 }
 
@@ -109,9 +120,39 @@ const char *ns_vars_get(void *lookup, const char *name, size_t len)
 {
 	struct ns_vars_lookup *lk = lookup;
 	struct term *t = term_of(lk->vs, lk->term);
-	struct var *v = find(&t->lv[t->n - 1], name, len);
+	struct var *v;
 
+	if (len == 1 && name[0] == '$')
+		return t->lv[t->n - 1].pid; /* $$ */
+	v = find(&t->lv[t->n - 1], name, len);
 	return v ? v->value : NULL;
+}
+
+const char *ns_vars_pid_terminal(struct ns_vars *vs, const char *number)
+{
+	for (size_t i = 0; i < vs->shown.n; i++)
+		if (!strcmp(vs->shown.v[i], number))
+			return vs->shown_term.v[i];
+	for (size_t i = 0; i < vs->n; i++)
+		if (!strcmp(vs->t[i].lv[vs->t[i].n - 1].pid, number))
+			return vs->t[i].name;
+	return NULL;
+}
+
+/* `echo $$` with the number the recording showed under it: that number
+ * names the terminal from now on (nsenter -t NUMBER). */
+static void note_shown_pid(struct ns_vars *vs, const struct term *t, const struct ns_step *st)
+{
+	const struct ns_stage *first = &st->pipeline.stages[0];
+	const struct ns_echo_args *a = first->args;
+	const char *shown = st->nexpect == 1 ? st->expect[0].text : "";
+
+	if (first->def->id != NS_CMD_ECHO || st->pipeline.n != 1 || st->nmore || !a ||
+	    a->nwords != 1 || a->file || strcmp(a->words[0], t->lv[t->n - 1].pid) ||
+	    !*shown || strspn(shown, "0123456789") != strlen(shown))
+		return;
+	ns_lines_push(&vs->shown, shown);
+	ns_lines_push(&vs->shown_term, t->name);
 }
 
 /* NAME=VALUE (word), or NAME alone with exporting: set it in l. */
@@ -150,6 +191,7 @@ void ns_vars_after_step(struct ns_vars *vs, const struct ns_step *st)
 		return;
 	t = term_of(vs, st->terminal);
 	l = &t->lv[t->n - 1];
+	note_shown_pid(vs, t, st);
 	if (first->def->id == NS_CMD_VARIABLE) {
 		bool exporting = !strcmp(first->def->name, "export");
 		bool unsetting = !strcmp(first->def->name, "unset");
@@ -165,7 +207,7 @@ void ns_vars_after_step(struct ns_vars *vs, const struct ns_step *st)
 	if (ns_stage_starts_shell(first) && !st->nexpect) {
 		size_t outer = t->n - 1;
 
-		inner = push_level(t);
+		inner = push_level(vs, t);
 		for (size_t i = 0; i < t->lv[outer].n; i++)
 			if (t->lv[outer].v[i].exported) {
 				struct var *v = find_or_add(inner, t->lv[outer].v[i].name,
@@ -179,6 +221,6 @@ void ns_vars_after_step(struct ns_vars *vs, const struct ns_step *st)
 		level_free(&t->lv[--t->n]);
 		/* the terminal's first shell ended: its next prompt is a new one */
 		if (!t->n)
-			push_level(t);
+			push_level(vs, t);
 	}
 }

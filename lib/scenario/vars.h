@@ -4,7 +4,8 @@
  * expanded as the line is read. A terminal's shell levels are followed
  * as the runner will see them: a command that starts a shell (unshare -m
  * sh, with no output shown: a failure would show one) begins a level
- * that has only the exported variables, and exit ends it. */
+ * that has only the exported variables, and exit ends it. Each shell has
+ * a number for $$ (commands/command.h, NS_SHELL_PID_BASE). */
 #ifndef NS_SCENARIO_VARS_H
 #define NS_SCENARIO_VARS_H
 
@@ -23,6 +24,11 @@ struct ns_vars_lookup {
 	const char *term;
 };
 const char *ns_vars_get(void *lookup, const char *name, size_t len);
+
+/* The terminal named by a process ID a command line gives (nsenter -t
+ * NUMBER): one that `echo $$` showed under it, or a shell's number ($$
+ * expanded); NULL for any other. */
+const char *ns_vars_pid_terminal(struct ns_vars *vs, const char *number);
 
 /* What step st, parsed, does to its terminal's variables and shells. */
 void ns_vars_after_step(struct ns_vars *vs, const struct ns_step *st);

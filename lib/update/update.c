@@ -234,6 +234,7 @@ int ns_update_rewrite(const struct ns_scenario *sc, const struct ns_run *run,
 	u.fresh[NS_RENAMING_INO].next = key1(NS_UPDATE_FIRST_INO);
 	u.fresh[NS_RENAMING_NSID].next = key1(NS_UPDATE_FIRST_NSID);
 	u.fresh[NS_RENAMING_UNIQUE].next = key1(NS_UPDATE_FIRST_UNIQUE);
+	u.fresh[NS_RENAMING_PID].next = key1(NS_UPDATE_FIRST_PID);
 	u.m = ns_matcher_new();
 	ns_judge_with(sc, run, NULL, u.m, &u.v);
 	reserve_kept_names(&u);

@@ -42,6 +42,7 @@
 #define NS_UPDATE_FIRST_INO 1UL
 #define NS_UPDATE_FIRST_NSID 1UL
 #define NS_UPDATE_FIRST_UNIQUE 1000UL
+#define NS_UPDATE_FIRST_PID 4000UL
 
 struct ns_update {
 	char *text;           /* the new file */

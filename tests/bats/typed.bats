@@ -223,16 +223,70 @@ SCN
 		run "$NSTEST" run --backend "$b" "$SCN_DIR/wrong.scn"
 		assert_failure 1
 	done
-	# not exported: the inner shell has no D; unset: gone; $$ and a
+	# not exported: the inner shell has no D; unset: gone; $! and a
 	# variable for one command are refused, each at its column
 	printf '%s\n' '    # D=/x' '    # unshare -m sh' '    # echo $D' '    # exit' \
-		'    # unset D' '    # echo ${D}' '    # echo $$' '    # D=1 ls /' >"$SCN_DIR/bad.scn"
+		'    # unset D' '    # echo ${D}' '    # echo $!' '    # D=1 ls /' >"$SCN_DIR/bad.scn"
 	run "$NSTEST" lint "$SCN_DIR/bad.scn"
 	assert_failure 2
 	assert_line "$SCN_DIR/bad.scn:3:12: error: variable 'D' is not set in this terminal: set it on a line of its own first (D=VALUE)"
 	assert_line "$SCN_DIR/bad.scn:6:12: error: variable 'D' is not set in this terminal: set it on a line of its own first (D=VALUE)"
-	assert_line "$SCN_DIR/bad.scn:7:12: error: '\$\$' (the shell's process ID) is not supported"
+	assert_line "$SCN_DIR/bad.scn:7:12: error: the special parameter '\$!' is not supported"
 	assert_line "$SCN_DIR/bad.scn:8:11: error: a variable set for one command ('D=1 ls') is not supported: set it on a line of its own"
+}
+
+# $$: each shell (terminal, inner shell) has its own number, which echo
+# prints and the judge renames as the PID the recording showed; nsenter
+# -t takes a number `echo $$` showed for the terminal it names; /proc/$$/
+# is the shell's own /proc entry (issue 29, Variables).
+@test "typed: echo \$\$ prints each shell's PID, renamed; nsenter -t takes the one shown; wrong twins fail" {
+	scn=$(write_scn pid <<'SCN'
+    sh1# echo $$
+    12345
+    sh2# echo "pid $$."
+    pid 12399.
+    sh2# unshare -m --propagation private sh
+    sh2# mkdir -p /x && mount -t tmpfs t /x
+    sh2# echo $$
+    12400
+    sh1# nsenter -t 12400 -m findmnt -n -o TARGET /x
+    /x
+    sh1# nsenter --target=12400 -m findmnt -n -o TARGET /x
+    /x
+    sh1# findmnt -n -o TARGET /x
+    sh2# exit
+    sh2# echo $$
+    12399
+    sh1# echo $$
+    12345
+    sh1# cat /proc/$$/mountinfo | wc -l
+    1
+SCN
+	)
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$scn"
+		assert_success
+	done
+	# the inner shell is another shell, the outer one after its exit the
+	# same as before; one shell's number is another's
+	sed 's/12400/12399/g' "$scn" >"$SCN_DIR/wrong1.scn"
+	sed 's/^    12399$/    12401/' "$scn" >"$SCN_DIR/wrong2.scn"
+	sed '0,/^    12345$/s//    12399/' "$scn" >"$SCN_DIR/wrong3.scn"
+	for w in wrong1 wrong2 wrong3; do
+		for b in kernel model; do
+			run "$NSTEST" run --backend "$b" "$SCN_DIR/$w.scn"
+			assert_failure 1
+		done
+	done
+	# a number no echo $$ showed names no terminal
+	sed 's/-t 12400/-t 12401/' "$scn" >"$SCN_DIR/bad.scn"
+	run "$NSTEST" lint "$SCN_DIR/bad.scn"
+	assert_failure 2
+	assert_output --partial "bad.scn:9:21: error: nsenter: 12401 is a process ID that no 'echo \$\$' showed before this line"
+	printf '%s\n' '    # echo $$ && echo done' >"$SCN_DIR/list.scn"
+	run "$NSTEST" lint "$SCN_DIR/list.scn"
+	assert_failure 2
+	assert_output --partial "list.scn:1:7: error: 'echo \$\$' in a list"
 }
 
 # A && B, A || B and A ; B on one line, as bash runs them: && and || on

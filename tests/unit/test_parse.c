@@ -636,6 +636,8 @@ static const char *test_var(void *ctx, const char *name, size_t len)
 		return "x  y";
 	if (len == 1 && *name == 'E')
 		return "";
+	if (len == 1 && *name == '$')
+		return "4194305"; /* the shell's number */
 	return NULL;
 }
 
@@ -674,7 +676,9 @@ TEST(split_variables)
 		{ "echo '$D' \\$D", "echo|$D|$D" },
 		{ "echo 5$ $ a$", "echo|5$|$|a$" },
 		{ "echo $U", "error at 5: variable 'U' is not set in this terminal: set it on a line of its own first (U=VALUE)" },
-		{ "echo \"$$\"", "error at 6: '$$' (the shell's process ID) is not supported" },
+		{ "echo \"$$\" $$x", "echo|4194305|4194305x" },
+		{ "cat /proc/$$/mountinfo /proc/$$ /x/proc/$$/", "cat|/proc/self/mountinfo|/proc/self|/x/proc/4194305/" },
+		{ "echo '$$'", "echo|$$" },
 		{ "echo $?", "error at 5: the special parameter '$?' is not supported" },
 		{ "echo ${D#x}", "error at 5: '${...}' with anything but a variable's name in it is not supported" },
 	};
