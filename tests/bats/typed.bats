@@ -235,6 +235,19 @@ SCN
 	assert_line "$SCN_DIR/bad.scn:8:11: error: a variable set for one command ('D=1 ls') is not supported: set it on a line of its own"
 }
 
+# on_both STATUS FILE...: each file ends with STATUS on the kernel and on
+# the model
+on_both() {
+	local want=$1 f b
+	shift
+	for f; do
+		for b in kernel model; do
+			run "$NSTEST" run --backend "$b" "$f"
+			[[ $status == "$want" ]] || fail "$f on $b: status $status, not $want: $output"
+		done
+	done
+}
+
 # $$: each shell (terminal, inner shell) has its own number, which echo
 # prints and the judge renames as the PID the recording showed; nsenter
 # -t takes a number `echo $$` showed for the terminal it names; /proc/$$/
@@ -263,21 +276,13 @@ SCN
     1
 SCN
 	)
-	for b in kernel model; do
-		run "$NSTEST" run --backend "$b" "$scn"
-		assert_success
-	done
+	on_both 0 "$scn"
 	# the inner shell is another shell, the outer one after its exit the
 	# same as before; one shell's number is another's
 	sed 's/12400/12399/g' "$scn" >"$SCN_DIR/wrong1.scn"
 	sed 's/^    12399$/    12401/' "$scn" >"$SCN_DIR/wrong2.scn"
 	sed '0,/^    12345$/s//    12399/' "$scn" >"$SCN_DIR/wrong3.scn"
-	for w in wrong1 wrong2 wrong3; do
-		for b in kernel model; do
-			run "$NSTEST" run --backend "$b" "$SCN_DIR/$w.scn"
-			assert_failure 1
-		done
-	done
+	on_both 1 "$SCN_DIR"/wrong[123].scn
 	# a number no echo $$ showed names no terminal
 	sed 's/-t 12400/-t 12401/' "$scn" >"$SCN_DIR/bad.scn"
 	run "$NSTEST" lint "$SCN_DIR/bad.scn"
@@ -361,20 +366,12 @@ SCN
     ok
 SCN
 	)
-	for b in kernel model; do
-		run "$NSTEST" run --backend "$b" "$scn"
-		assert_success
-	done
+	on_both 0 "$scn"
 	# the message names the path the command was given; another path,
 	# or the words of another errno, is wrong
 	sed 's|umount: /x: not mounted.|umount: /y: not mounted.|' "$scn" >"$SCN_DIR/wrong1.scn"
 	sed 's|umount: /nope: no mount point specified.|umount: /nope: not mounted.|' "$scn" >"$SCN_DIR/wrong2.scn"
-	for w in wrong1 wrong2; do
-		for b in kernel model; do
-			run "$NSTEST" run --backend "$b" "$SCN_DIR/$w.scn"
-			assert_failure 1
-		done
-	done
+	on_both 1 "$SCN_DIR"/wrong[12].scn
 }
 
 # findmnt -S/--source selects by source, as a list, every mount of it
