@@ -11,8 +11,8 @@
 # test's own output, each line behind "# ".
 #
 # Arguments go to `nstest run`: its options, and scenario files or folders
-# (relative to this folder). When none of them names a file or folder,
-# scenarios/ runs whole. The runner passes $KSELFTEST_RUN_NSTEST_SH_ARGS:
+# (relative to this folder). When none of them is a folder or a file
+# named *.scn, scenarios/ runs whole. The runner passes $KSELFTEST_RUN_NSTEST_SH_ARGS:
 #
 #   KSELFTEST_RUN_NSTEST_SH_ARGS=scenarios/article ./run_kselftest.sh -c nstest
 #
@@ -28,7 +28,8 @@ paths=0
 for arg; do
 	case $arg in
 	-*) ;;
-	*) [ -e "$arg" ] && paths=1 ;;
+	*.scn) paths=1 ;;
+	*) [ -d "$arg" ] && paths=1 ;;
 	esac
 done
 [ "$paths" = 1 ] || set -- "$@" scenarios
