@@ -14,6 +14,9 @@
 #   make check-valgrind  every scenario under memcheck (VALGRIND=PATH, >= 3.26)
 #   make fuzz            libFuzzer targets (clang) in fuzz/build; see fuzz/README
 #   make install         honours PREFIX and DESTDIR
+#   make kselftest-install DESTDIR=DIR
+#                        the scenarios as the kselftest collection "nstest" in
+#                        DIR, the kernel's installed tools/testing/selftests
 
 PREFIX    ?= /usr/local
 BINDIR    ?= $(PREFIX)/bin
@@ -72,7 +75,7 @@ $(shell echo '$(CC) $(ALL_CFLAGS) $(ALL_LDFLAGS)' | cmp -s - $(FLAGS_FILE) || \
 $(FLAGS_FILE): ;
 
 .PHONY: all deps check check-unit check-bats check-scenarios check-mutation check-flakes check-bisect \
-	demo install clean bench fuzz check-faults check-fuzz check-valgrind check-vm check-fuzz-smoke \
+	demo install kselftest-install clean bench fuzz check-faults check-fuzz check-valgrind check-vm check-fuzz-smoke \
 	check-boundary check-layers
 all: nstest
 
@@ -247,6 +250,25 @@ install: nstest
 	install -d $(DESTDIR)$(BASHCOMPDIR) $(DESTDIR)$(ZSHCOMPDIR)
 	install -m 644 harness/completion/nstest.bash $(DESTDIR)$(BASHCOMPDIR)/nstest
 	install -m 644 harness/completion/_nstest $(DESTDIR)$(ZSHCOMPDIR)/_nstest
+
+# The scenarios as a kselftest collection (harness/kselftest/): DESTDIR is
+# the folder where the kernel's `make -C tools/testing/selftests install
+# INSTALL_PATH=DIR` put run_kselftest.sh (run that first: it rewrites
+# kselftest-list.txt). DESTDIR/nstest/ gets the program, the scenarios,
+# run_nstest.sh and kselftest's settings (its timeout), written afresh;
+# kselftest-list.txt gets the line nstest:run_nstest.sh once.
+KSFT_DIR = $(DESTDIR)/nstest
+kselftest-install: nstest
+	@test -n "$(DESTDIR)" || { echo "kselftest-install: set DESTDIR to the folder of run_kselftest.sh" \
+		"(the kernel's selftests INSTALL_PATH)" >&2; exit 2; }
+	rm -rf '$(KSFT_DIR)'
+	install -d '$(KSFT_DIR)/scenarios'
+	install -m 755 nstest harness/kselftest/run_nstest.sh '$(KSFT_DIR)/'
+	install -m 644 harness/kselftest/settings '$(KSFT_DIR)/settings'
+	cd scenarios && find . -name '*.scn' -exec install -D -m 644 '{}' \
+		'$(KSFT_DIR)/scenarios/{}' ';'
+	grep -qsx 'nstest:run_nstest.sh' '$(DESTDIR)/kselftest-list.txt' || \
+		echo 'nstest:run_nstest.sh' >> '$(DESTDIR)/kselftest-list.txt'
 
 clean:
 	rm -f nstest lib/libnstest.a $(LIB_OBJ) $(CLI_OBJ) $(UNIT_BIN) $(UNIT_SELFTEST) \

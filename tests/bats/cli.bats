@@ -1216,7 +1216,7 @@ SCN
 @test "scripts: every script in ci/, tests/churn and tests/isolation-check has a --help: what it does, options, exit statuses, an example; status 0" {
 	local s opt
 	for s in ci/vm-run ci/bisect-step ci/install-deps ci/kernel-matrix ci/kernel-bisect \
-		ci/merge-reports ci/kernels ci/fuzz-campaign tests/churn tests/isolation-check \
+		ci/merge-reports ci/kernels ci/fuzz-campaign ci/kselftest-runner tests/churn tests/isolation-check \
 		tests/check-stages; do
 		run --separate-stderr "$NSTEST_ROOT/$s" --help
 		[[ $status == 0 ]] || fail "$s --help: status $status: $stderr"
@@ -1235,7 +1235,7 @@ SCN
 	# every executable script in ci/ is in the list above
 	for s in "$NSTEST_ROOT"/ci/*; do
 		[[ -f $s && -x $s && $s != *.py ]] || continue
-		[[ " vm-run bisect-step install-deps kernel-matrix kernel-bisect merge-reports kernels fuzz-campaign " == *" ${s##*/} "* ]] ||
+		[[ " vm-run bisect-step install-deps kernel-matrix kernel-bisect merge-reports kernels fuzz-campaign kselftest-runner " == *" ${s##*/} "* ]] ||
 			fail "ci/${s##*/} is not checked here"
 	done
 }
