@@ -23,6 +23,8 @@ struct ns_fs_args {
 	bool parents;               /* mkdir -p, rmdir -p */
 	bool all;                   /* ls -a */
 	bool one;                   /* ls -1 */
+	bool longf;                 /* ls -l: the long listing */
+	bool itself;                /* ls -d: a directory as itself */
 	bool no_target;             /* mv -T: DST is replaced, never entered */
 	bool canonical;             /* readlink -f: the name made canonical */
 	char *const *ops;           /* the operands */
@@ -430,6 +432,8 @@ bool ns_stat_wants(const struct ns_stat_args *a, enum ns_stat_dir d);
 /* One file's line, as stat -c prints it (with its '\n'). */
 void ns_stat_format(const struct ns_stat_args *a, const char *name,
 		    const struct ns_stat_info *in, struct ns_buf *out);
+/* ls -l's ten characters of st_mode ("drwxr-xr-x"), as stat's %A. */
+void ns_stat_mode_string(unsigned mode, struct ns_buf *out);
 /* The name %F gives a file of this st_mode ("regular empty file" needs
  * the size). */
 const char *ns_stat_type_name(unsigned mode, unsigned long long size);

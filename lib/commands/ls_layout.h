@@ -6,6 +6,8 @@
 #include <stdbool.h>
 
 #include "base/util.h"
+#include "commands/args.h"
+#include "commands/shape.h"
 
 /* Append names (already sorted) to out, one a line or in columns. */
 void ns_ls_render(const struct ns_lines *names, bool one_per_line, struct ns_buf *out);
@@ -22,5 +24,33 @@ bool ns_ls_split(const char *text, struct ns_lines *names);
  * so a terminal, or script(1), shows its columns so; expanded, they are
  * the columns ns_ls_render() prints with blanks only. */
 void ns_ls_untab(const char *line, struct ns_buf *out);
+
+/* One file of a long listing (ls -l), as the backend found it: lstat's
+ * answer (an operand's own, a directory's entries' through their names,
+ * so that a mount point shows the root of what is mounted there), the
+ * target of a symbolic link, and its time and blocks. */
+struct ns_ls_entry {
+	const char *name;           /* as ls prints it */
+	const char *link;           /* a symbolic link's target, or NULL */
+	struct ns_stat_info st;     /* mode, nlink, uid, gid, size, rdev */
+	unsigned long long blocks;  /* st_blocks, in 512-byte units */
+	long long mtime;            /* seconds since the epoch */
+};
+
+/* Append GNU ls -l's lines for v[0..n) (already in order): "total N"
+ * first when total (a directory's listing), then per file its mode,
+ * links, owner, group, size (a device's "MAJ, MIN"), date and name, the
+ * numeric columns right-aligned and the names left-aligned to the
+ * widest, as coreutils' print_long_format() does. Owners are named as
+ * in a sandbox without a password file but the usual two names: 0 is
+ * root, 65534 nobody (group nogroup), any other id its number. Dates
+ * are UTC, "%b %e %H:%M" within six months before now, else
+ * "%b %e  %Y". */
+void ns_ls_long_render(const struct ns_ls_entry *v, size_t n, bool total, long long now,
+		       struct ns_buf *out);
+
+/* The judge's shape of ls -l's lines: mode, links, owner, group, a free
+ * size, a free date, the name; "total N" free. */
+void ns_ls_long_shape(struct ns_match_shape *out);
 
 #endif

@@ -8,6 +8,9 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/syscall.h>
+#include <sys/sysmacros.h>
+#include <stdint.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "commands/args.h"
@@ -81,46 +84,148 @@ int ns_kexec_touch(struct ns_term *t, const void *args, struct ns_buf *out,
 	return 0;
 }
 
+/* One file of ls -l: lstat(2) of path (stat(2) when follow), shown as
+ * name. 0, or -1 with errno. */
+static int long_entry(const char *path, const char *name, bool follow, struct ns_ls_entry *e)
+{
+	struct stat sb;
+
+	if ((follow ? stat(path, &sb) : lstat(path, &sb)) < 0)
+		return -1;
+	*e = (struct ns_ls_entry){
+		.name = name,
+		.st = { .mode = sb.st_mode, .nlink = sb.st_nlink, .uid = sb.st_uid,
+			.gid = sb.st_gid, .size = (unsigned long long)sb.st_size,
+			.rdev_major = major(sb.st_rdev), .rdev_minor = minor(sb.st_rdev) },
+		.blocks = (unsigned long long)sb.st_blocks,
+		.mtime = sb.st_mtim.tv_sec,
+	};
+	if (S_ISLNK(sb.st_mode)) {
+		char buf[4096];
+		ssize_t n = readlink(path, buf, sizeof(buf) - 1);
+
+		if (n < 0)
+			return -1;
+		e->link = xstrndup(buf, (size_t)n);
+	}
+	return 0;
+}
+
+static void free_entries(struct ns_ls_entry *v, size_t n)
+{
+	for (size_t i = 0; i < n; i++)
+		free((char *)(uintptr_t)v[i].link);
+	free(v);
+}
+
+/* ls -l of the directory at path (names sorted), each entry lstat'd
+ * through its name, as ls does; the call that failed, or NULL */
+static const char *long_dir(const char *path, const struct ns_lines *names,
+			    struct ns_ls_entry *v)
+{
+	struct ns_buf p = NS_BUF_INIT;
+
+	for (size_t i = 0; i < names->n; i++) {
+		ns_buf_reset(&p);
+		ns_buf_addf(&p, "%s/%s", path, names->v[i]);
+		if (long_entry(ns_buf_str(&p), names->v[i], false, &v[i]) < 0) {
+			ns_buf_free(&p);
+			return "lstat";
+		}
+	}
+	ns_buf_free(&p);
+	return NULL;
+}
+
+/* What ls found at its operand: a directory's sorted names, or the
+ * operand as a file of its own (-d; a file; with -l a symbolic link,
+ * which ls -l never follows on its command line; a link that leads
+ * nowhere). With -l, each one's entry. */
+struct ls_found {
+	bool file;
+	struct ns_lines names;
+	struct ns_ls_entry *v;
+	size_t n;
+	const char *call;     /* the call that failed */
+	int err;
+};
+
+static void ls_read(const struct ns_fs_args *a, const char *word, const char *path,
+		    struct ls_found *f)
+{
+	/* a bare handle's path is a magic link of procfs: stat follows it */
+	bool bare = ns_is_handle_path(word, NULL) && !strchr(word, '/');
+	struct dirent *de;
+	struct stat sb;
+	DIR *d = NULL;
+
+	if (a->itself && (bare ? stat(path, &sb) : lstat(path, &sb)) < 0) {
+		f->call = "lstat";
+		f->err = errno;
+		return;
+	}
+	if (a->itself || (a->longf && !bare && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))) {
+		f->file = true;
+	} else if (!(d = opendir(path))) {
+		f->err = errno;
+		/* like ls(1): a file operand, or a symbolic link that leads
+		 * nowhere, lists as its own name */
+		f->file = f->err == ENOTDIR ||
+			  (f->err == ENOENT && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode));
+		if (!f->file) {
+			f->call = "opendir";
+			return;
+		}
+		f->err = 0;
+	}
+	if (d) {
+		while ((de = readdir(d)))
+			if (a->all || de->d_name[0] != '.')
+				ns_lines_push(&f->names, de->d_name);
+		closedir(d);
+		ns_lines_sort(&f->names);
+	}
+	if (!a->longf)
+		return;
+	f->n = f->file ? 1 : f->names.n;
+	f->v = xcalloc(f->n + 1, sizeof(*f->v));
+	if (f->file) {
+		if (long_entry(path, word, bare, &f->v[0]) < 0)
+			f->call = "lstat";
+	} else {
+		f->call = long_dir(path, &f->names, f->v);
+	}
+	if (f->call)
+		f->err = errno;
+}
+
 int ns_kexec_ls(struct ns_term *t, const void *args, struct ns_buf *out,
 		struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
 	const char *dir = a->nops ? a->ops[0] : ".", *path;
-	struct ns_lines names = NS_LINES_INIT;
+	struct ls_found f = { .names = NS_LINES_INIT };
 	struct ns_via_proc vp;
-	struct dirent *de;
-	struct stat sb;
-	bool file;
-	DIR *d;
-	int e;
 
 	if (ns_via_proc_begin(&t->handles, t->procfd, &dir, 1, &path, &vp) < 0)
 		return ns_cmd_fail(res, "opendir", errno);
-	d = opendir(path);
-	e = errno;
-	/* like ls(1): a file operand, or a symbolic link that leads
-	 * nowhere, lists as its own name */
-	file = (!d && e == ENOTDIR) ||
-	       (!d && e == ENOENT && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode));
-	if (ns_via_proc_end(&vp) < 0) {
-		if (d)
-			closedir(d);
-		return ns_cmd_fail(res, "fchdir", errno);
+	ls_read(a, dir, path, &f);
+	if (ns_via_proc_end(&vp) < 0 && !f.call) {
+		f.call = "fchdir";
+		f.err = errno;
 	}
-	if (file) {
+	if (f.call) {
+		ns_cmd_fail(res, f.call, f.err);
+	} else if (a->longf) {
+		ns_ls_long_render(f.v, f.n, !f.file, (long long)time(NULL), out);
+	} else if (f.file) {
 		ns_buf_addf(out, "%s\n", dir);
-		return 0;
+	} else {
+		ns_ls_render(&f.names, a->one, out);
 	}
-	if (!d)
-		return ns_cmd_fail(res, "opendir", e);
-	while ((de = readdir(d)))
-		if (a->all || de->d_name[0] != '.')
-			ns_lines_push(&names, de->d_name);
-	closedir(d);
-	ns_lines_sort(&names);
-	ns_ls_render(&names, a->one, out);
-	ns_lines_free(&names);
-	return 0;
+	free_entries(f.v, f.n);
+	ns_lines_free(&f.names);
+	return f.call ? -1 : 0;
 }
 
 int ns_kexec_cd(struct ns_term *t, const void *args, struct ns_buf *out,

@@ -180,22 +180,94 @@ int m_exec_touch(struct m_shell *sh, const void *args, struct ns_buf *out,
 	return 0;
 }
 
+/* One file of ls -l: at, as lstat(2) finds it, shown as name. The model
+ * keeps no times: every file is of the epoch. A file's blocks are
+ * tmpfs's whole pages. */
+static void long_entry(struct m_shell *sh, struct m_path at, const char *name,
+		       struct ns_ls_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	m_node_stat(at.d, &e->st);
+	m_owner_seen(at.mnt, at.d, m_cur(sh)->user, &e->st.uid, &e->st.gid);
+	e->name = name;
+	e->link = at.d->link;
+	if (!at.d->dir && !at.d->link)
+		e->blocks = (at.d->len + 4095) / 4096 * 8;
+}
+
+/* ls -l of a directory's names, each looked up through its name, as ls
+ * lstats "DIR/NAME", so that a mount point shows what is mounted there.
+ * 0 or -errno. */
+static int long_dir(struct m_shell *sh, const char *dir, const struct ns_lines *names,
+		    struct ns_ls_entry *v)
+{
+	struct ns_buf p = NS_BUF_INIT;
+	size_t n = strlen(dir);
+	int r = 0;
+
+	for (size_t i = 0; i < names->n && r == 0; i++) {
+		struct m_path at;
+
+		ns_buf_reset(&p);
+		ns_buf_addf(&p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", names->v[i]);
+		r = m_lookup_nofollow(sh, ns_buf_str(&p), &at);
+		if (r == 0)
+			long_entry(sh, at, names->v[i], &v[i]);
+	}
+	ns_buf_free(&p);
+	return r;
+}
+
+/* Where ls starts: *file when the operand lists as itself (-d; a file;
+ * with -l a symbolic link, which ls -l never follows on its command
+ * line; a link that leads nowhere). 0, or -errno with *call set. */
+static int ls_start(struct m_shell *sh, const struct ns_fs_args *a, const char *dir,
+		    struct m_path *at, bool *file, const char **call)
+{
+	struct m_path self;
+	int r, rl = m_lookup_nofollow(sh, dir, &self);
+
+	*file = false;
+	*call = "lstat";
+	if (a->itself || (a->longf && rl == 0 && self.d->link)) {
+		*at = self;
+		*file = true;
+		return rl;
+	}
+	r = m_lookup(sh, dir, at);
+	/* a symbolic link that leads nowhere lists as its own name */
+	if (r == -ENOENT && rl == 0 && self.d->link) {
+		*at = self;
+		r = 0;
+	}
+	*call = "opendir";
+	if (r == 0 && !at->d->dir)
+		*file = true;
+	return r;
+}
+
 int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 	      struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	const char *dir = a->nops ? a->ops[0] : ".";
+	const char *dir = a->nops ? a->ops[0] : ".", *call;
 	struct ns_lines names = NS_LINES_INIT;
+	struct ns_ls_entry *v;
 	struct m_path at;
-	int r = m_lookup(sh, dir, &at);
+	bool file;
+	int r = ls_start(sh, a, dir, &at, &file, &call);
 
-	/* a symbolic link that leads nowhere lists as its own name */
-	if (r == -ENOENT && m_lookup_nofollow(sh, dir, &at) == 0 && at.d->link)
-		r = 0;
 	if (r < 0)
-		return ns_cmd_fail(res, "opendir", -r);
-	if (!at.d->dir) {
+		return ns_cmd_fail(res, call, -r);
+	if (file && !a->longf) {
 		ns_buf_addf(out, "%s\n", dir);
+		return 0;
+	}
+	if (file) {
+		struct ns_ls_entry e;
+
+		long_entry(sh, at, dir, &e);
+		ns_ls_long_render(&e, 1, false, 0, out);
 		return 0;
 	}
 	if (a->all) {
@@ -205,9 +277,18 @@ int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 	for (struct m_node *k = at.d->kids; k; k = k->next)
 		ns_lines_push(&names, k->name);
 	ns_lines_sort(&names);
-	ns_ls_render(&names, a->one, out);
+	if (!a->longf) {
+		ns_ls_render(&names, a->one, out);
+		ns_lines_free(&names);
+		return 0;
+	}
+	v = xcalloc(names.n + 1, sizeof(*v));
+	r = long_dir(sh, dir, &names, v);
+	if (r == 0)
+		ns_ls_long_render(v, names.n, true, 0, out);
+	free(v);
 	ns_lines_free(&names);
-	return 0;
+	return r < 0 ? ns_cmd_fail(res, "lstat", -r) : 0;
 }
 
 int m_exec_cd(struct m_shell *sh, const void *args, struct ns_buf *out,
