@@ -626,6 +626,7 @@ const struct ns_export_cmd ns_export_cmds[NS_CMD__COUNT] = {
 	[NS_CMD_STAT] = { NULL, "stat's output is not exported" },
 	[NS_CMD_MOUNTPOINT] = { NULL, "mountpoint is not exported" },
 	[NS_CMD_DIFF] = { NULL, "diff is not exported" },
+	[NS_CMD_DF] = { NULL, "df is not exported: its sizes are matched free, which the exported matcher does not do" },
 	[NS_CMD_READLINK] = { NULL, "readlink is not exported" },
 	[NS_CMD_REALPATH] = { NULL, "realpath is not exported" },
 	[NS_CMD_PIVOT_ROOT] = { NULL, "pivot_root is not exported" },

@@ -263,6 +263,11 @@ static bool parse_json(struct segs *g, const char *text)
 		{ "\"id\": ", NS_MATCH_COL_ID, "" },
 		{ "\"parent\": ", NS_MATCH_COL_PARENT, "" },
 		{ "\"maj:min\": \"", NS_MATCH_COL_DEV, "\"" },
+		/* findmnt -D's: free */
+		{ "\"size\": \"", NS_MATCH_COL_SIZE, "\"" },
+		{ "\"used\": \"", NS_MATCH_COL_SIZE, "\"" },
+		{ "\"avail\": \"", NS_MATCH_COL_SIZE, "\"" },
+		{ "\"use%\": \"", NS_MATCH_COL_PERCENT, "\"" },
 	};
 	const char *p = text + strspn(text, " ");
 
