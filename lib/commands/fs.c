@@ -162,16 +162,15 @@ static int parse_cat(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
-/* readlink [-f] PATH and realpath PATH: one name each (the tools take
- * several; one per line keeps each line's failure its own). */
+/* readlink [-f] FILE... and realpath FILE..., as the tools take them */
 static int parse_readlink(struct ns_stage *st, struct ns_parse_err *e)
 {
-	return parse_common(st, e, "f", 1, 1);
+	return parse_common(st, e, "f", 1, (size_t)-1);
 }
 
 static int parse_realpath(struct ns_stage *st, struct ns_parse_err *e)
 {
-	return parse_common(st, e, "", 1, 1);
+	return parse_common(st, e, "", 1, (size_t)-1);
 }
 
 static int parse_rmdir(struct ns_stage *st, struct ns_parse_err *e)
