@@ -235,6 +235,17 @@ void ns_ls_long_render(const struct ns_ls_entry *v, size_t n, bool total, long l
 		ns_buf_free(&c[k]);
 }
 
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(((const struct ns_ls_entry *)x)->name, ((const struct ns_ls_entry *)y)->name);
+}
+
+void ns_ls_sort_entries(struct ns_ls_entry *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_name);
+}
+
 void ns_ls_long_shape(struct ns_match_shape *out)
 {
 	static const enum ns_match_col cols[] = {

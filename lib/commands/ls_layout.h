@@ -49,6 +49,10 @@ struct ns_ls_entry {
 void ns_ls_long_render(const struct ns_ls_entry *v, size_t n, bool total, long long now,
 		       struct ns_buf *out);
 
+/* Sort v[0..n) by name, as ls sorts its operands (strcmp: the C
+ * locale's order, which nstest's listings use throughout). */
+void ns_ls_sort_entries(struct ns_ls_entry *v, size_t n);
+
 /* The judge's shape of ls -l's lines: mode, links, owner, group, a free
  * size, a free date, the name; "total N" free. */
 void ns_ls_long_shape(struct ns_match_shape *out);

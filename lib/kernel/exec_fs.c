@@ -199,6 +199,51 @@ static void ls_read(const struct ns_fs_args *a, const char *word, const char *pa
 		f->err = errno;
 }
 
+/* ls -d: each operand as itself, sorted by name, in one listing */
+static int ls_itself(struct ns_term *t, const struct ns_fs_args *a, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	size_t n = a->nops ? a->nops : 1;
+	struct ns_ls_entry *v = xcalloc(n + 1, sizeof(*v));
+	struct ns_lines names = NS_LINES_INIT;
+	const char *call = NULL;
+	int err = 0;
+
+	for (size_t i = 0; i < n && !call; i++) {
+		const char *word = a->nops ? a->ops[i] : ".", *path;
+		bool bare = ns_is_handle_path(word, NULL) && !strchr(word, '/');
+		struct ns_via_proc vp;
+		struct stat sb;
+
+		if (ns_via_proc_begin(&t->handles, t->procfd, &word, 1, &path, &vp) < 0) {
+			call = "lstat";
+			err = errno;
+			break;
+		}
+		if (a->longf ? long_entry(path, word, bare, &v[i]) < 0
+			     : (bare ? stat(path, &sb) : lstat(path, &sb)) < 0) {
+			call = "lstat";
+			err = errno;
+		}
+		if (ns_via_proc_end(&vp) < 0 && !call) {
+			call = "fchdir";
+			err = errno;
+		}
+		v[i].name = word;
+		ns_lines_push(&names, word);
+	}
+	if (!call && a->longf) {
+		ns_ls_sort_entries(v, n);
+		ns_ls_long_render(v, n, false, (long long)time(NULL), out);
+	} else if (!call) {
+		ns_lines_sort(&names);
+		ns_ls_render(&names, a->one, out);
+	}
+	free_entries(v, n);
+	ns_lines_free(&names);
+	return call ? ns_cmd_fail(res, call, err) : 0;
+}
+
 int ns_kexec_ls(struct ns_term *t, const void *args, struct ns_buf *out,
 		struct ns_cmd_result *res)
 {
@@ -207,6 +252,8 @@ int ns_kexec_ls(struct ns_term *t, const void *args, struct ns_buf *out,
 	struct ls_found f = { .names = NS_LINES_INIT };
 	struct ns_via_proc vp;
 
+	if (a->itself)
+		return ls_itself(t, a, out, res);
 	if (ns_via_proc_begin(&t->handles, t->procfd, &dir, 1, &path, &vp) < 0)
 		return ns_cmd_fail(res, "opendir", errno);
 	ls_read(a, dir, path, &f);

@@ -246,6 +246,36 @@ static int ls_start(struct m_shell *sh, const struct ns_fs_args *a, const char *
 	return r;
 }
 
+/* ls -d: each operand as itself, sorted by name, in one listing */
+static int ls_itself(struct m_shell *sh, const struct ns_fs_args *a, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	size_t n = a->nops ? a->nops : 1;
+	struct ns_ls_entry *v = xcalloc(n + 1, sizeof(*v));
+	struct ns_lines names = NS_LINES_INIT;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const char *word = a->nops ? a->ops[i] : ".";
+		struct m_path at;
+
+		r = m_lookup_nofollow(sh, word, &at);
+		if (r == 0)
+			long_entry(sh, at, word, &v[i]);
+		ns_lines_push(&names, word);
+	}
+	if (r == 0 && a->longf) {
+		ns_ls_sort_entries(v, n);
+		ns_ls_long_render(v, n, false, 0, out);
+	} else if (r == 0) {
+		ns_lines_sort(&names);
+		ns_ls_render(&names, a->one, out);
+	}
+	free(v);
+	ns_lines_free(&names);
+	return r < 0 ? ns_cmd_fail(res, "lstat", -r) : 0;
+}
+
 int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 	      struct ns_cmd_result *res)
 {
@@ -255,8 +285,11 @@ int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 	struct ns_ls_entry *v;
 	struct m_path at;
 	bool file;
-	int r = ls_start(sh, a, dir, &at, &file, &call);
+	int r;
 
+	if (a->itself)
+		return ls_itself(sh, a, out, res);
+	r = ls_start(sh, a, dir, &at, &file, &call);
 	if (r < 0)
 		return ns_cmd_fail(res, call, -r);
 	if (file && !a->longf) {
