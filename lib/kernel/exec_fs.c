@@ -138,7 +138,7 @@ static const char *long_dir(const char *path, const struct ns_lines *names,
 }
 
 /* What ls found at its operand: a directory's sorted names, or the
- * operand as a file of its own (-d; a file; with -l a symbolic link,
+ * operand as a file of its own (a file; with -l a symbolic link,
  * which ls -l never follows on its command line; a link that leads
  * nowhere). With -l, each one's entry. */
 struct ls_found {
@@ -159,12 +159,7 @@ static void ls_read(const struct ns_fs_args *a, const char *word, const char *pa
 	struct stat sb;
 	DIR *d = NULL;
 
-	if (a->itself && (bare ? stat(path, &sb) : lstat(path, &sb)) < 0) {
-		f->call = "lstat";
-		f->err = errno;
-		return;
-	}
-	if (a->itself || (a->longf && !bare && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode))) {
+	if (a->longf && !bare && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
 		f->file = true;
 	} else if (!(d = opendir(path))) {
 		f->err = errno;

@@ -218,7 +218,7 @@ static int long_dir(struct m_shell *sh, const char *dir, const struct ns_lines *
 	return r;
 }
 
-/* Where ls starts: *file when the operand lists as itself (-d; a file;
+/* Where ls starts: *file when the operand lists as itself (a file;
  * with -l a symbolic link, which ls -l never follows on its command
  * line; a link that leads nowhere). 0, or -errno with *call set. */
 static int ls_start(struct m_shell *sh, const struct ns_fs_args *a, const char *dir,
@@ -229,7 +229,7 @@ static int ls_start(struct m_shell *sh, const struct ns_fs_args *a, const char *
 
 	*file = false;
 	*call = "lstat";
-	if (a->itself || (a->longf && rl == 0 && self.d->link)) {
+	if (a->longf && rl == 0 && self.d->link) {
 		*at = self;
 		*file = true;
 		return rl;
