@@ -85,19 +85,11 @@ static int parse_touch(struct ns_stage *st, struct ns_parse_err *e)
 	return parse_common(st, e, "", 1, (size_t)-1);
 }
 
-/* ls [-a1ld] [PATH]: -l the long listing (commands/ls_layout.c), -d a
+/* ls [-a1ld] [PATH...]: -l the long listing (commands/ls_layout.c), -d a
  * directory as itself */
 static int parse_ls(struct ns_stage *st, struct ns_parse_err *e)
 {
-	const struct ns_fs_args *a;
-
-	if (parse_common(st, e, "a1ld", 0, (size_t)-1) < 0)
-		return -1;
-	a = st->args;
-	if (a->nops > 1 && !a->itself)
-		return ns_parse_fail(e, st->argc - a->nops + 1,
-				     "ls: several operands are supported with -d only (each listed as itself)");
-	return 0;
+	return parse_common(st, e, "a1ld", 0, (size_t)-1);
 }
 
 /* Into a pipe, GNU ls prints one name a line, as with -1 (ls(1): "-1

@@ -246,6 +246,59 @@ void ns_ls_sort_entries(struct ns_ls_entry *v, size_t n)
 		qsort(v, n, sizeof(*v), by_name);
 }
 
+static int by_operand(const void *x, const void *y)
+{
+	return strcmp(((const struct ns_ls_operand *)x)->name, ((const struct ns_ls_operand *)y)->name);
+}
+
+/* the files among ops, as one listing */
+static bool render_files(const struct ns_ls_operand *ops, size_t n, bool longf, bool one,
+			 long long now, struct ns_buf *out)
+{
+	struct ns_ls_entry *v = xcalloc(n + 1, sizeof(*v));
+	struct ns_lines names = NS_LINES_INIT;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!ops[i].file)
+			continue;
+		if (longf)
+			v[k] = ops[i].v[0];
+		k++;
+		ns_lines_push(&names, ops[i].name);
+	}
+	if (k && longf)
+		ns_ls_long_render(v, k, false, now, out);
+	else if (k)
+		ns_ls_render(&names, one, out);
+	free(v);
+	ns_lines_free(&names);
+	return k > 0;
+}
+
+void ns_ls_render_operands(struct ns_ls_operand *ops, size_t n, bool longf, bool one,
+			   long long now, struct ns_buf *out)
+{
+	bool printed;
+
+	if (n > 1)
+		qsort(ops, n, sizeof(*ops), by_operand);
+	printed = render_files(ops, n, longf, one, now, out);
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i].file)
+			continue;
+		if (printed)
+			ns_buf_addc(out, '\n');
+		if (n > 1)
+			ns_buf_addf(out, "%s:\n", ops[i].name);
+		if (longf)
+			ns_ls_long_render(ops[i].v, ops[i].n, true, now, out);
+		else
+			ns_ls_render(&ops[i].names, one, out);
+		printed = true;
+	}
+}
+
 void ns_ls_long_shape(struct ns_match_shape *out)
 {
 	static const enum ns_match_col cols[] = {

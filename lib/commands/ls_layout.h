@@ -49,6 +49,25 @@ struct ns_ls_entry {
 void ns_ls_long_render(const struct ns_ls_entry *v, size_t n, bool total, long long now,
 		       struct ns_buf *out);
 
+/* What ls found at one operand: the operand as a file of its own, or a
+ * directory's names (sorted); with -l each one's entry (v[0] for a file,
+ * v[i] for names.v[i]). The backend fills it. */
+struct ns_ls_operand {
+	const char *name;           /* the operand as typed */
+	bool file;
+	struct ns_lines names;
+	struct ns_ls_entry *v;
+	size_t n;                   /* entries in v */
+};
+
+/* Append what GNU ls prints for its operands ops[0..n) (in the order
+ * typed): the files first, sorted by name, as one listing; then each
+ * directory, sorted by name, its listing headed "NAME:" when there is
+ * more than one operand, a blank line before every one but the first
+ * thing printed. Long (-l) or names (one a line, or columns). */
+void ns_ls_render_operands(struct ns_ls_operand *ops, size_t n, bool longf, bool one,
+			   long long now, struct ns_buf *out);
+
 /* Sort v[0..n) by name, as ls sorts its operands (strcmp: the C
  * locale's order, which nstest's listings use throughout). */
 void ns_ls_sort_entries(struct ns_ls_entry *v, size_t n);

@@ -137,41 +137,31 @@ static const char *long_dir(const char *path, const struct ns_lines *names,
 	return NULL;
 }
 
-/* What ls found at its operand: a directory's sorted names, or the
- * operand as a file of its own (a file; with -l a symbolic link,
- * which ls -l never follows on its command line; a link that leads
- * nowhere). With -l, each one's entry. */
-struct ls_found {
-	bool file;
-	struct ns_lines names;
-	struct ns_ls_entry *v;
-	size_t n;
-	const char *call;     /* the call that failed */
-	int err;
-};
-
-static void ls_read(const struct ns_fs_args *a, const char *word, const char *path,
-		    struct ls_found *f)
+/* ls at one operand, into *f: the operand as a file of its own (a file;
+ * with -l a symbolic link, which ls -l never follows on its command
+ * line; a link that leads nowhere), or a directory's sorted names; with
+ * -l, each one's entry. The call that failed, with *err, or NULL. */
+static const char *ls_read(const struct ns_fs_args *a, const char *word, const char *path,
+			   struct ns_ls_operand *f, int *err)
 {
 	/* a bare handle's path is a magic link of procfs: stat follows it */
 	bool bare = ns_is_handle_path(word, NULL) && !strchr(word, '/');
+	const char *call = NULL;
 	struct dirent *de;
 	struct stat sb;
 	DIR *d = NULL;
 
+	f->name = word;
 	if (a->longf && !bare && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode)) {
 		f->file = true;
 	} else if (!(d = opendir(path))) {
-		f->err = errno;
+		*err = errno;
 		/* like ls(1): a file operand, or a symbolic link that leads
 		 * nowhere, lists as its own name */
-		f->file = f->err == ENOTDIR ||
-			  (f->err == ENOENT && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode));
-		if (!f->file) {
-			f->call = "opendir";
-			return;
-		}
-		f->err = 0;
+		f->file = *err == ENOTDIR ||
+			  (*err == ENOENT && lstat(path, &sb) == 0 && S_ISLNK(sb.st_mode));
+		if (!f->file)
+			return "opendir";
 	}
 	if (d) {
 		while ((de = readdir(d)))
@@ -181,17 +171,16 @@ static void ls_read(const struct ns_fs_args *a, const char *word, const char *pa
 		ns_lines_sort(&f->names);
 	}
 	if (!a->longf)
-		return;
+		return NULL;
 	f->n = f->file ? 1 : f->names.n;
 	f->v = xcalloc(f->n + 1, sizeof(*f->v));
-	if (f->file) {
-		if (long_entry(path, word, bare, &f->v[0]) < 0)
-			f->call = "lstat";
-	} else {
-		f->call = long_dir(path, &f->names, f->v);
-	}
-	if (f->call)
-		f->err = errno;
+	if (f->file && long_entry(path, word, bare, &f->v[0]) < 0)
+		call = "lstat";
+	else if (!f->file)
+		call = long_dir(path, &f->names, f->v);
+	if (call)
+		*err = errno;
+	return call;
 }
 
 /* ls -d: each operand as itself, sorted by name, in one listing */
@@ -243,31 +232,40 @@ int ns_kexec_ls(struct ns_term *t, const void *args, struct ns_buf *out,
 		struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	const char *dir = a->nops ? a->ops[0] : ".", *path;
-	struct ls_found f = { .names = NS_LINES_INIT };
-	struct ns_via_proc vp;
+	size_t n = a->nops ? a->nops : 1;
+	struct ns_ls_operand *ops;
+	const char *call = NULL;
+	int err = 0;
 
 	if (a->itself)
 		return ls_itself(t, a, out, res);
-	if (ns_via_proc_begin(&t->handles, t->procfd, &dir, 1, &path, &vp) < 0)
-		return ns_cmd_fail(res, "opendir", errno);
-	ls_read(a, dir, path, &f);
-	if (ns_via_proc_end(&vp) < 0 && !f.call) {
-		f.call = "fchdir";
-		f.err = errno;
+	ops = xcalloc(n + 1, sizeof(*ops));
+	for (size_t i = 0; i < n && !call; i++) {
+		const char *word = a->nops ? a->ops[i] : ".", *path;
+		struct ns_via_proc vp;
+
+		ops[i].names = (struct ns_lines)NS_LINES_INIT;
+		if (ns_via_proc_begin(&t->handles, t->procfd, &word, 1, &path, &vp) < 0) {
+			call = "opendir";
+			err = errno;
+			break;
+		}
+		call = ls_read(a, word, path, &ops[i], &err);
+		if (ns_via_proc_end(&vp) < 0 && !call) {
+			call = "fchdir";
+			err = errno;
+		}
 	}
-	if (f.call) {
-		ns_cmd_fail(res, f.call, f.err);
-	} else if (a->longf) {
-		ns_ls_long_render(f.v, f.n, !f.file, (long long)time(NULL), out);
-	} else if (f.file) {
-		ns_buf_addf(out, "%s\n", dir);
-	} else {
-		ns_ls_render(&f.names, a->one, out);
+	/* ls names an operand it cannot list and goes on; nstest ends
+	 * the step there */
+	if (!call)
+		ns_ls_render_operands(ops, n, a->longf, a->one, (long long)time(NULL), out);
+	for (size_t i = 0; i < n; i++) {
+		free_entries(ops[i].v, ops[i].n);
+		ns_lines_free(&ops[i].names);
 	}
-	free_entries(f.v, f.n);
-	ns_lines_free(&f.names);
-	return f.call ? -1 : 0;
+	free(ops);
+	return call ? ns_cmd_fail(res, call, err) : 0;
 }
 
 int ns_kexec_cd(struct ns_term *t, const void *args, struct ns_buf *out,

@@ -276,52 +276,60 @@ static int ls_itself(struct m_shell *sh, const struct ns_fs_args *a, struct ns_b
 	return r < 0 ? ns_cmd_fail(res, "lstat", -r) : 0;
 }
 
+/* ls at one operand, into *f (see ns_ls_operand). 0, or -errno with
+ * *call set. */
+static int ls_read(struct m_shell *sh, const struct ns_fs_args *a, const char *word,
+		   struct ns_ls_operand *f, const char **call)
+{
+	struct m_path at;
+	int r = ls_start(sh, a, word, &at, &f->file, call);
+
+	f->name = word;
+	if (r < 0)
+		return r;
+	if (!f->file && a->all) {
+		ns_lines_push(&f->names, ".");
+		ns_lines_push(&f->names, "..");
+	}
+	for (struct m_node *k = f->file ? NULL : at.d->kids; k; k = k->next)
+		ns_lines_push(&f->names, k->name);
+	ns_lines_sort(&f->names);
+	if (!a->longf)
+		return 0;
+	f->n = f->file ? 1 : f->names.n;
+	f->v = xcalloc(f->n + 1, sizeof(*f->v));
+	if (f->file) {
+		long_entry(sh, at, word, &f->v[0]);
+		return 0;
+	}
+	*call = "lstat";
+	return long_dir(sh, word, &f->names, f->v);
+}
+
 int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 	      struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	const char *dir = a->nops ? a->ops[0] : ".", *call;
-	struct ns_lines names = NS_LINES_INIT;
-	struct ns_ls_entry *v;
-	struct m_path at;
-	bool file;
-	int r;
+	size_t n = a->nops ? a->nops : 1;
+	struct ns_ls_operand *ops;
+	const char *call = NULL;
+	int r = 0;
 
 	if (a->itself)
 		return ls_itself(sh, a, out, res);
-	r = ls_start(sh, a, dir, &at, &file, &call);
-	if (r < 0)
-		return ns_cmd_fail(res, call, -r);
-	if (file && !a->longf) {
-		ns_buf_addf(out, "%s\n", dir);
-		return 0;
+	ops = xcalloc(n + 1, sizeof(*ops));
+	for (size_t i = 0; i < n && r == 0; i++) {
+		ops[i].names = (struct ns_lines)NS_LINES_INIT;
+		r = ls_read(sh, a, a->nops ? a->ops[i] : ".", &ops[i], &call);
 	}
-	if (file) {
-		struct ns_ls_entry e;
-
-		long_entry(sh, at, dir, &e);
-		ns_ls_long_render(&e, 1, false, 0, out);
-		return 0;
-	}
-	if (a->all) {
-		ns_lines_push(&names, ".");
-		ns_lines_push(&names, "..");
-	}
-	for (struct m_node *k = at.d->kids; k; k = k->next)
-		ns_lines_push(&names, k->name);
-	ns_lines_sort(&names);
-	if (!a->longf) {
-		ns_ls_render(&names, a->one, out);
-		ns_lines_free(&names);
-		return 0;
-	}
-	v = xcalloc(names.n + 1, sizeof(*v));
-	r = long_dir(sh, dir, &names, v);
 	if (r == 0)
-		ns_ls_long_render(v, names.n, true, 0, out);
-	free(v);
-	ns_lines_free(&names);
-	return r < 0 ? ns_cmd_fail(res, "lstat", -r) : 0;
+		ns_ls_render_operands(ops, n, a->longf, a->one, 0, out);
+	for (size_t i = 0; i < n; i++) {
+		free(ops[i].v);
+		ns_lines_free(&ops[i].names);
+	}
+	free(ops);
+	return r < 0 ? ns_cmd_fail(res, call, -r) : 0;
 }
 
 int m_exec_cd(struct m_shell *sh, const void *args, struct ns_buf *out,

@@ -130,6 +130,36 @@ twin() {
 	((kernel_rc == 1 && model_rc == 1)) || fail "row missing: kernel $kernel_rc, model $model_rc"
 }
 
+# Several operands: files first as one listing, then each directory
+# under its name, a blank line (written "...") between, as GNU ls lays
+# them out; a directory under the wrong name fails.
+@test "sessions-cmds: ls -l of several operands lists files, then each directory under its name" {
+	scn=$(write_scn several <<'SCN'
+    # mkdir -p /a/s /b
+    # touch /a/f /h
+    # ls -l /b /a /h
+    -rw-r--r-- 1 root root 0 Dec  7 19:25 /h
+    ...
+    /a:
+    total 0
+    -rw-r--r-- 1 root root  0 Dec  7 19:25 f
+    drwxr-xr-x 2 root root 40 Dec  7 19:25 s
+    ...
+    /b:
+    total 0
+SCN
+	)
+	run "$NSTEST" run --backend=model "$scn"
+	assert_success
+	if [[ $(id -u) == 0 ]]; then
+		run "$ISO" "$NSTEST" run "$scn"
+		assert_success
+	fi
+	sed -i 's|^    /b:$|    /a:|' "$scn"
+	run "$NSTEST" run --backend=model "$scn"
+	assert_failure 1
+}
+
 @test "sessions-cmds: readlink exits 1 for a FILE that is no link, as a list shows" {
 	scn=$(write_scn readlink <<'SCN'
     # mkdir /a
@@ -153,7 +183,7 @@ SCN
 
 @test "sessions-cmds: the parser names what it does not take" {
 	scn=$(write_scn bad <<'SCN'
-    # ls -l /a /b
+    # ls -lR /a
     # df -i
     # df --inodes
     # findmnt -I
@@ -161,7 +191,7 @@ SCN
 	)
 	run "$NSTEST" lint "$scn"
 	assert_failure 2
-	assert_output --partial "ls: several operands are supported with -d only"
+	assert_output --partial "ls: unknown option -R"
 	assert_output --partial "df: option -i is not supported (nstest knows -h, -k and -T)"
 	assert_output --partial "df: unknown option --inodes"
 	assert_output --partial "findmnt: option -I is findmnt's, but nstest does not support it"
