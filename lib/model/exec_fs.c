@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands/ls_layout.h"
 
@@ -181,12 +182,15 @@ int m_exec_touch(struct m_shell *sh, const void *args, struct ns_buf *out,
 }
 
 /* One file of ls -l: at, as lstat(2) finds it, shown as name. The model
- * keeps no times: every file is of the epoch. A file's blocks are
- * tmpfs's whole pages. */
+ * keeps no times: every file is as new as the listing, which the
+ * machine's clock gives, so that a filter reading ls's lines (grep Jan,
+ * awk '{print $6}') sees the month and day the kernel's files would
+ * show. A file's blocks are tmpfs's whole pages. */
 static void long_entry(struct m_shell *sh, struct m_path at, const char *name,
 		       struct ns_ls_entry *e)
 {
 	memset(e, 0, sizeof(*e));
+	e->mtime = (long long)time(NULL);
 	m_node_stat(at.d, &e->st);
 	m_owner_seen(at.mnt, at.d, m_cur(sh)->user, &e->st.uid, &e->st.gid);
 	e->name = name;
@@ -266,7 +270,7 @@ static int ls_itself(struct m_shell *sh, const struct ns_fs_args *a, struct ns_b
 	}
 	if (r == 0 && a->longf) {
 		ns_ls_sort_entries(v, n);
-		ns_ls_long_render(v, n, false, 0, out);
+		ns_ls_long_render(v, n, false, (long long)time(NULL), out);
 	} else if (r == 0) {
 		ns_lines_sort(&names);
 		ns_ls_render(&names, a->one, out);
@@ -323,7 +327,7 @@ int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 		r = ls_read(sh, a, a->nops ? a->ops[i] : ".", &ops[i], &call);
 	}
 	if (r == 0)
-		ns_ls_render_operands(ops, n, a->longf, a->one, 0, out);
+		ns_ls_render_operands(ops, n, a->longf, a->one, (long long)time(NULL), out);
 	for (size_t i = 0; i < n; i++) {
 		free(ops[i].v);
 		ns_lines_free(&ops[i].names);
