@@ -160,6 +160,26 @@ SCN
 	assert_failure 1
 }
 
+# A filter reads a date as text: the model's files are as new as the
+# listing, as the kernel's, made within the run, are.
+@test "sessions-cmds: a filter that reads ls -l's month sees the same on both backends" {
+	scn=$(write_scn month <<SCN
+    # mkdir /a
+    # ls -ld /a | awk '{print \$6}'
+    $(date -u +%b)
+SCN
+	)
+	run "$NSTEST" run --backend=model "$scn"
+	assert_success
+	if [[ $(id -u) == 0 ]]; then
+		run "$ISO" "$NSTEST" run "$scn"
+		assert_success
+	fi
+	sed -i 's/^    [A-Z][a-z][a-z]$/    Month/' "$scn"
+	run "$NSTEST" run --backend=model "$scn"
+	assert_failure 1
+}
+
 @test "sessions-cmds: readlink exits 1 for a FILE that is no link, as a list shows" {
 	scn=$(write_scn readlink <<'SCN'
     # mkdir /a
