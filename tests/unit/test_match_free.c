@@ -163,3 +163,24 @@ TEST(canonical)
 	ns_buf_free(&b);
 	ns_canon_free(c);
 }
+
+/* A failed step's diff writes an actual line's free fields as the line
+ * it stands against writes them, so that only the real difference shows;
+ * a line without its counterpart keeps its own. */
+TEST(diff)
+{
+	struct ns_match_shape sh = ls_shape();
+	struct ns_matcher *m = ns_matcher_new();
+	char *diff = NULL;
+
+	ok(!match_step(m, &sh, L("drwxr-xr-x 2 root root 40 Jan  1  1970 a"), false,
+			"drwxrwxrwt 2 root root 4096 Dec  7 19:04 a\n"
+			"-rw-r--r-- 1 root root 5 Dec  7 19:04 f\n", &diff),
+	   "diff: a wrong mode fails");
+	ok(diff && strstr(diff, "\n+drwxrwxrwt 2 root root 40 Jan  1  1970 a\n"),
+	   "diff: the changed line shows the expected size and date: %s", diff ? diff : "");
+	ok(diff && strstr(diff, "\n+-rw-r--r-- 1 root root 5 Dec  7 19:04 f\n"),
+	   "diff: an added line keeps its own");
+	free(diff);
+	ns_matcher_free(m);
+}
