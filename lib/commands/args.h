@@ -23,6 +23,8 @@ struct ns_fs_args {
 	bool parents;               /* mkdir -p, rmdir -p */
 	bool all;                   /* ls -a */
 	bool one;                   /* ls -1 */
+	bool longf;                 /* ls -l: the long listing */
+	bool itself;                /* ls -d: a directory as itself */
 	bool no_target;             /* mv -T: DST is replaced, never entered */
 	bool canonical;             /* readlink -f: the name made canonical */
 	char *const *ops;           /* the operands */
@@ -317,6 +319,11 @@ enum ns_findmnt_col {
 	NS_FINDMNT_PARENT,
 	NS_FINDMNT_MAJMIN,
 	NS_FINDMNT_FSROOT,
+	/* statvfs(2) of the target, as -D shows them (free in the judge) */
+	NS_FINDMNT_SIZE,
+	NS_FINDMNT_USED,
+	NS_FINDMNT_AVAIL,
+	NS_FINDMNT_USEPERC,
 	NS_FINDMNT__NCOLS
 };
 
@@ -335,6 +342,8 @@ struct ns_findmnt_args {
 	bool list, raw, json, noheadings, submounts;
 	bool tree;                  /* --tree: a tree even with -l */
 	bool real;                  /* --real: no pseudo filesystems */
+	bool df;                    /* -D, --df: df's columns, a list, tmpfs and
+				     * no other pseudo filesystem */
 	const char *types;          /* -t LIST, libmount's pattern, or NULL */
 	bool piped;                 /* its output goes into filters (the judge's
 				     * business only: findmnt prints the same) */
@@ -349,8 +358,57 @@ struct ns_findmnt_args {
  * prints every mount or a selection's submounts (-R). */
 bool ns_findmnt_is_tree(const struct ns_findmnt_args *a);
 
+/* Whether a shows a column of statvfs(2) (SIZE, USED, AVAIL, USE%): the
+ * backend then asks it of each mount's target. */
+bool ns_findmnt_wants_usage(const struct ns_findmnt_args *a);
+
 /* A column's name as findmnt prints it in its heading ("MAJ:MIN"). */
 const char *ns_findmnt_col_name(enum ns_findmnt_col c);
+
+/* What statvfs(2) says of a filesystem, as df and findmnt -D show it. */
+struct ns_fs_usage {
+	bool ok;                    /* statvfs(2) answered */
+	unsigned long long frsize;  /* f_frsize: the unit of the three below */
+	unsigned long long blocks, bfree, bavail;
+};
+
+/* df [-h] [-T] [FILE...] (coreutils). */
+struct ns_df_args {
+	bool human;                 /* -h: powers of 1024, "7.8G" */
+	bool type;                  /* -T: the Type column */
+	const char **files;         /* heap array of argv words */
+	size_t nfiles;
+};
+
+/* One mount of the terminal's table as df reads it (commands/df.c): its
+ * mountinfo fields, and what stat(2) and statvfs(2) of its mount point
+ * say there (the top of what is mounted on it). */
+struct ns_df_mount {
+	const char *source, *target, *fstype, *root;
+	unsigned long long dev;     /* mountinfo's MAJ:MIN, as a dev_t */
+	bool reached;               /* stat(2) of target worked */
+	unsigned long long st_dev;  /* its st_dev */
+	struct ns_fs_usage use;     /* statvfs(2) of target */
+};
+
+/* A FILE operand: stat(2), realpath(3) and statvfs(2) of it. */
+struct ns_df_file {
+	const char *name;
+	unsigned long long st_dev;
+	const char *canon;          /* NULL when it does not resolve */
+	struct ns_fs_usage use;
+};
+
+/* Append df's table for the mounts v[0..n) (in mountinfo order) and the
+ * operands f[0..nf) (none: every filesystem), as coreutils 9.1's df
+ * picks and prints them (commands/df.c). */
+void ns_df_render(const struct ns_df_args *a, const struct ns_df_mount *v, size_t n,
+		  const struct ns_df_file *f, size_t nf, struct ns_buf *out);
+
+/* findmnt's SIZE, USED, AVAIL and USE% cells of u (util-linux 2.38's
+ * get_vfs_attr(): sizes as size_to_human_string() writes them, "0" for
+ * none, USE% "-" without blocks), on the heap; NULL when u is unknown. */
+char *ns_findmnt_size_cell(enum ns_findmnt_col c, const struct ns_fs_usage *u);
 
 /* For rmdir -p: cut path (in place) to the parent rmdir -p removes next,
  * as coreutils does ("a/b/c" to "a/b" to "a"; "/a" has none). False when
@@ -430,6 +488,8 @@ bool ns_stat_wants(const struct ns_stat_args *a, enum ns_stat_dir d);
 /* One file's line, as stat -c prints it (with its '\n'). */
 void ns_stat_format(const struct ns_stat_args *a, const char *name,
 		    const struct ns_stat_info *in, struct ns_buf *out);
+/* ls -l's ten characters of st_mode ("drwxr-xr-x"), as stat's %A. */
+void ns_stat_mode_string(unsigned mode, struct ns_buf *out);
 /* The name %F gives a file of this st_mode ("regular empty file" needs
  * the size). */
 const char *ns_stat_type_name(unsigned mode, unsigned long long size);

@@ -22,6 +22,7 @@ static const struct {
 	{ ns_cmd_watch, &ns_cmd_watch_count },
 	{ ns_cmd_findmnt, &ns_cmd_findmnt_count },
 	{ ns_cmd_inspect, &ns_cmd_inspect_count },
+	{ ns_cmd_df, &ns_cmd_df_count },
 	{ ns_cmd_filter, &ns_cmd_filter_count },
 	{ ns_cmd_vars, &ns_cmd_vars_count },
 };

@@ -70,6 +70,8 @@ enum ns_cmd_id {
 	NS_CMD_EXEC,
 	/* watch (commands/watch.c) */
 	NS_CMD_WATCH,
+	/* df (commands/df.c) */
+	NS_CMD_DF,
 	/* NAME=VALUE, export, unset (commands/vars.c): the parser's */
 	NS_CMD_VARIABLE,
 	NS_CMD_FILTER,
@@ -291,6 +293,8 @@ extern const struct ns_cmd_def ns_cmd_time[];   /* sleep */
 extern const size_t ns_cmd_time_count;
 extern const struct ns_cmd_def ns_cmd_inspect[]; /* stat mountpoint diff */
 extern const size_t ns_cmd_inspect_count;
+extern const struct ns_cmd_def ns_cmd_df[];    /* df */
+extern const size_t ns_cmd_df_count;
 extern const struct ns_cmd_def ns_cmd_filter[]; /* grep sed awk wc */
 extern const size_t ns_cmd_filter_count;
 extern const struct ns_cmd_def ns_cmd_vars[];  /* export unset */

@@ -23,18 +23,21 @@ static const char *const col_names[NS_FINDMNT__NCOLS] = {
 	[NS_FINDMNT_PARENT] = "PARENT",
 	[NS_FINDMNT_MAJMIN] = "MAJ:MIN",
 	[NS_FINDMNT_FSROOT] = "FSROOT",
+	[NS_FINDMNT_SIZE] = "SIZE",
+	[NS_FINDMNT_USED] = "USED",
+	[NS_FINDMNT_AVAIL] = "AVAIL",
+	[NS_FINDMNT_USEPERC] = "USE%",
 };
 
 /* The columns and long options of util-linux 2.38's findmnt that nstest
  * does not draw (findmnt --help), so that an error can tell "findmnt has
  * it, nstest does not" from a typo. */
 static const char *const findmnt_only_cols[] = {
-	"ACTION", "AVAIL", "FREQ", "LABEL", "OLD-OPTIONS", "OLD-TARGET", "OPT-FIELDS",
-	"PARTLABEL", "PARTUUID", "PASSNO", "SIZE", "SOURCES", "TID", "USED", "USE%",
-	"UUID",
+	"ACTION", "FREQ", "LABEL", "OLD-OPTIONS", "OLD-TARGET", "OPT-FIELDS",
+	"PARTLABEL", "PARTUUID", "PASSNO", "SOURCES", "TID", "UUID",
 };
 static const char *const findmnt_only_longs[] = {
-	"all", "ascii", "bytes", "canonicalize", "df", "direction", "evaluate",
+	"all", "ascii", "bytes", "canonicalize", "dfi", "direction", "evaluate",
 	"first-only", "fstab", "help", "invert", "kernel", "mtab", "nocanonicalize",
 	"nofsroot", "notruncate", "options", "output-all", "pairs", "poll", "pseudo",
 	"shadowed", "shell", "task", "tab-file", "timeout",
@@ -42,7 +45,7 @@ static const char *const findmnt_only_longs[] = {
 };
 
 /* findmnt 2.38's short options that nstest does not take */
-static const char findmnt_only_shorts[] = "smkpwAabCcDdeFfiNOPUuvyxhV";
+static const char findmnt_only_shorts[] = "smkpwAabCcdeFfiINOPUuvyxhV";
 
 static bool in_list(const char *w, const char *const *v, size_t n)
 {
@@ -51,6 +54,12 @@ static bool in_list(const char *w, const char *const *v, size_t n)
 			return true;
 	return false;
 }
+
+/* -D's columns when -o gives none */
+static const enum ns_findmnt_col df_cols[] = {
+	NS_FINDMNT_SOURCE, NS_FINDMNT_FSTYPE, NS_FINDMNT_SIZE, NS_FINDMNT_USED,
+	NS_FINDMNT_AVAIL, NS_FINDMNT_USEPERC, NS_FINDMNT_TARGET,
+};
 
 /* findmnt's columns when -o gives none (or "+LIST" adds to them). */
 static const enum ns_findmnt_col default_cols[] = {
@@ -158,6 +167,14 @@ static int set_value(struct ns_findmnt_args *a, char opt, const char *val,
 /* long options without a short one, as their own codes */
 enum { OPT_TREE = 1, OPT_REAL = 2 };
 
+/* -D: df's columns (unless -o), a list, no pseudo filesystem but tmpfs
+ * (util-linux's main() and match_func()) */
+static void set_df(struct ns_findmnt_args *a)
+{
+	a->df = true;
+	a->list = true;
+}
+
 static int set_flag(struct ns_findmnt_args *a, char opt)
 {
 	switch (opt) {
@@ -168,6 +185,7 @@ static int set_flag(struct ns_findmnt_args *a, char opt)
 	case 'J': a->json = true; return 0;
 	case 'n': a->noheadings = true; return 0;
 	case 'R': a->submounts = true; return 0;
+	case 'D': set_df(a); return 0;
 	default: return -1;
 	}
 }
@@ -179,6 +197,7 @@ static const struct {
 	{ "list", 'l' }, { "raw", 'r' }, { "json", 'J' }, { "noheadings", 'n' },
 	{ "submounts", 'R' }, { "output", 'o' }, { "target", 'T' },
 	{ "mountpoint", 'M' }, { "source", 'S' }, { "types", 't' }, { "tree", OPT_TREE }, { "real", OPT_REAL },
+	{ "df", 'D' },
 };
 
 static bool takes_value(char opt)
@@ -321,6 +340,9 @@ static int parse_findmnt(struct ns_stage *st, struct ns_parse_err *e)
 		a->select = NS_FINDMNT_SPEC;
 		a->path = spec;
 	}
+	if (!a->ncols && a->df)
+		for (size_t i = 0; i < NS_ARRAY_SIZE(df_cols); i++)
+			add_col(a, df_cols[i]);
 	if (!a->ncols)
 		for (size_t i = 0; i < NS_ARRAY_SIZE(default_cols); i++)
 			add_col(a, default_cols[i]);
@@ -369,6 +391,14 @@ static bool findmnt_shape(const void *args, struct ns_match_shape *out)
 			out->trunc[c] = true;
 			out->cols[c] = NS_MATCH_COL_TEXT;
 			break;
+		case NS_FINDMNT_SIZE: /* statvfs(2)'s: free */
+		case NS_FINDMNT_USED:
+		case NS_FINDMNT_AVAIL:
+			out->cols[c] = NS_MATCH_COL_SIZE;
+			break;
+		case NS_FINDMNT_USEPERC:
+			out->cols[c] = NS_MATCH_COL_PERCENT;
+			break;
 		default:
 			out->cols[c] = NS_MATCH_COL_TEXT;
 			break;
@@ -376,6 +406,14 @@ static bool findmnt_shape(const void *args, struct ns_match_shape *out)
 		numbers |= out->cols[c] != NS_MATCH_COL_TEXT;
 	}
 	return numbers;
+}
+
+bool ns_findmnt_wants_usage(const struct ns_findmnt_args *a)
+{
+	for (size_t c = 0; c < a->ncols; c++)
+		if (a->cols[c] >= NS_FINDMNT_SIZE && a->cols[c] <= NS_FINDMNT_USEPERC)
+			return true;
+	return false;
 }
 
 /* findmnt prints the same into a pipe (it never writes to a terminal

@@ -7,6 +7,7 @@
 
 #include "base/suggest.h"
 #include "commands/args.h"
+#include "commands/ls_layout.h"
 
 static void free_fs_args(void *a)
 {
@@ -17,7 +18,7 @@ static void free_fs_args(void *a)
  * nstest takes only the short ones, and names them (as for filters). */
 static const struct ns_long_option long_options[] = {
 	{ "mkdir", "--parents", 'p' }, { "rmdir", "--parents", 'p' },
-	{ "ls", "--all", 'a' }, { "mv", "--no-target-directory", 'T' },
+	{ "ls", "--all", 'a' }, { "ls", "--directory", 'd' }, { "mv", "--no-target-directory", 'T' },
 	{ "readlink", "--canonicalize", 'f' },
 };
 
@@ -47,6 +48,8 @@ static size_t parse_flags(struct ns_stage *st, struct ns_parse_err *e,
 			a->one |= *f == '1';
 			a->no_target |= *f == 'T';
 			a->canonical |= *f == 'f';
+			a->longf |= *f == 'l';
+			a->itself |= *f == 'd';
 		}
 	}
 	return i;
@@ -82,9 +85,11 @@ static int parse_touch(struct ns_stage *st, struct ns_parse_err *e)
 	return parse_common(st, e, "", 1, (size_t)-1);
 }
 
+/* ls [-a1ld] [PATH...]: -l the long listing (commands/ls_layout.c), -d a
+ * directory as itself */
 static int parse_ls(struct ns_stage *st, struct ns_parse_err *e)
 {
-	return parse_common(st, e, "a1", 0, 1);
+	return parse_common(st, e, "a1ld", 0, (size_t)-1);
 }
 
 /* Into a pipe, GNU ls prints one name a line, as with -1 (ls(1): "-1
@@ -157,16 +162,15 @@ static int parse_cat(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
-/* readlink [-f] PATH and realpath PATH: one name each (the tools take
- * several; one per line keeps each line's failure its own). */
+/* readlink [-f] FILE... and realpath FILE..., as the tools take them */
 static int parse_readlink(struct ns_stage *st, struct ns_parse_err *e)
 {
-	return parse_common(st, e, "f", 1, 1);
+	return parse_common(st, e, "f", 1, (size_t)-1);
 }
 
 static int parse_realpath(struct ns_stage *st, struct ns_parse_err *e)
 {
-	return parse_common(st, e, "", 1, 1);
+	return parse_common(st, e, "", 1, (size_t)-1);
 }
 
 static int parse_rmdir(struct ns_stage *st, struct ns_parse_err *e)
@@ -458,10 +462,21 @@ static bool cat_whole_table(const void *args)
 	return a->nops == 1 && ns_cat_mounts_file(a->ops[0]) == NS_CAT_MOUNTINFO;
 }
 
-/* ls without -1 lays names out in columns */
+/* ls without -1 or -l lays names out in columns */
 static bool ls_columns(const void *args)
 {
-	return !((const struct ns_fs_args *)args)->one;
+	const struct ns_fs_args *a = args;
+
+	return !a->one && !a->longf;
+}
+
+/* ls -l's sizes and dates are free (ls_layout.h) */
+static bool ls_shape(const void *args, struct ns_match_shape *out)
+{
+	if (!((const struct ns_fs_args *)args)->longf)
+		return false;
+	ns_ls_long_shape(out);
+	return true;
 }
 
 #define FS_ENTRY(cmd, ident, fn) \
@@ -472,7 +487,7 @@ const struct ns_cmd_def ns_cmd_fs[] = {
 	FS_ENTRY("mkdir", NS_CMD_MKDIR, parse_mkdir),
 	FS_ENTRY("touch", NS_CMD_TOUCH, parse_touch),
 	{ .name = "ls", .id = NS_CMD_LS, .parse = parse_ls, .free_args = free_fs_args, .handles = true,
-	  .piped = ls_piped, .columns = ls_columns, .messages = fs_messages },
+	  .piped = ls_piped, .columns = ls_columns, .shape = ls_shape, .messages = fs_messages },
 	{ .name = "cd", .id = NS_CMD_CD, .parse = parse_cd, .free_args = free_fs_args, .handles = true,
 	  .builtin = true, .messages = fs_messages },
 	{ .name = "cat", .id = NS_CMD_CAT, .parse = parse_cat, .free_args = free_fs_args, .handles = true,

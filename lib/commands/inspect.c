@@ -186,7 +186,7 @@ const char *ns_stat_type_name(unsigned mode, unsigned long long size)
 
 /* ls -l's ten characters: the type, then rwx three times with setuid,
  * setgid and sticky folded in (s/S, s/S, t/T). */
-static void mode_string(unsigned mode, struct ns_buf *out)
+void ns_stat_mode_string(unsigned mode, struct ns_buf *out)
 {
 	static const char types[] = { [S_IFREG >> 12] = '-', [S_IFDIR >> 12] = 'd',
 				      [S_IFLNK >> 12] = 'l', [S_IFCHR >> 12] = 'c',
@@ -253,7 +253,7 @@ void ns_stat_format(const struct ns_stat_args *a, const char *name,
 			ns_buf_addf(out, "%o", in->mode & 07777);
 			break;
 		case NS_STAT_MODE_STR:
-			mode_string(in->mode, out);
+			ns_stat_mode_string(in->mode, out);
 			break;
 		case NS_STAT_TYPE:
 			ns_buf_adds(out, ns_stat_type_name(in->mode, in->size));

@@ -14,6 +14,8 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <time.h>
 
 #define LS_WIDTH 80
 #define LS_MIN_COLUMN 3
@@ -142,4 +144,171 @@ void ns_ls_untab(const char *line, struct ns_buf *out)
 			ns_buf_addc(out, ' ');
 		while (++col % 8);
 	}
+}
+
+/* ---- ls -l ------------------------------------------------------------------ */
+
+static void owner_name(unsigned id, bool group, struct ns_buf *out)
+{
+	if (id == 0)
+		ns_buf_adds(out, "root");
+	else if (id == 65534)
+		ns_buf_adds(out, group ? "nogroup" : "nobody");
+	else
+		ns_buf_addf(out, "%u", id);
+}
+
+/* The size column's cell: the size, or a device's "MAJ, MIN". */
+static void size_cell(const struct ns_ls_entry *e, struct ns_buf *out)
+{
+	unsigned type = e->st.mode & S_IFMT;
+
+	if (type == S_IFCHR || type == S_IFBLK)
+		ns_buf_addf(out, "%u, %u", e->st.rdev_major, e->st.rdev_minor);
+	else
+		ns_buf_addf(out, "%llu", e->st.size);
+}
+
+/* coreutils' ls: a time more than six months old, or in the future, shows
+ * its year instead of its hour */
+static void date_cell(long long t, long long now, struct ns_buf *out)
+{
+	static const char months[12][4] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					    "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	const long long six_months = 31556952 / 2;
+	time_t tt = (time_t)t;
+	struct tm tm;
+
+	if (!gmtime_r(&tt, &tm)) {
+		ns_buf_addf(out, "%lld", t);
+		return;
+	}
+	ns_buf_addf(out, "%s %2d ", months[tm.tm_mon], tm.tm_mday);
+	if (now - six_months < t && t <= now)
+		ns_buf_addf(out, "%02d:%02d", tm.tm_hour, tm.tm_min);
+	else
+		ns_buf_addf(out, " %d", tm.tm_year + 1900);
+}
+
+enum { W_LINKS, W_OWNER, W_GROUP, W_SIZE, W__N };
+
+static void cells(const struct ns_ls_entry *e, struct ns_buf c[W__N])
+{
+	for (int k = 0; k < W__N; k++)
+		ns_buf_reset(&c[k]);
+	ns_buf_addf(&c[W_LINKS], "%llu", e->st.nlink);
+	owner_name(e->st.uid, false, &c[W_OWNER]);
+	owner_name(e->st.gid, true, &c[W_GROUP]);
+	size_cell(e, &c[W_SIZE]);
+}
+
+void ns_ls_long_render(const struct ns_ls_entry *v, size_t n, bool total, long long now,
+		       struct ns_buf *out)
+{
+	struct ns_buf c[W__N] = { NS_BUF_INIT, NS_BUF_INIT, NS_BUF_INIT, NS_BUF_INIT };
+	size_t w[W__N] = { 0 };
+	unsigned long long blocks = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		cells(&v[i], c);
+		for (int k = 0; k < W__N; k++)
+			if (c[k].len > w[k])
+				w[k] = c[k].len;
+		blocks += v[i].blocks;
+	}
+	/* in 1024-byte units, rounded up, as human_readable() does */
+	if (total)
+		ns_buf_addf(out, "total %llu\n", (blocks + 1) / 2);
+	for (size_t i = 0; i < n; i++) {
+		cells(&v[i], c);
+		ns_stat_mode_string(v[i].st.mode, out);
+		ns_buf_addf(out, " %*s %-*s %-*s %*s ", (int)w[W_LINKS], ns_buf_str(&c[W_LINKS]),
+			    (int)w[W_OWNER], ns_buf_str(&c[W_OWNER]), (int)w[W_GROUP],
+			    ns_buf_str(&c[W_GROUP]), (int)w[W_SIZE], ns_buf_str(&c[W_SIZE]));
+		date_cell(v[i].mtime, now, out);
+		ns_buf_addf(out, " %s", v[i].name);
+		if (v[i].link)
+			ns_buf_addf(out, " -> %s", v[i].link);
+		ns_buf_addc(out, '\n');
+	}
+	for (int k = 0; k < W__N; k++)
+		ns_buf_free(&c[k]);
+}
+
+static int by_name(const void *x, const void *y)
+{
+	return strcmp(((const struct ns_ls_entry *)x)->name, ((const struct ns_ls_entry *)y)->name);
+}
+
+void ns_ls_sort_entries(struct ns_ls_entry *v, size_t n)
+{
+	if (n > 1)
+		qsort(v, n, sizeof(*v), by_name);
+}
+
+static int by_operand(const void *x, const void *y)
+{
+	return strcmp(((const struct ns_ls_operand *)x)->name, ((const struct ns_ls_operand *)y)->name);
+}
+
+/* the files among ops, as one listing */
+static bool render_files(const struct ns_ls_operand *ops, size_t n, bool longf, bool one,
+			 long long now, struct ns_buf *out)
+{
+	struct ns_ls_entry *v = xcalloc(n + 1, sizeof(*v));
+	struct ns_lines names = NS_LINES_INIT;
+	size_t k = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		if (!ops[i].file)
+			continue;
+		if (longf)
+			v[k] = ops[i].v[0];
+		k++;
+		ns_lines_push(&names, ops[i].name);
+	}
+	if (k && longf)
+		ns_ls_long_render(v, k, false, now, out);
+	else if (k)
+		ns_ls_render(&names, one, out);
+	free(v);
+	ns_lines_free(&names);
+	return k > 0;
+}
+
+void ns_ls_render_operands(struct ns_ls_operand *ops, size_t n, bool longf, bool one,
+			   long long now, struct ns_buf *out)
+{
+	bool printed;
+
+	if (n > 1)
+		qsort(ops, n, sizeof(*ops), by_operand);
+	printed = render_files(ops, n, longf, one, now, out);
+	for (size_t i = 0; i < n; i++) {
+		if (ops[i].file)
+			continue;
+		if (printed)
+			ns_buf_addc(out, '\n');
+		if (n > 1)
+			ns_buf_addf(out, "%s:\n", ops[i].name);
+		if (longf)
+			ns_ls_long_render(ops[i].v, ops[i].n, true, now, out);
+		else
+			ns_ls_render(&ops[i].names, one, out);
+		printed = true;
+	}
+}
+
+void ns_ls_long_shape(struct ns_match_shape *out)
+{
+	static const enum ns_match_col cols[] = {
+		NS_MATCH_COL_TEXT, NS_MATCH_COL_TEXT, NS_MATCH_COL_TEXT, NS_MATCH_COL_TEXT,
+		NS_MATCH_COL_SIZE, NS_MATCH_COL_DATE, NS_MATCH_COL_TEXT,
+	};
+
+	memset(out, 0, sizeof(*out));
+	out->form = NS_MATCH_WORDS;
+	out->total = true;
+	out->ncols = NS_ARRAY_SIZE(cols);
+	memcpy(out->cols, cols, sizeof(cols));
 }

@@ -21,6 +21,13 @@ enum ns_match_col {
 	NS_MATCH_COL_NSID,    /* a mount namespace ID (statmount's) */
 	NS_MATCH_COL_UNIQUE,  /* a unique mount ID (statmount's, watch's) */
 	NS_MATCH_COL_PID,     /* a shell's process ID (echo $$) */
+	/* free: any value of the field's form matches any other, and is no
+	 * fact the renaming keeps (match/match_free.c) */
+	NS_MATCH_COL_SIZE,    /* a size or count: digits, with -h a scaled
+			       * "7.8G", or "-" (df, findmnt -D, ls -l) */
+	NS_MATCH_COL_PERCENT, /* a percentage: "N%", or "-" (df's Use%) */
+	NS_MATCH_COL_DATE,    /* ls -l's date: "Mon dd HH:MM", "Mon dd  YYYY",
+			       * or long-iso "YYYY-MM-DD HH:MM"; WORDS only */
 };
 
 /* How findmnt laid its table out. */
@@ -32,6 +39,10 @@ enum ns_match_form {
 			       * between them: a TEXT column with lit[] set
 			       * is that text, one without is any text; stat
 			       * -c's format, mountpoint -d (match_fields.c) */
+	NS_MATCH_WORDS,       /* cols[] as words between blanks of any
+			       * width, a DATE column taking its own blanks,
+			       * the last column the rest of the line: ls -l,
+			       * df (match_free.c) */
 };
 
 #define NS_MATCH_MAX_COLS 64
@@ -62,6 +73,8 @@ struct ns_match_shape {
 	bool piped;           /* tree: the output went through filters, which
 			       * may have taken lines out of it */
 	bool heading;         /* the first line is the heading (no -n) */
+	bool total;           /* WORDS: a line "total N" is that word and a
+			       * free size (ls -l's first line) */
 	size_t tree_col;      /* tree: the column the tree is drawn in (findmnt's
 			       * TARGET), 0 by default; ncols or more: none */
 	size_t ncols;

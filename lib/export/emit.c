@@ -124,6 +124,12 @@ static int emit_ls(struct ns_export_ctx *cx, const struct ns_stage *sg, struct n
 
 	if (no_handles(a, why) < 0)
 		return -1;
+	if (a->longf || a->itself) {
+		/* the exported matcher knows no free fields */
+		ns_buf_adds(why, "ls -l and ls -d are not exported: ls -l's sizes and dates are "
+			    "matched free, which the exported matcher does not do");
+		return -1;
+	}
 	put(cx, "if (xs_ls(%s, %d, &o) < 0)\n\t\t\te = errno;\n", lit(a->nops ? a->ops[0] : "."),
 	    a->all ? 1 : 0);
 	cx->prints = true;
@@ -620,6 +626,7 @@ const struct ns_export_cmd ns_export_cmds[NS_CMD__COUNT] = {
 	[NS_CMD_STAT] = { NULL, "stat's output is not exported" },
 	[NS_CMD_MOUNTPOINT] = { NULL, "mountpoint is not exported" },
 	[NS_CMD_DIFF] = { NULL, "diff is not exported" },
+	[NS_CMD_DF] = { NULL, "df is not exported: its sizes are matched free, which the exported matcher does not do" },
 	[NS_CMD_READLINK] = { NULL, "readlink is not exported" },
 	[NS_CMD_REALPATH] = { NULL, "realpath is not exported" },
 	[NS_CMD_PIVOT_ROOT] = { NULL, "pivot_root is not exported" },

@@ -30,6 +30,7 @@ ns_kernel_exec_fn *const ns_kernel_exec[NS_CMD__COUNT] = {
 	[NS_CMD_EXEC] = ns_kexec_exec,
 	[NS_CMD_PWD] = ns_kexec_pwd, [NS_CMD_ECHO] = ns_kexec_echo, [NS_CMD_STAT] = ns_kexec_stat,
 	[NS_CMD_MOUNTPOINT] = ns_kexec_mountpoint, [NS_CMD_DIFF] = ns_kexec_diff,
+	[NS_CMD_DF] = ns_kexec_df,
 	[NS_CMD_READLINK] = ns_kexec_readlink, [NS_CMD_REALPATH] = ns_kexec_realpath,
 	[NS_CMD_PIVOT_ROOT] = ns_kexec_pivot_root,
 };

@@ -36,5 +36,11 @@ ns_kernel_exec_fn ns_kexec_readlink, ns_kexec_realpath, ns_kexec_pivot_root;
 ns_kernel_exec_fn ns_kexec_fsopen, ns_kexec_fsconfig, ns_kexec_fsmount, ns_kexec_fspick;
 ns_kernel_exec_fn ns_kexec_rmdir, ns_kexec_mv, ns_kexec_ln, ns_kexec_pwd, ns_kexec_echo, ns_kexec_exec,
 	ns_kexec_stat, ns_kexec_mountpoint, ns_kexec_diff;
+ns_kernel_exec_fn ns_kexec_df;
+
+struct ns_fs_usage;
+/* statvfs(2) of path into *u (u->ok false when it fails): exec_findmnt.c,
+ * for findmnt -D and df. */
+void ns_kernel_usage(const char *path, struct ns_fs_usage *u);
 
 #endif

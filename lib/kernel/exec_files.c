@@ -219,16 +219,29 @@ static int canonical(const char *path, char **out)
 /* readlink [-f] PATH: the link's text, or with -f the name made
  * canonical; nothing at all when that fails, as readlink(1) prints no
  * message unless asked (-v). */
+/* readlink(1) prints nothing for a FILE it cannot read (-q is its
+ * default) and exits 1 after the others */
+static void readlink_failed(struct ns_cmd_result *res)
+{
+	res->status = 1;
+	res->silent = true;
+}
+
 int ns_kexec_readlink(struct ns_term *t, const void *args, struct ns_buf *out,
 		      struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	char *text = NULL;
 
-	(void)t, (void)res;
-	if ((a->canonical ? canonical(a->ops[0], &text) : k_readlink(NULL, a->ops[0], &text)) == 0)
-		ns_buf_addf(out, "%s\n", text);
-	free(text);
+	(void)t;
+	for (size_t i = 0; i < a->nops; i++) {
+		char *text = NULL;
+
+		if ((a->canonical ? canonical(a->ops[i], &text) : k_readlink(NULL, a->ops[i], &text)) == 0)
+			ns_buf_addf(out, "%s\n", text);
+		else
+			readlink_failed(res);
+		free(text);
+	}
 	return 0;
 }
 
@@ -236,14 +249,18 @@ int ns_kexec_realpath(struct ns_term *t, const void *args, struct ns_buf *out,
 		      struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	char *name;
-	int r;
 
 	(void)t;
-	r = canonical(a->ops[0], &name);
-	if (r < 0)
-		return ns_cmd_fail(res, "realpath", -r);
-	ns_buf_addf(out, "%s\n", name);
-	free(name);
+	/* realpath(1) names a FILE it cannot resolve and goes on; nstest
+	 * ends the step there, after the names before it */
+	for (size_t i = 0; i < a->nops; i++) {
+		char *name;
+		int r = canonical(a->ops[i], &name);
+
+		if (r < 0)
+			return ns_cmd_fail(res, "realpath", -r);
+		ns_buf_addf(out, "%s\n", name);
+		free(name);
+	}
 	return 0;
 }

@@ -200,9 +200,65 @@ static struct ns_key diff_name(void *ctx, enum ns_renaming_kind kind,
 	return name;
 }
 
-/* The actual lines in the order the layout shows them, renamed. */
+/* Per shown actual line, the expected line it stands against in a hunk
+ * (the first removed against the first added, and so on), or NONE. */
+static size_t *partners(const struct ns_match_step *st, const struct ns_diff *d)
+{
+	size_t *partner = xcalloc(st->na + 1, sizeof(*partner));
+
+	for (size_t p = 0; p <= st->na; p++)
+		partner[p] = NONE;
+	for (size_t k = 0; k < d->n;) {
+		size_t del = k, add;
+
+		while (k < d->n && d->v[k].op == NS_DIFF_DEL)
+			k++;
+		add = k;
+		while (k < d->n && d->v[k].op == NS_DIFF_ADD)
+			k++;
+		if (del == k)
+			k++; /* a line kept */
+		for (size_t i = 0; del + i < add && add + i < k; i++)
+			if (d->v[add + i].b < st->na)
+				partner[d->v[add + i].b] = d->v[del + i].a;
+	}
+	return partner;
+}
+
+/* a, named into out, with each free field (a size, a date) and each
+ * loose run of blanks written as e, the line it stands against, writes
+ * it when both have it in the same place: a run's sizes and dates, and
+ * the widths they make, are no difference to show */
+static void name_free_as(const struct ns_match_line *a, const struct ns_match_line *e,
+			 struct diff_names *dn, struct ns_buf *out)
+{
+	struct ns_match_line copy = *a;
+	bool same = e && a->tab && e->tab && a->nseg == e->nseg, free_field = false;
+
+	for (size_t i = 0; same && i < a->nseg; i++)
+		free_field |= a->seg[i].type == NS_SEG_FREE;
+	same &= free_field; /* lines without one show as they always did */
+
+	if (same) {
+		copy.seg = xcalloc(a->nseg + 1, sizeof(*copy.seg));
+		memcpy(copy.seg, a->seg, a->nseg * sizeof(*copy.seg));
+		for (size_t i = 0; i < a->nseg; i++)
+			if ((a->seg[i].type == NS_SEG_FREE && e->seg[i].type == NS_SEG_FREE &&
+			     a->seg[i].col == e->seg[i].col) ||
+			    (a->seg[i].type == NS_SEG_BLANKS && e->seg[i].type == NS_SEG_BLANKS)) {
+				copy.seg[i].s = e->seg[i].s;
+				copy.seg[i].len = e->seg[i].len;
+			}
+	}
+	ns_match_line_name(&copy, diff_name, dn, out);
+	if (same)
+		free(copy.seg);
+}
+
+/* The actual lines in the order the layout shows them, renamed, their
+ * free fields as the expected line they stand against writes them. */
 static char **renamed_actual(const struct ns_match_step *st,
-			     const size_t *order)
+			     const size_t *order, const size_t *partner)
 {
 	char **shown = xcalloc(st->na + 1, sizeof(*shown));
 	struct ns_buf line = NS_BUF_INIT;
@@ -210,7 +266,8 @@ static char **renamed_actual(const struct ns_match_step *st,
 
 	names_init(&dn, st);
 	for (size_t p = 0; p < st->na; p++) {
-		ns_match_line_name(&st->a[order[p]], diff_name, &dn, &line);
+		name_free_as(&st->a[order[p]], partner[p] < st->ne ? &st->e[partner[p]] : NULL,
+			     &dn, &line);
 		shown[p] = ns_buf_detach(&line);
 	}
 	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
@@ -334,6 +391,7 @@ void ns_match_diff(struct ns_match_step *st, bool unordered,
 	const char **at = xcalloc(st->na + 1, sizeof(*at));
 	size_t *order = xcalloc(st->na + 1, sizeof(*order));
 	struct ns_diff d = NS_DIFF_INIT;
+	size_t *partner;
 	char **shown;
 
 	for (size_t i = 0; i < st->ne; i++)
@@ -344,7 +402,8 @@ void ns_match_diff(struct ns_match_step *st, bool unordered,
 		layout_unordered(st, &d, order);
 	else
 		layout_ordered(st, et, at, &d, order);
-	shown = renamed_actual(st, order);
+	partner = partners(st, &d);
+	shown = renamed_actual(st, order, partner);
 	if (st->m->gave_up)
 		ns_buf_addf(out, "# gave up after %lu line comparisons: too many "
 			    "ways to pair these lines\n", st->m->budget);
@@ -355,6 +414,7 @@ void ns_match_diff(struct ns_match_step *st, bool unordered,
 	for (size_t p = 0; p < st->na; p++)
 		free(shown[p]);
 	free(shown);
+	free(partner);
 	free(order);
 	free(et);
 	free(at);

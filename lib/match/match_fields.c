@@ -59,7 +59,7 @@ static bool number(enum ns_match_col c, const char *s, size_t len, struct ns_mat
 	const char *colon;
 
 	*seg = (struct ns_match_seg){ NS_SEG_NUM, s, len, NS_RENAMING_DEV, false, { 0, 0 },
-				      NS_NUM_PLAIN };
+				      NS_NUM_PLAIN, NS_MATCH_COL_TEXT };
 	switch (c) {
 	case NS_MATCH_COL_DEV_DEC:
 	case NS_MATCH_COL_DEV_HEX:
@@ -94,6 +94,9 @@ static bool number(enum ns_match_col c, const char *s, size_t len, struct ns_mat
 		seg->k = (struct ns_key){ (unsigned long)v, 0 };
 		return true;
 	case NS_MATCH_COL_TEXT:
+	case NS_MATCH_COL_SIZE: /* free fields: match_free.c, WORDS and tables */
+	case NS_MATCH_COL_PERCENT:
+	case NS_MATCH_COL_DATE:
 		break;
 	}
 	return false;
@@ -162,7 +165,7 @@ bool ns_match_fields_parse(struct ns_match_line *l, const char *text,
 			if (!len[k])
 				continue;
 			seg = (struct ns_match_seg){ NS_SEG_TEXT, s, len[k], NS_RENAMING_ID, false,
-						     { 0, 0 }, NS_NUM_PLAIN };
+						     { 0, 0 }, NS_NUM_PLAIN, NS_MATCH_COL_TEXT };
 			if (l->nseg && l->seg[l->nseg - 1].type == NS_SEG_TEXT) {
 				l->seg[l->nseg - 1].len += len[k];
 				continue;

@@ -65,11 +65,11 @@ static bool parse_group_tags(struct ns_match_line *l, const char *text)
 		if (i + tag > start)
 			push_seg(l, &cap, (struct ns_match_seg){ NS_SEG_TEXT, text + start, i + tag - start,
 							     NS_RENAMING_ID, false, { 0, 0 },
-							     NS_NUM_PLAIN });
+							     NS_NUM_PLAIN, NS_MATCH_COL_TEXT });
 		push_seg(l, &cap, (struct ns_match_seg){ NS_SEG_NUM, text + i + tag, digits,
 						     NS_RENAMING_GROUP, false,
 						     { strtoul(text + i + tag, NULL, 10), 0 },
-						     NS_NUM_PLAIN });
+						     NS_NUM_PLAIN, NS_MATCH_COL_TEXT });
 		start = i + tag + digits;
 		i = start - 1;
 		any = true;
@@ -78,7 +78,7 @@ static bool parse_group_tags(struct ns_match_line *l, const char *text)
 		return false;
 	if (text[start])
 		push_seg(l, &cap, (struct ns_match_seg){ NS_SEG_TEXT, text + start, strlen(text + start),
-						     NS_RENAMING_ID, false, { 0, 0 }, NS_NUM_PLAIN });
+						     NS_RENAMING_ID, false, { 0, 0 }, NS_NUM_PLAIN, NS_MATCH_COL_TEXT });
 	return true;
 }
 
@@ -142,8 +142,8 @@ static bool same_shape(const struct ns_mi_line *e, const struct ns_mi_line *a)
 	return true;
 }
 
-/* The same pieces, with equal text; numbers of the same kind; blanks of
- * any width. */
+/* The same pieces, with equal text; numbers of the same kind; free
+ * values of the same form; blanks of any width. */
 static bool same_segs(const struct ns_match_line *e, const struct ns_match_line *a)
 {
 	if (e->nseg != a->nseg)
@@ -154,6 +154,8 @@ static bool same_segs(const struct ns_match_line *e, const struct ns_match_line 
 		if (x->type != y->type)
 			return false;
 		if (x->type == NS_SEG_NUM && x->kind != y->kind)
+			return false;
+		if (x->type == NS_SEG_FREE && x->col != y->col)
 			return false;
 		if (x->type == NS_SEG_TEXT &&
 		    (x->len != y->len || memcmp(x->s, y->s, x->len)))

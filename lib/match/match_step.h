@@ -21,8 +21,9 @@
 #define NS_MATCH_NONE SIZE_MAX /* no line */
 
 /* A piece of a findmnt row: text that must be equal, blanks whose width
- * may differ, or a number the renaming covers. */
-enum ns_seg_type { NS_SEG_TEXT, NS_SEG_BLANKS, NS_SEG_NUM };
+ * may differ, a number the renaming covers, or a free field (a size, a
+ * percentage, a date: any value of its form matches). */
+enum ns_seg_type { NS_SEG_TEXT, NS_SEG_BLANKS, NS_SEG_NUM, NS_SEG_FREE };
 
 /* How a number is written: as its kind says (N, or MAJOR:MINOR for a
  * device), or a device as one number (stat's %d, %D). */
@@ -36,6 +37,7 @@ struct ns_match_seg {
 	bool parent;          /* NUM: a PARENT column */
 	struct ns_key k;      /* NUM */
 	enum ns_num_form form; /* NUM */
+	enum ns_match_col col; /* FREE: its form (SIZE, PERCENT, DATE) */
 };
 
 struct ns_matcher {
@@ -166,6 +168,16 @@ bool ns_match_fields_parse(struct ns_match_line *l, const char *text,
 void ns_match_table_format(const struct ns_match_line *l,
 			   const struct ns_key *names, const char *letters,
 			   struct ns_buf *out);
+
+/* ---- match_free.c ---- */
+
+/* Whether s[0..len) is a value of free column c (SIZE, PERCENT). */
+bool ns_match_free_value(enum ns_match_col c, const char *s, size_t len);
+
+/* Cut text into l->seg as a line of an NS_MATCH_WORDS shape; false (and
+ * no segments) when it is not one. */
+bool ns_match_words_parse(struct ns_match_line *l, const char *text,
+			  const struct ns_match_shape *shape);
 
 /* ---- match_search.c ---- */
 

@@ -85,6 +85,9 @@ static bool parse_number(enum ns_match_col c, const char *s, size_t len,
 	case NS_MATCH_COL_NSID:
 	case NS_MATCH_COL_UNIQUE:
 	case NS_MATCH_COL_PID:
+	case NS_MATCH_COL_SIZE: /* free: push_field */
+	case NS_MATCH_COL_PERCENT:
+	case NS_MATCH_COL_DATE:
 		break;
 	}
 	return false;
@@ -118,23 +121,30 @@ static void push_text(struct segs *g, const char *s, size_t len)
 		return;
 	}
 	*push(g) = (struct ns_match_seg){ NS_SEG_TEXT, s, len, NS_RENAMING_ID,
-					  false, { 0, 0 }, NS_NUM_PLAIN };
+					  false, { 0, 0 }, NS_NUM_PLAIN, NS_MATCH_COL_TEXT };
 }
 
 /* Blanks that match any number of blanks (even none, at either end). */
 static void push_blanks(struct segs *g, const char *s, size_t len)
 {
 	*push(g) = (struct ns_match_seg){ NS_SEG_BLANKS, s, len, NS_RENAMING_ID,
-					  false, { 0, 0 }, NS_NUM_PLAIN };
+					  false, { 0, 0 }, NS_NUM_PLAIN, NS_MATCH_COL_TEXT };
 	g->loose = true;
 }
 
-/* A field of column c: a number, or literal text. */
+/* A field of column c: a number, a free value (findmnt -D's sizes), or
+ * literal text. */
 static void push_field(struct segs *g, enum ns_match_col c, const char *s,
 		       size_t len)
 {
 	struct ns_match_seg seg;
 
+	if (ns_match_free_value(c, s, len)) {
+		*push(g) = (struct ns_match_seg){ NS_SEG_FREE, s, len, NS_RENAMING_ID,
+						  false, { 0, 0 }, NS_NUM_PLAIN, c };
+		g->loose = true;
+		return;
+	}
 	if (c != NS_MATCH_COL_TEXT && parse_number(c, s, len, &seg)) {
 		*push(g) = seg;
 		g->loose = true;
@@ -248,6 +258,11 @@ static bool parse_json(struct segs *g, const char *text)
 		{ "\"id\": ", NS_MATCH_COL_ID, "" },
 		{ "\"parent\": ", NS_MATCH_COL_PARENT, "" },
 		{ "\"maj:min\": \"", NS_MATCH_COL_DEV, "\"" },
+		/* findmnt -D's: free */
+		{ "\"size\": \"", NS_MATCH_COL_SIZE, "\"" },
+		{ "\"used\": \"", NS_MATCH_COL_SIZE, "\"" },
+		{ "\"avail\": \"", NS_MATCH_COL_SIZE, "\"" },
+		{ "\"use%\": \"", NS_MATCH_COL_PERCENT, "\"" },
 	};
 	const char *p = text + strspn(text, " ");
 
@@ -293,6 +308,8 @@ bool ns_match_table_parse(struct ns_match_line *l, const char *text,
 		break;
 	case NS_MATCH_FIELDS:
 		return ns_match_fields_parse(l, text, shape);
+	case NS_MATCH_WORDS:
+		return ns_match_words_parse(l, text, shape);
 	}
 	if (ok && g.loose)
 		return true;
@@ -313,6 +330,10 @@ void ns_match_table_format(const struct ns_match_line *l,
 		if (letters && s->type == NS_SEG_BLANKS) {
 			if (i && i + 1 < l->nseg) /* none at either end */
 				ns_buf_addc(out, ' ');
+			continue;
+		}
+		if (letters && s->type == NS_SEG_FREE) {
+			ns_buf_addc(out, '*'); /* no value of a run's */
 			continue;
 		}
 		if (s->type != NS_SEG_NUM) {

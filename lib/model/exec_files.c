@@ -352,16 +352,24 @@ static int canonical(struct m_shell *sh, const char *path, char **out)
 
 /* readlink [-f] PATH: the link's text, or with -f the name made
  * canonical; nothing when that fails (readlink(1)'s default -q). */
+/* readlink(1) prints nothing for a FILE it cannot read (-q is its
+ * default) and exits 1 after the others */
 int m_exec_readlink(struct m_shell *sh, const void *args, struct ns_buf *out,
 		    struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	char *text = NULL;
 
-	(void)res;
-	if ((a->canonical ? canonical(sh, a->ops[0], &text) : m_cp_readlink(sh, a->ops[0], &text)) == 0)
-		ns_buf_addf(out, "%s\n", text);
-	free(text);
+	for (size_t i = 0; i < a->nops; i++) {
+		char *text = NULL;
+
+		if ((a->canonical ? canonical(sh, a->ops[i], &text) : m_cp_readlink(sh, a->ops[i], &text)) == 0) {
+			ns_buf_addf(out, "%s\n", text);
+		} else {
+			res->status = 1;
+			res->silent = true;
+		}
+		free(text);
+	}
 	return 0;
 }
 
@@ -369,12 +377,15 @@ int m_exec_realpath(struct m_shell *sh, const void *args, struct ns_buf *out,
 		    struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	char *name;
-	int r = canonical(sh, a->ops[0], &name);
 
-	if (r < 0)
-		return ns_cmd_fail(res, "realpath", -r);
-	ns_buf_addf(out, "%s\n", name);
-	free(name);
+	for (size_t i = 0; i < a->nops; i++) {
+		char *name;
+		int r = canonical(sh, a->ops[i], &name);
+
+		if (r < 0)
+			return ns_cmd_fail(res, "realpath", -r);
+		ns_buf_addf(out, "%s\n", name);
+		free(name);
+	}
 	return 0;
 }

@@ -9,6 +9,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "commands/ls_layout.h"
 
@@ -180,34 +181,159 @@ int m_exec_touch(struct m_shell *sh, const void *args, struct ns_buf *out,
 	return 0;
 }
 
+/* One file of ls -l: at, as lstat(2) finds it, shown as name. The model
+ * keeps no times: every file is as new as the listing, which the
+ * machine's clock gives, so that a filter reading ls's lines (grep Jan,
+ * awk '{print $6}') sees the month and day the kernel's files would
+ * show. A file's blocks are tmpfs's whole pages. */
+static void long_entry(struct m_shell *sh, struct m_path at, const char *name,
+		       struct ns_ls_entry *e)
+{
+	memset(e, 0, sizeof(*e));
+	e->mtime = (long long)time(NULL);
+	m_node_stat(at.d, &e->st);
+	m_owner_seen(at.mnt, at.d, m_cur(sh)->user, &e->st.uid, &e->st.gid);
+	e->name = name;
+	e->link = at.d->link;
+	if (!at.d->dir && !at.d->link)
+		e->blocks = (at.d->len + 4095) / 4096 * 8;
+}
+
+/* ls -l of a directory's names, each looked up through its name, as ls
+ * lstats "DIR/NAME", so that a mount point shows what is mounted there.
+ * 0 or -errno. */
+static int long_dir(struct m_shell *sh, const char *dir, const struct ns_lines *names,
+		    struct ns_ls_entry *v)
+{
+	struct ns_buf p = NS_BUF_INIT;
+	size_t n = strlen(dir);
+	int r = 0;
+
+	for (size_t i = 0; i < names->n && r == 0; i++) {
+		struct m_path at;
+
+		ns_buf_reset(&p);
+		ns_buf_addf(&p, "%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", names->v[i]);
+		r = m_lookup_nofollow(sh, ns_buf_str(&p), &at);
+		if (r == 0)
+			long_entry(sh, at, names->v[i], &v[i]);
+	}
+	ns_buf_free(&p);
+	return r;
+}
+
+/* Where ls starts: *file when the operand lists as itself (a file;
+ * with -l a symbolic link, which ls -l never follows on its command
+ * line; a link that leads nowhere). 0, or -errno with *call set. */
+static int ls_start(struct m_shell *sh, const struct ns_fs_args *a, const char *dir,
+		    struct m_path *at, bool *file, const char **call)
+{
+	struct m_path self;
+	int r, rl = m_lookup_nofollow(sh, dir, &self);
+
+	*file = false;
+	*call = "lstat";
+	if (a->longf && rl == 0 && self.d->link) {
+		*at = self;
+		*file = true;
+		return rl;
+	}
+	r = m_lookup(sh, dir, at);
+	/* a symbolic link that leads nowhere lists as its own name */
+	if (r == -ENOENT && rl == 0 && self.d->link) {
+		*at = self;
+		r = 0;
+	}
+	*call = "opendir";
+	if (r == 0 && !at->d->dir)
+		*file = true;
+	return r;
+}
+
+/* ls -d: each operand as itself, sorted by name, in one listing */
+static int ls_itself(struct m_shell *sh, const struct ns_fs_args *a, struct ns_buf *out,
+		     struct ns_cmd_result *res)
+{
+	size_t n = a->nops ? a->nops : 1;
+	struct ns_ls_entry *v = xcalloc(n + 1, sizeof(*v));
+	struct ns_lines names = NS_LINES_INIT;
+	int r = 0;
+
+	for (size_t i = 0; i < n && r == 0; i++) {
+		const char *word = a->nops ? a->ops[i] : ".";
+		struct m_path at;
+
+		r = m_lookup_nofollow(sh, word, &at);
+		if (r == 0)
+			long_entry(sh, at, word, &v[i]);
+		ns_lines_push(&names, word);
+	}
+	if (r == 0 && a->longf) {
+		ns_ls_sort_entries(v, n);
+		ns_ls_long_render(v, n, false, (long long)time(NULL), out);
+	} else if (r == 0) {
+		ns_lines_sort(&names);
+		ns_ls_render(&names, a->one, out);
+	}
+	free(v);
+	ns_lines_free(&names);
+	return r < 0 ? ns_cmd_fail(res, "lstat", -r) : 0;
+}
+
+/* ls at one operand, into *f (see ns_ls_operand). 0, or -errno with
+ * *call set. */
+static int ls_read(struct m_shell *sh, const struct ns_fs_args *a, const char *word,
+		   struct ns_ls_operand *f, const char **call)
+{
+	struct m_path at;
+	int r = ls_start(sh, a, word, &at, &f->file, call);
+
+	f->name = word;
+	if (r < 0)
+		return r;
+	if (!f->file && a->all) {
+		ns_lines_push(&f->names, ".");
+		ns_lines_push(&f->names, "..");
+	}
+	for (struct m_node *k = f->file ? NULL : at.d->kids; k; k = k->next)
+		ns_lines_push(&f->names, k->name);
+	ns_lines_sort(&f->names);
+	if (!a->longf)
+		return 0;
+	f->n = f->file ? 1 : f->names.n;
+	f->v = xcalloc(f->n + 1, sizeof(*f->v));
+	if (f->file) {
+		long_entry(sh, at, word, &f->v[0]);
+		return 0;
+	}
+	*call = "lstat";
+	return long_dir(sh, word, &f->names, f->v);
+}
+
 int m_exec_ls(struct m_shell *sh, const void *args, struct ns_buf *out,
 	      struct ns_cmd_result *res)
 {
 	const struct ns_fs_args *a = args;
-	const char *dir = a->nops ? a->ops[0] : ".";
-	struct ns_lines names = NS_LINES_INIT;
-	struct m_path at;
-	int r = m_lookup(sh, dir, &at);
+	size_t n = a->nops ? a->nops : 1;
+	struct ns_ls_operand *ops;
+	const char *call = NULL;
+	int r = 0;
 
-	/* a symbolic link that leads nowhere lists as its own name */
-	if (r == -ENOENT && m_lookup_nofollow(sh, dir, &at) == 0 && at.d->link)
-		r = 0;
-	if (r < 0)
-		return ns_cmd_fail(res, "opendir", -r);
-	if (!at.d->dir) {
-		ns_buf_addf(out, "%s\n", dir);
-		return 0;
+	if (a->itself)
+		return ls_itself(sh, a, out, res);
+	ops = xcalloc(n + 1, sizeof(*ops));
+	for (size_t i = 0; i < n && r == 0; i++) {
+		ops[i].names = (struct ns_lines)NS_LINES_INIT;
+		r = ls_read(sh, a, a->nops ? a->ops[i] : ".", &ops[i], &call);
 	}
-	if (a->all) {
-		ns_lines_push(&names, ".");
-		ns_lines_push(&names, "..");
+	if (r == 0)
+		ns_ls_render_operands(ops, n, a->longf, a->one, (long long)time(NULL), out);
+	for (size_t i = 0; i < n; i++) {
+		free(ops[i].v);
+		ns_lines_free(&ops[i].names);
 	}
-	for (struct m_node *k = at.d->kids; k; k = k->next)
-		ns_lines_push(&names, k->name);
-	ns_lines_sort(&names);
-	ns_ls_render(&names, a->one, out);
-	ns_lines_free(&names);
-	return 0;
+	free(ops);
+	return r < 0 ? ns_cmd_fail(res, call, -r) : 0;
 }
 
 int m_exec_cd(struct m_shell *sh, const void *args, struct ns_buf *out,

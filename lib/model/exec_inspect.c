@@ -19,7 +19,7 @@
 #include "commands/difftree.h"
 #include "mounts/mountpoint.h"
 
-static void node_info(const struct m_node *d, struct ns_stat_info *in)
+void m_node_stat(const struct m_node *d, struct ns_stat_info *in)
 {
 	memset(in, 0, sizeof(*in));
 	in->minor = d->sb->minor;
@@ -85,7 +85,7 @@ int m_exec_stat(struct m_shell *sh, const void *args, struct ns_buf *out,
 
 		if (r < 0)
 			return ns_cmd_fail(res, "stat", -r);
-		node_info(at.d, &in);
+		m_node_stat(at.d, &in);
 		m_owner_seen(at.mnt, at.d, m_cur(sh)->user, &in.uid, &in.gid);
 		if (ns_stat_wants(a, NS_STAT_MOUNT)) {
 			r = mount_point(sh, f, at, &mp);
@@ -140,7 +140,7 @@ static int d_stat(void *ctx, const char *path, struct ns_dt_stat *st)
 
 	if (r < 0)
 		return r;
-	node_info(at.d, &in);
+	m_node_stat(at.d, &in);
 	*st = (struct ns_dt_stat){ in.mode, in.size, in.minor, in.ino };
 	return 0;
 }

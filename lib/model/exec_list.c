@@ -4,6 +4,8 @@
 #include "model/shell.h"
 
 #include <errno.h>
+#include <stdlib.h>
+#include <sys/sysmacros.h>
 
 #include "commands/statmount.h"
 #include "mounts/findmnt.h"
@@ -22,6 +24,44 @@ int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
 	return 0;
 }
 
+/* the 4096-byte pages the files under d fill */
+static unsigned long long pages_under(const struct m_node *d)
+{
+	unsigned long long n = d->dir || d->link ? 0 : (d->len + 4095) / 4096;
+
+	for (const struct m_node *k = d->kids; k; k = k->next)
+		n += pages_under(k);
+	return n;
+}
+
+void m_sb_usage(const struct m_sb *sb, struct ns_fs_usage *u)
+{
+	unsigned long long used;
+
+	*u = (struct ns_fs_usage){ .ok = true, .frsize = 4096 };
+	if (sb->opts.kind != M_FS_TMPFS)
+		return; /* ramfs and the rest: no blocks, as statfs(2) says */
+	used = pages_under(sb->root);
+	u->blocks = sb->opts.blocks;
+	u->bfree = u->bavail = used < u->blocks ? u->blocks - used : 0;
+}
+
+/* statvfs(2) of each entry's target, where the shell's lookup ends */
+static struct ns_fs_usage *usage_of(struct m_shell *sh, const struct ns_snapshot *snap)
+{
+	const struct ns_mount_entry *v = ns_snapshot_entries(snap);
+	size_t n = ns_snapshot_count(snap);
+	struct ns_fs_usage *u = xcalloc(n + 1, sizeof(*u));
+
+	for (size_t i = 0; i < n; i++) {
+		struct m_path at;
+
+		if (v[i].target && m_lookup(sh, v[i].target, &at) == 0)
+			m_sb_usage(at.mnt->sb, &u[i]);
+	}
+	return u;
+}
+
 int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
 		   struct ns_cmd_result *res)
 {
@@ -29,12 +69,15 @@ int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
 	struct m_level *lv = m_cur(sh);
 	struct ns_buf canon = NS_BUF_INIT, where = NS_BUF_INIT;
 	const char *canon_s = NULL, *resolved = NULL;
+	struct ns_fs_usage *use = NULL;
 	struct ns_snapshot *snap;
 	struct m_path at;
 	int r = m_render(&sh->sb->w, lv->ns, lv->root, &snap);
 
 	if (r < 0)
 		return ns_cmd_fail(res, "read mountinfo", -r);
+	if (ns_findmnt_wants_usage(a))
+		use = usage_of(sh, snap);
 	/* the path as realpath(3) resolves it in the terminal (from its
 	 * working directory, links followed), as findmnt's cache does */
 	if (a->path && m_lookup(sh, a->path, &at) == 0 && m_path_string(at, lv->root, &canon)) {
@@ -47,10 +90,11 @@ int m_exec_findmnt(struct m_shell *sh, const void *args, struct ns_buf *out,
 	}
 	/* findmnt(8) exits 1, printing nothing, when no mount matches */
 	if (!ns_findmnt_render(ns_snapshot_entries(snap), ns_snapshot_count(snap), a, canon_s,
-			       resolved, out)) {
+			       resolved, use, out)) {
 		res->status = 1;
 		res->silent = true;
 	}
+	free(use);
 	ns_buf_free(&where);
 	ns_buf_free(&canon);
 	ns_snapshot_free(snap);
@@ -129,6 +173,74 @@ m_exec_fn *const m_exec[NS_CMD__COUNT] = {
 	[NS_CMD_RMDIR] = m_exec_rmdir, [NS_CMD_MV] = m_exec_mv, [NS_CMD_LN] = m_exec_ln,
 	[NS_CMD_PWD] = m_exec_pwd, [NS_CMD_ECHO] = m_exec_echo, [NS_CMD_STAT] = m_exec_stat,
 	[NS_CMD_MOUNTPOINT] = m_exec_mountpoint, [NS_CMD_DIFF] = m_exec_diff,
+	[NS_CMD_DF] = m_exec_df,
 	[NS_CMD_READLINK] = m_exec_readlink, [NS_CMD_REALPATH] = m_exec_realpath,
 	[NS_CMD_PIVOT_ROOT] = m_exec_pivot_root,
 };
+
+/* ---- df ---------------------------------------------------------------------- */
+
+static void df_mount(struct m_shell *sh, const struct ns_mount_entry *e, struct ns_df_mount *m)
+{
+	struct m_path at;
+
+	*m = (struct ns_df_mount){
+		.source = e->source ? e->source : "none", .target = e->target,
+		.fstype = e->fstype ? e->fstype : "", .root = e->root ? e->root : "/",
+		.dev = makedev(e->major, e->minor),
+	};
+	/* stat(2) and statvfs(2) of the mount point: what is on top there */
+	if (e->target && m_lookup(sh, e->target, &at) == 0) {
+		m->reached = true;
+		m->st_dev = makedev(0, at.mnt->sb->minor);
+		m_sb_usage(at.mnt->sb, &m->use);
+	}
+}
+
+/* df: the shell's mount table, stat(2), statvfs(2) and realpath(3) as
+ * the shell's lookups answer them; commands/df.c picks and prints */
+int m_exec_df(struct m_shell *sh, const void *args, struct ns_buf *out,
+	      struct ns_cmd_result *res)
+{
+	const struct ns_df_args *a = args;
+	struct m_level *lv = m_cur(sh);
+	struct ns_df_file *f = xcalloc(a->nfiles + 1, sizeof(*f));
+	struct ns_buf *canon = xcalloc(a->nfiles + 1, sizeof(*canon));
+	struct ns_df_mount *m = NULL;
+	struct ns_snapshot *snap = NULL;
+	int r = 0;
+
+	for (size_t i = 0; i < a->nfiles && r == 0; i++) {
+		struct m_path at;
+		int e = m_lookup(sh, a->files[i], &at);
+
+		f[i].name = a->files[i];
+		if (e < 0) {
+			r = ns_cmd_fail(res, "stat", -e);
+			break;
+		}
+		f[i].st_dev = makedev(0, at.mnt->sb->minor);
+		if (m_path_string(at, lv->root, &canon[i]))
+			f[i].canon = ns_buf_str(&canon[i]);
+		m_sb_usage(at.mnt->sb, &f[i].use);
+	}
+	if (r == 0 && (r = m_render(&sh->sb->w, lv->ns, lv->root, &snap)) < 0)
+		r = ns_cmd_fail(res, "read mountinfo", -r);
+	if (r == 0) {
+		const struct ns_mount_entry *v = ns_snapshot_entries(snap);
+		size_t n = ns_snapshot_count(snap);
+
+		m = xcalloc(n + 1, sizeof(*m));
+		for (size_t i = 0; i < n; i++)
+			df_mount(sh, &v[i], &m[i]);
+		ns_df_render(a, m, n, f, a->nfiles, out);
+	}
+	for (size_t i = 0; i < a->nfiles; i++)
+		ns_buf_free(&canon[i]);
+	free(canon);
+	free(f);
+	free(m);
+	if (snap)
+		ns_snapshot_free(snap);
+	return r;
+}

@@ -224,6 +224,13 @@ m_exec_fn m_exec_nsenter;
 m_exec_fn m_exec_rmdir, m_exec_mv, m_exec_ln, m_exec_pwd, m_exec_echo, m_exec_exec;
 m_exec_fn m_exec_readlink, m_exec_realpath, m_exec_pivot_root;
 m_exec_fn m_exec_stat, m_exec_mountpoint, m_exec_diff;
+/* What statvfs(2) says of sb (exec_list.c): a tmpfs's size and the
+ * pages its files fill; no blocks for any other filesystem (ramfs). */
+void m_sb_usage(const struct m_sb *sb, struct ns_fs_usage *u);
+m_exec_fn m_exec_df;
+/* What stat(2) shows of d as tmpfs would (exec_inspect.c), its owner as
+ * kernel ids: stat -c and ls -l. */
+void m_node_stat(const struct m_node *d, struct ns_stat_info *in);
 /* The shell's table, as `how` renders it. */
 int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
 		  struct ns_cmd_result *res);

@@ -45,12 +45,17 @@ static const struct col_info col_info[NS_FINDMNT__NCOLS] = {
 	[NS_FINDMNT_PARENT] = { 2, SCOLS_FL_RIGHT },
 	[NS_FINDMNT_MAJMIN] = { 6, 0 },
 	[NS_FINDMNT_FSROOT] = { 0.25, SCOLS_FL_NOEXTREMES },
+	[NS_FINDMNT_SIZE] = { 5, SCOLS_FL_RIGHT },
+	[NS_FINDMNT_USED] = { 5, SCOLS_FL_RIGHT },
+	[NS_FINDMNT_AVAIL] = { 5, SCOLS_FL_RIGHT },
+	[NS_FINDMNT_USEPERC] = { 3, SCOLS_FL_RIGHT },
 };
 
 struct render {
 	const struct ns_mount_entry *v;
 	size_t n;
 	const struct ns_findmnt_args *a;
+	const struct ns_fs_usage *use; /* statvfs(2) of each target, or NULL */
 	struct libscols_table *tb;
 	bool tree;            /* lines hang under their parent's line */
 	bool *done;           /* v[i] has its line */
@@ -108,6 +113,11 @@ static char *cell(const struct render *r, const struct ns_mount_entry *e,
 		return xasprintf("%3u:%-3u", e->major, e->minor);
 	case NS_FINDMNT_FSROOT:
 		return e->root ? xstrdup(e->root) : NULL;
+	case NS_FINDMNT_SIZE:
+	case NS_FINDMNT_USED:
+	case NS_FINDMNT_AVAIL:
+	case NS_FINDMNT_USEPERC:
+		return r->use ? ns_findmnt_size_cell(c, &r->use[e - r->v]) : NULL;
 	case NS_FINDMNT__NCOLS:
 		break;
 	}
@@ -160,6 +170,10 @@ static bool wanted(const struct render *r, size_t i)
 	const char *type = r->v[i].fstype ? r->v[i].fstype : "";
 
 	if (r->a->types && !mnt_match_fstype(type, r->a->types))
+		return false;
+	if (r->a->df && strstr(type, "tmpfs")) /* -D: tmpfs is wanted */
+		return true;
+	if (r->a->df && mnt_fstype_is_pseudofs(type))
 		return false;
 	return !(r->a->real && mnt_fstype_is_pseudofs(type));
 }
@@ -330,9 +344,9 @@ static void print_table(struct render *r, struct ns_buf *out)
 
 size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
 			 const struct ns_findmnt_args *a, const char *canon,
-			 const char *resolved, struct ns_buf *out)
+			 const char *resolved, const struct ns_fs_usage *use, struct ns_buf *out)
 {
-	struct render r = { .v = v, .n = n, .a = a };
+	struct render r = { .v = v, .n = n, .a = a, .use = use };
 
 	if (!n)
 		return 0;

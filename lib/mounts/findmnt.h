@@ -19,11 +19,14 @@
  * to trailing slashes) or canon; a bare argument is a source, as typed,
  * before it is a target. `resolved` serves -T PATH when PATH itself is
  * no mount point: the mount point that holds canon, as the backend finds
- * it (findmnt asks stat(2)); NULL when there is none. Returns how many
- * mounts were printed; 0 means findmnt would print nothing and exit 1. */
+ * it (findmnt asks stat(2)); NULL when there is none. `use` is statvfs(2)
+ * of each mount's target, v's parallel, for the columns of
+ * ns_findmnt_wants_usage() (NULL otherwise: their cells are empty).
+ * Returns how many mounts were printed; 0 means findmnt would print
+ * nothing and exit 1. */
 size_t ns_findmnt_render(const struct ns_mount_entry *v, size_t n,
 			 const struct ns_findmnt_args *a, const char *canon,
-			 const char *resolved, struct ns_buf *out);
+			 const char *resolved, const struct ns_fs_usage *use, struct ns_buf *out);
 
 /* Load the UTF-8 locale findmnt prints in, once per process; call it
  * while the host's locale files are still reachable (the runner does,

@@ -132,6 +132,7 @@ const struct ns_ulmsg ns_ulmsg_table[] = {
 	{ "ls", "cannot open directory '%T': %M", 0, 0, 0, "coreutils 9.1", CU "ls.c (opendir fails)", false, NS_ULMSG_TOOL },
 	{ "cat", "%T: %M", 0, 0, NS_ULMSG_FILES, "coreutils 9.1", CU "cat.c", false, NS_ULMSG_TOOL },
 	{ "realpath", "%T: %M", 0, 0, NS_ULMSG_FILES, "coreutils 9.1", CU "realpath.c (quotef)", false, NS_ULMSG_TOOL },
+	{ "df", "%T: %M", 0, 0, NS_ULMSG_FILES, "coreutils 9.1", CU "df.c (quotef)", false, NS_ULMSG_TOOL },
 	{ "pivot_root", "failed to change root from `%T' to `%T': %M", 0, 0, NS_ULMSG_FILES, "util-linux 2.38-",
 	  "sys-utils/pivot_root.c v2.38.1 err()", false, NS_ULMSG_TOOL },
 	{ "rmdir", "failed to remove '%T': %M", 0, 0, NS_ULMSG_FILES, "coreutils 9.1", CU "rmdir.c", false, NS_ULMSG_TOOL },

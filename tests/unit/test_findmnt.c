@@ -127,7 +127,7 @@ static void one_case(const struct ns_snapshot *snap, const char *name, char *arg
 		/* the recorded paths need no resolving: canon is NULL, and
 		 * they match as typed (sessions.bats replays the paths that do) */
 		size_t lines = ns_findmnt_render(v, n, a, NULL,
-						 a->path ? holder(v, n, a->path) : NULL, &out);
+						 a->path ? holder(v, n, a->path) : NULL, NULL, &out);
 
 		is_str(out.data ? out.data : "", want, "%s: prints what findmnt printed", name);
 		ok((lines > 0) == found, "%s: prints %s, as findmnt exited %d", name,
