@@ -31,7 +31,8 @@ EOF
 # 80-column terminal, after the session's commands
 record() {
 	local cmds
-	cmds="$(commands); stty cols 80; findmnt $*"
+	# COLUMNS too: libsmartcols reads it before the terminal's size
+	cmds="$(commands); stty cols 80; COLUMNS=80 findmnt $*"
 	timeout 30 unshare -m --propagation private sh -c \
 		'mount -t tmpfs scratch /mnt && exec script -q -c "$1" /dev/null' sh "$cmds" </dev/null |
 		tr -d '\r'
@@ -83,6 +84,8 @@ both_fail() {
 @test "narrow: a broken row with a wrong cell on its second line fails" {
 	scenario wrap -R /mnt/lab
 	sed -i "s/^\(    │ *\)$LONG\$/\1${LONG}x/" "$SCN_DIR/wrap.scn"
+	run grep -c "^    │ *${LONG}x\$" "$SCN_DIR/wrap.scn"
+	assert_output 1
 	both_fail "$SCN_DIR/wrap.scn"
 }
 
