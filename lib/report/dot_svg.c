@@ -111,3 +111,57 @@ const char *ns_svg_element(const char *svg)
 
 	return s ? s : svg;
 }
+
+/* Does s start with w? Then the length of w, else 0. */
+static size_t starts(const char *s, const char *w)
+{
+	size_t n = strlen(w);
+
+	return strncmp(s, w, n) ? 0 : n;
+}
+
+/* A length in points ("386pt") as pixels, 96 to the inch. */
+static void pt_to_px(struct ns_buf *out, const char **s)
+{
+	char *end;
+	double v = strtod(*s, &end);
+
+	if (end != *s && !strncmp(end, "pt\"", 3)) {
+		ns_buf_addf(out, "%.0f\"", v * 4 / 3);
+		*s = end + 3;
+	}
+}
+
+void ns_svg_inline(struct ns_buf *out, const char *svg, const char *prefix)
+{
+	const char *s = ns_svg_element(svg);
+	size_t n;
+
+	while (*s) {
+		if ((n = starts(s, "<!--"))) {
+			const char *e = strstr(s, "-->");
+			s = e ? e + 3 : s + strlen(s);
+			s += *s == '\n';
+		} else if ((n = starts(s, " id=\"")) || (n = starts(s, "href=\"#")) ||
+			   (n = starts(s, "url(#"))) {
+			ns_buf_add(out, s, n);
+			ns_buf_addf(out, "%s-", prefix);
+			s += n;
+		} else if ((n = starts(s, "<svg width=\"")) || (n = starts(s, " height=\""))) {
+			ns_buf_add(out, s, n);
+			s += n;
+			pt_to_px(out, &s);
+		} else if ((n = starts(s, " xmlns:xlink=\"http://www.w3.org/1999/xlink\""))) {
+			s += n;
+		} else if ((n = starts(s, "<a xlink:title=\""))) {
+			size_t t = strcspn(s + n, "\"");
+			ns_buf_adds(out, "<a><title>");
+			ns_buf_add(out, s + n, t);
+			ns_buf_adds(out, "</title>");
+			s += n + t + (s[n + t] == '"');
+			s += *s == '>';
+		} else {
+			ns_buf_addc(out, *s++);
+		}
+	}
+}

@@ -14,4 +14,12 @@ int ns_dot_to_svg(const char *dot, struct ns_buf *svg, struct ns_buf *err);
  * declaration, no DOCTYPE), for putting it inside an HTML page. */
 const char *ns_svg_element(const char *svg);
 
+/* svg (an SVG element, maybe with HTML after it) put into an HTML page
+ * as the HTML validator wants it: every id (Graphviz numbers them alike
+ * in every picture: graph0, node1) and every reference to one prefixed
+ * with `prefix-`, so a page of many pictures has each id once; width and
+ * height in pixels, not points; each tooltip a <title>, not xlink:title;
+ * Graphviz's comments left out. */
+void ns_svg_inline(struct ns_buf *out, const char *svg, const char *prefix);
+
 #endif

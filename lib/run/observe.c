@@ -81,7 +81,46 @@ struct probe {
 	char *reason;
 	struct probe_step *steps;
 	size_t n;
+	/* the file's steps: map[i] is step i's place in the plan */
+	const size_t *map;
+	size_t nfile;
+	struct ns_run file;
+	double seconds;
+	const char *devices;
 };
+
+/* A copy of o that owns what it holds. */
+static void copy_out(struct ns_step_out *to, const struct ns_step_out *o)
+{
+	*to = *o;
+	to->output = o->output ? xstrdup(o->output) : NULL;
+	to->cwd = o->cwd ? xstrdup(o->cwd) : NULL;
+	for (unsigned k = 0; k < 3; k++) {
+		to->alive.v[k] = NULL;
+		to->alive.n[k] = to->alive.cap[k] = 0;
+		for (size_t j = 0; j < o->alive.n[k]; j++)
+			ns_alive_add(&to->alive, k, o->alive.v[k][j]);
+	}
+}
+
+/* The file's steps of the plan's run r, the cat steps left out. */
+static void keep_file_run(struct probe *p, const struct ns_run *r)
+{
+	struct ns_run *f = &p->file;
+
+	f->obs = xcalloc(p->nfile ? p->nfile : 1, sizeof(*f->obs));
+	f->n = p->nfile;
+	for (size_t i = 0; i < p->nfile; i++) {
+		if (p->map[i] >= r->n)
+			break;
+		f->obs[i].ran = r->obs[p->map[i]].ran;
+		copy_out(&f->obs[i].out, &r->obs[p->map[i]].out);
+	}
+	f->aborted = r->aborted ? xstrdup(r->aborted) : NULL;
+	f->timed_out = r->timed_out;
+	f->setup_failed = r->setup_failed;
+	f->abort_err = r->abort_err;
+}
 
 static void on_result(void *ctx, size_t index, const struct ns_result *r)
 {
@@ -92,6 +131,10 @@ static void on_result(void *ctx, size_t index, const struct ns_result *r)
 	p->status = r->v->status;
 	p->reason = r->v->reason ? xstrdup(r->v->reason) : NULL;
 	p->n = r->sc->nsteps;
+	p->seconds = r->seconds;
+	p->devices = r->devices;
+	if (r->run)
+		keep_file_run(p, r->run);
 	p->steps = xcalloc(p->n ? p->n : 1, sizeof(*p->steps));
 	for (size_t i = 0; r->run && i < p->n && i < r->run->n && i < r->v->n; i++) {
 		const struct ns_obs *o = &r->run->obs[i];
@@ -114,6 +157,7 @@ static void probe_free(struct probe *p)
 		free(p->steps[i].output);
 	free(p->steps);
 	free(p->reason);
+	ns_run_free(&p->file);
 }
 
 /* One cat step per live terminal, put into the plan at line `line`;
@@ -188,7 +232,7 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 	size_t last = n ? points[n - 1] : 0, pi = 0;
 	size_t *map = xcalloc(sc->nsteps + 1, sizeof(*map));
 	size_t **where = xcalloc(n ? n : 1, sizeof(*where));
-	struct probe p = { false, NS_PASS, NULL, NULL, 0 };
+	struct probe p = { false, NS_PASS, NULL, NULL, 0, map, 0, { NULL, 0, NULL, false, false, 0 }, 0, NULL };
 	struct ns_runner_hooks hooks = { &p, NULL, on_result, NULL, NULL };
 	struct ns_scenario *plan = ns_plan_new(sc);
 	int r = -1;
@@ -217,7 +261,12 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 		map[step] = plan->nsteps;
 		ns_plan_borrow(plan, &sc->steps[step]);
 	}
+	p.nfile = last < sc->nsteps ? last : sc->nsteps;
 	ns_runner_run(&plan, 1, o, &hooks);
+	out->run = p.file;
+	p.file = (struct ns_run){ NULL, 0, NULL, false, false, 0 };
+	out->seconds = p.seconds;
+	out->devices = p.devices;
 	if (!p.got || p.status == NS_SKIP) {
 		ns_buf_addf(err, "%s: the scenario was skipped: %s", sc->path,
 			    p.reason ? p.reason : "no result");
@@ -267,5 +316,6 @@ void ns_observe_free(struct ns_observe *ob)
 		free(ob->at[i].tables);
 	}
 	free(ob->at);
+	ns_run_free(&ob->run);
 	memset(ob, 0, sizeof(*ob));
 }

@@ -70,7 +70,7 @@ TEST(two_namespaces)
 	is_str(m && m->cause ? m->cause : "", "propagated from mount 9's event", "cause of mount 33");
 	ok(g.ngone == 1 && g.gone[0].id == 40, "mount 40 is gone");
 
-	ns_graph_dot(&g, "t", &dot);
+	ns_graph_dot(&g, "t", true, &dot);
 	ok(count(ns_buf_str(&dot), "subgraph cluster_ns") == 2, "two clusters");
 	ok(count(ns_buf_str(&dot), "class=\"peer\"") == 1, "one peer edge (/a with /a)");
 	ok(strstr(ns_buf_str(&dot), "m21 -> m31 [class=\"peer\"") != NULL, "21 and 31 are peers");
