@@ -160,34 +160,71 @@ static void probe_free(struct probe *p)
 	ns_run_free(&p->file);
 }
 
-/* One cat step per live terminal, put into the plan at line `line`;
- * the terminals' names and the plan's step numbers go to *obs and
- * *where. 0, or -1 with err set. */
+/* A terminal name no file can give ("" is the bare prompt's; a blank
+ * ends every prompt name), for the shells that read the first namespace. */
+#define OUTER_READER "nstest outer shell"
+
+/* The terminals whose outer shell holds the scenario's first namespace
+ * while they sit in an inner one (`unshare -m sh`): a shell at its first
+ * level is in that namespace, since every command that leaves it starts
+ * an inner shell. "" when none, or when a live terminal at its first
+ * level shows that namespace already. */
+static char *outer_holders(const struct terms *t)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->v[i].ended && !t->v[i].depth)
+			return xstrdup("");
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->v[i].ended && t->v[i].depth)
+			ns_buf_addf(&b, "%s%s", b.len ? ", " : "",
+				    *t->v[i].name ? t->v[i].name : "# (the bare prompt)");
+	return ns_buf_detach(&b);
+}
+
+/* One cat step per live terminal, put into the plan at line `line`, and
+ * while an outer shell holds the first namespace, a terminal of its own
+ * that reads it and ends; the terminals' names and the plan's step
+ * numbers go to *obs and *where. 0, or -1 with err set. */
 static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
 		    struct ns_observation *obs, size_t **where, struct ns_buf *err)
 {
 	struct ns_diag d = { NULL, 0 };
-	size_t live = 0;
+	size_t live = 1;
+	char *outer = outer_holders(t);
+	int r = 0;
 
 	for (size_t i = 0; i < t->n; i++)
 		live += !t->v[i].ended;
-	obs->terms = xcalloc(live ? live : 1, sizeof(*obs->terms));
-	obs->tables = xcalloc(live ? live : 1, sizeof(*obs->tables));
-	*where = xcalloc(live ? live : 1, sizeof(**where));
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->v[i].ended)
+	obs->terms = xcalloc(live, sizeof(*obs->terms));
+	obs->tables = xcalloc(live, sizeof(*obs->tables));
+	*where = xcalloc(live, sizeof(**where));
+	for (size_t i = 0; i <= t->n && !r; i++) {
+		const char *name = i < t->n ? t->v[i].name : OUTER_READER;
+
+		if (i < t->n ? t->v[i].ended : !*outer)
 			continue;
-		if (ns_plan_add_command(plan, t->v[i].name, t->v[i].prompt, line,
+		if (ns_plan_add_command(plan, name, i < t->n ? t->v[i].prompt : '#', line,
 					CAT_MOUNTINFO, &d) < 0) {
 			ns_buf_addf(err, "internal error: '%s' does not parse in %s: %s",
 				    CAT_MOUNTINFO, plan->path, d.msg);
 			ns_diag_free(&d);
-			return -1;
+			r = -1;
+			break;
 		}
-		obs->terms[obs->n] = xstrdup(t->v[i].name);
+		obs->terms[obs->n] = i < t->n ? xstrdup(name) :
+			xasprintf("the outer shell of %s", outer);
 		(*where)[obs->n++] = plan->nsteps - 1;
+		/* the reader ends: it holds nothing after its look */
+		if (i == t->n && ns_plan_add_command(plan, name, '#', line, "exit", &d) < 0) {
+			ns_buf_addf(err, "internal error: 'exit' does not parse in %s: %s", plan->path, d.msg);
+			ns_diag_free(&d);
+			r = -1;
+		}
 	}
-	return 0;
+	free(outer);
+	return r;
 }
 
 /* The step that stopped the probe, in the user's file, or NULL. */
