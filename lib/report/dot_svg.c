@@ -142,6 +142,18 @@ void ns_svg_inline(struct ns_buf *out, const char *svg, const char *prefix)
 			const char *e = strstr(s, "-->");
 			s = e ? e + 3 : s + strlen(s);
 			s += *s == '\n';
+		} else if ((n = starts(s, "\n<title>"))) {
+			/* Graphviz's: the DOT names of nodes and edges ("m49") */
+			const char *e = strstr(s, "</title>");
+			s = e ? e + 8 : s + strlen(s);
+		} else if ((n = starts(s, " font-family=\"Helvetica,sans-Serif\"")) ||
+			   (n = starts(s, " font-size=\"10.00\""))) {
+			/* the page's style sheet says it once */
+			s += n;
+		} else if ((n = starts(s, "<!--"))) {
+			const char *e = strstr(s, "-->");
+			s = e ? e + 3 : s + strlen(s);
+			s += *s == '\n';
 		} else if ((n = starts(s, " id=\"")) || (n = starts(s, "href=\"#")) ||
 			   (n = starts(s, "url(#"))) {
 			ns_buf_add(out, s, n);

@@ -19,7 +19,8 @@ const char *ns_svg_element(const char *svg);
  * in every picture: graph0, node1) and every reference to one prefixed
  * with `prefix-`, so a page of many pictures has each id once; width and
  * height in pixels, not points; each tooltip a <title>, not xlink:title;
- * Graphviz's comments left out. */
+ * Graphviz's comments, node and edge names (<title>m49</title>) and
+ * the font attributes the page's style gives every label left out. */
 void ns_svg_inline(struct ns_buf *out, const char *svg, const char *prefix);
 
 #endif

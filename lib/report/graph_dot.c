@@ -132,10 +132,9 @@ static void node(struct ns_buf *out, const struct ns_graph *g, const struct ns_g
 	}
 	ns_buf_addf(out, "    m%u [label=\"", m->id);
 	dot_str(out, ns_buf_str(&label));
-	ns_buf_addf(out, "\", style=\"%s\", fillcolor=\"%s\", color=\"%s\"%s, tooltip=\"mount %u on ",
-		    style, fill, mark ? mark : color, mark ? ", penwidth=3" : "", m->id);
-	dot_str(out, m->target);
-	ns_buf_adds(out, "\"];\n");
+	/* no tooltip: it would say what the label says */
+	ns_buf_addf(out, "\", style=\"%s\", fillcolor=\"%s\", color=\"%s\"%s];\n",
+		    style, fill, mark ? mark : color, mark ? ", penwidth=3" : "");
 	ns_buf_free(&label);
 }
 

@@ -27,6 +27,7 @@ static const char style[] =
 	".NOTRUN{background:#ffe9c7}p.interrupted{color:#8a4b00;font-weight:bold}"
 	"figure.graph{margin:.8rem 0;padding:.4rem;border:1px solid #ddd;border-radius:6px;background:#fff;overflow-x:auto}"
 	"figure.graph svg{max-width:100%;height:auto}"
+	"figure.graph svg{font-family:Helvetica,Arial,sans-serif;font-size:10px}"
 	"div.legend{font-size:.85rem;border:1px solid #ddd;border-radius:6px;padding:.3rem .6rem;margin:.6rem 0}"
 	"div.legend ul{margin:.2rem 0;padding-left:1rem;columns:2}div.legend li{list-style:none;margin:.1rem 0}"
 	"span.k{display:inline-block;min-width:5.5rem;text-align:center;font-family:monospace;margin-right:.4rem;padding:0 .2rem}"
@@ -178,7 +179,7 @@ static void picture(struct ns_buf *out, const struct ns_scenario *sc, size_t i,
 	ns_html_text(out, st->terminal);
 	ns_buf_addf(out, "%c ", st->prompt);
 	ns_html_text(out, st->cmdline);
-	ns_buf_adds(out, "), drawn from the run whose output is printed above: the same mount IDs and peer groups. A box per mount namespace, a node per mount; the legend says what lines, colours and outlines mean.</figcaption>\n</figure>\n");
+	ns_buf_adds(out, "), drawn from the same run as the output on this page: the same mount IDs and peer groups. A box per mount namespace, a node per mount; the legend says what lines, colours and outlines mean.</figcaption>\n</figure>\n");
 }
 
 void ns_html_scenario(struct ns_buf *out, const struct ns_result *r, char *const *pictures,
