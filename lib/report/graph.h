@@ -45,7 +45,7 @@ struct ns_graph_fold {
 	size_t ns;
 	unsigned parent;          /* the drawn mount they hang from */
 	unsigned like;            /* the top of the subtree drawn in full */
-	unsigned first;           /* the top of the first copy */
+	unsigned first, last;     /* the tops of the first and the last copy */
 	size_t count, mounts;     /* copies, and the mounts in each */
 };
 

@@ -107,7 +107,7 @@ static void node(struct ns_buf *out, const struct ns_graph *g, const struct ns_g
 	ns_buf_adds(&label, "\n");
 	ns_graph_state(&label, m);
 	if (m->shared && ns_graph_folded(g))
-		ns_buf_addf(&label, " (%zu peers)", members(g, m->shared));
+		ns_buf_addf(&label, " (%zu in the group)", members(g, m->shared));
 	ns_buf_addf(&label, "\nID %u", m->id);
 	if (m->unbindable) {
 		style = "rounded,filled,diagonals";
@@ -150,12 +150,15 @@ static const struct ns_graph_mount *mount_of(const struct ns_graph *g, unsigned 
 static void fold_node(struct ns_buf *out, const struct ns_graph *g, size_t f)
 {
 	const struct ns_graph_fold *d = &g->folds[f];
-	const struct ns_graph_mount *first = mount_of(g, d->first), *like = mount_of(g, d->like);
+	const struct ns_graph_mount *first = mount_of(g, d->first), *last = mount_of(g, d->last);
+	const struct ns_graph_mount *like = mount_of(g, d->like);
 	struct ns_buf label = NS_BUF_INIT;
 
-	ns_buf_addf(&label, "%s\n\u2026\u00d7%zu: %zu cop%s of the subtree at\n%s\n(%zu mounts each, drawn there)",
-		    first ? first->target : "?", d->count, d->count, d->count == 1 ? "y" : "ies",
-		    like ? like->target : "?", d->mounts);
+	ns_buf_adds(&label, first ? first->target : "?");
+	if (d->count > 1 && last && first && strcmp(first->target, last->target))
+		ns_buf_addf(&label, " \u2026\n%s", last->target);
+	ns_buf_addf(&label, "\n\u2026\u00d7%zu: %zu cop%s of the subtree at\n%s\n(%zu mounts each, drawn there)",
+		    d->count, d->count, d->count == 1 ? "y" : "ies", like ? like->target : "?", d->mounts);
 	ns_buf_addf(out, "    f%zu [shape=box3d, style=filled, fillcolor=\"#eeeeee\", color=\"#606060\", label=\"", f + 1);
 	dot_str(out, ns_buf_str(&label));
 	ns_buf_addf(out, "\", tooltip=\"%zu folded copies\"];\n", d->count);

@@ -5,7 +5,8 @@
  * thousands of pixels wide. What repeats is drawn once. A subtree's
  * shape is its top's place below its parent, source, root and
  * propagation, and its children's shapes; a subtree of two or more
- * mounts whose shape was drawn already becomes a fold node ("…×N").
+ * mounts whose shape (its top's place aside) was drawn already becomes a
+ * fold node ("…×N").
  * Copies that hang from the same mount share one fold node. */
 #include "report/graph.h"
 
@@ -97,9 +98,16 @@ struct seen {
 	size_t cap;
 };
 
+/* What two subtrees must share to fold: their shape, but for the place
+ * of the top itself (copies side by side, /home/a and /home/b, fold). */
+static const char *below_top(const char *sig)
+{
+	return strchr(sig, '\x1f');
+}
+
 static void visit(struct ns_graph *g, struct shapes *s, struct seen *seen, size_t i)
 {
-	const char *sig = shape(s, i);
+	const char *sig = below_top(shape(s, i));
 	size_t fcap = g->nfolds;
 
 	if (s->size[i] >= 2) {
@@ -116,9 +124,10 @@ static void visit(struct ns_graph *g, struct shapes *s, struct seen *seen, size_
 			if (f == g->nfolds) {
 				ns_grow((void **)&g->folds, &fcap, g->nfolds + 1, sizeof(*g->folds));
 				g->folds[g->nfolds++] = (struct ns_graph_fold){
-					g->m[i].ns, g->m[i].parent, like->id, g->m[i].id, 0, s->size[i] };
+					g->m[i].ns, g->m[i].parent, like->id, g->m[i].id, g->m[i].id, 0, s->size[i] };
 			}
 			g->folds[f].count++;
+			g->folds[f].last = g->m[i].id;
 			hide(g, s, i, f + 1);
 			return;
 		}
