@@ -147,7 +147,8 @@ void ns_svg_inline(struct ns_buf *out, const char *svg, const char *prefix)
 			const char *e = strstr(s, "</title>");
 			s = e ? e + 8 : s + strlen(s);
 		} else if ((n = starts(s, " font-family=\"Helvetica,sans-Serif\"")) ||
-			   (n = starts(s, " font-size=\"10.00\""))) {
+			   (n = starts(s, " font-size=\"10.00\"")) ||
+			   (n = starts(s, " text-anchor=\"middle\""))) {
 			/* the page's style sheet says it once */
 			s += n;
 		} else if ((n = starts(s, "<!--"))) {

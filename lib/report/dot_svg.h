@@ -20,7 +20,9 @@ const char *ns_svg_element(const char *svg);
  * with `prefix-`, so a page of many pictures has each id once; width and
  * height in pixels, not points; each tooltip a <title>, not xlink:title;
  * Graphviz's comments, node and edge names (<title>m49</title>) and
- * the font attributes the page's style gives every label left out. */
+ * the font and anchor attributes the page's style gives every label
+ * (html.c: on the <svg>, inherited, so a label's own still wins) left
+ * out. */
 void ns_svg_inline(struct ns_buf *out, const char *svg, const char *prefix);
 
 #endif
