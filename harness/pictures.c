@@ -33,10 +33,12 @@ int scenario_drawing(const struct ns_scenario *sc, const struct ns_runner_opts *
 		     char *const *why, struct ns_svg_cache *cache, struct ns_drawing *d,
 		     struct ns_buf *err)
 {
-	size_t n = sc->nsteps + 1;
-	size_t *points = xcalloc(n, sizeof(*points));
+	size_t n = sc->nsteps + 1, k = 0;
+	size_t *points = xcalloc(n, sizeof(*points)), *step = xcalloc(n, sizeof(*step));
+	const struct ns_observation **at = xcalloc(n, sizeof(*at)), **before = xcalloc(n, sizeof(*before));
+	char **causes = xcalloc(n, sizeof(*causes)), **figs = xcalloc(n, sizeof(*figs));
 	struct ns_observe ob = { .at = NULL };
-	const struct ns_observation *before = NULL;
+	const struct ns_observation *last = NULL;
 	char *prev = NULL;
 
 	memset(d, 0, sizeof(*d));
@@ -44,31 +46,40 @@ int scenario_drawing(const struct ns_scenario *sc, const struct ns_runner_opts *
 		points[i] = i;
 	if (ns_observe_run(sc, points, n, ro, true, &ob, err) < 0) {
 		free(points);
+		free(step);
+		free(at);
+		free(before);
+		free(causes);
+		free(figs);
 		return -1;
 	}
 	d->n = sc->nsteps;
 	d->pics = xcalloc(n, sizeof(*d->pics));
+	/* only a step that changed a table is drawn; all at once */
 	for (size_t i = 0; i < n; i++) {
 		char *key = ob.at[i].n ? tables_key(&ob.at[i]) : NULL;
 
-		/* only a step that changed a table is drawn */
 		if (i > 0 && key && prev && strcmp(key, prev)) {
-			struct ns_buf pic = NS_BUF_INIT, e = NS_BUF_INIT;
-
-			if (ns_picture_page(&ob.at[i], before, why ? why[i - 1] : NULL, cache, &pic, &e) == 0)
-				d->pics[i - 1] = ns_buf_detach(&pic);
-			else if (!err->len)
-				ns_buf_addf(err, "%s", ns_buf_str(&e));
-			ns_buf_free(&pic);
-			ns_buf_free(&e);
+			step[k] = i - 1;
+			at[k] = &ob.at[i];
+			before[k] = last;
+			causes[k++] = why ? why[i - 1] : NULL;
 		}
 		if (key || !ob.at[i].n) {
 			free(prev);
 			prev = key;
 		}
 		if (ob.at[i].n)
-			before = &ob.at[i];
+			last = &ob.at[i];
 	}
+	ns_picture_pages(at, before, causes, k, cache, figs, err);
+	for (size_t j = 0; j < k; j++)
+		d->pics[step[j]] = figs[j];
+	free(step);
+	free(at);
+	free(before);
+	free(causes);
+	free(figs);
 	free(prev);
 	free(points);
 	/* the run drawn is the run to print */

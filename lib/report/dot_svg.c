@@ -44,7 +44,8 @@ static int fd_with(const char *name, const char *text)
 	return fd;
 }
 
-int ns_dot_to_svg(const char *dot, struct ns_buf *svg, struct ns_buf *err)
+/* dot -Tsvg on dot (one graph or several), its output appended to svg. */
+static int run_dot(const char *dot, struct ns_buf *svg, struct ns_buf *err)
 {
 	int in = -1, errfd = -1, pipefd[2] = { -1, -1 }, status = 0, r = -1;
 	char *data = NULL, *msg = NULL;
@@ -102,6 +103,53 @@ out:
 		close(pipefd[0]);
 	if (pipefd[1] >= 0)
 		close(pipefd[1]);
+	return r;
+}
+
+
+int ns_dot_to_svg(const char *dot, struct ns_buf *svg, struct ns_buf *err)
+{
+	return run_dot(dot, svg, err);
+}
+
+int ns_dot_to_svgs(char *const *dots, size_t n, char **svgs, struct ns_buf *err)
+{
+	struct ns_buf in = NS_BUF_INIT, out = NS_BUF_INIT;
+	const char *s;
+	size_t k = 0;
+	int r = -1;
+
+	for (size_t i = 0; i < n; i++)
+		svgs[i] = NULL;
+	if (!n)
+		return 0;
+	for (size_t i = 0; i < n; i++)
+		ns_buf_adds(&in, dots[i]);
+	if (run_dot(ns_buf_str(&in), &out, err) < 0)
+		goto out;
+	/* one document per graph, in order, each ending in </svg> (labels
+	 * are escaped: no label holds it) */
+	for (s = ns_buf_str(&out); k < n; k++) {
+		const char *e = strstr(s, "</svg>");
+
+		if (!e)
+			break;
+		e += strlen("</svg>");
+		svgs[k] = xstrndup(s, (size_t)(e - s));
+		s = e + strspn(e, "\n");
+	}
+	if (k < n) {
+		ns_buf_addf(err, "dot drew %zu of %zu graphs", k, n);
+		for (size_t i = 0; i < k; i++) {
+			free(svgs[i]);
+			svgs[i] = NULL;
+		}
+		goto out;
+	}
+	r = 0;
+out:
+	ns_buf_free(&in);
+	ns_buf_free(&out);
 	return r;
 }
 

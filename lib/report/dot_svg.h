@@ -9,6 +9,10 @@
  * (dot missing: the message says to install the package graphviz; dot
  * failed: what it said). */
 int ns_dot_to_svg(const char *dot, struct ns_buf *svg, struct ns_buf *err);
+/* n graphs drawn by one `dot` (it starts once, not n times: most of a
+ * small graph's cost): svgs[i] is graph i's SVG document (heap). 0; -1
+ * with err, every svgs[i] NULL. */
+int ns_dot_to_svgs(char *const *dots, size_t n, char **svgs, struct ns_buf *err);
 
 /* The <svg ...>...</svg> element of a whole SVG document (no XML
  * declaration, no DOCTYPE), for putting it inside an HTML page. */

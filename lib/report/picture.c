@@ -67,28 +67,13 @@ void ns_svg_cache_free(struct ns_svg_cache *c)
 	ns_lines_free(&c->svg);
 }
 
-/* dot's SVG, from the cache when this DOT was drawn already. */
-static int cached_svg(struct ns_svg_cache *c, const char *dot, struct ns_buf *out,
-		      struct ns_buf *err)
+/* The cache's SVG element for dot, or NULL. */
+static const char *cached(const struct ns_svg_cache *c, const char *dot)
 {
-	struct ns_buf svg = NS_BUF_INIT;
-
 	for (size_t i = 0; c && i < c->dot.n; i++)
-		if (!strcmp(c->dot.v[i], dot)) {
-			ns_buf_adds(out, c->svg.v[i]);
-			return 0;
-		}
-	if (ns_dot_to_svg(dot, &svg, err) < 0) {
-		ns_buf_free(&svg);
-		return -1;
-	}
-	ns_buf_adds(out, ns_svg_element(ns_buf_str(&svg)));
-	if (c) {
-		ns_lines_push(&c->dot, dot);
-		ns_lines_push(&c->svg, ns_svg_element(ns_buf_str(&svg)));
-	}
-	ns_buf_free(&svg);
-	return 0;
+		if (!strcmp(c->dot.v[i], dot))
+			return c->svg.v[i];
+	return NULL;
 }
 
 /* Every mount of a folded graph, as a table in a <details>. */
@@ -121,22 +106,65 @@ static void unfolded(const struct ns_graph *g, struct ns_buf *out)
 	ns_buf_adds(out, "</table>\n</details>\n");
 }
 
-int ns_picture_page(const struct ns_observation *ob, const struct ns_observation *prev,
-		    const char *causes, struct ns_svg_cache *cache, struct ns_buf *out,
-		    struct ns_buf *err)
+int ns_picture_pages(const struct ns_observation *const *ob,
+		     const struct ns_observation *const *prev, char *const *causes, size_t n,
+		     struct ns_svg_cache *cache, char **figs, struct ns_buf *err)
 {
-	struct ns_graph g;
-	struct ns_buf dot = NS_BUF_INIT;
-	int r;
+	char **dot = xcalloc(n ? n : 1, sizeof(*dot)), **lists = xcalloc(n ? n : 1, sizeof(*lists));
+	char **todo = xcalloc(n ? n : 1, sizeof(*todo)), **svg = xcalloc(n ? n : 1, sizeof(*svg));
+	struct ns_svg_cache own = { NS_LINES_INIT, NS_LINES_INIT };
+	size_t ntodo = 0;
+	int r = 0;
 
-	if (build(&g, ob, prev, causes, err) < 0)
-		return -1;
-	ns_graph_dot(&g, NULL, false, &dot);
-	r = cached_svg(cache, ns_buf_str(&dot), out, err);
-	if (r == 0 && ns_graph_folded(&g))
-		unfolded(&g, out);
-	ns_buf_free(&dot);
-	ns_graph_free(&g);
+	if (!cache)
+		cache = &own;
+	for (size_t i = 0; i < n; i++) {
+		struct ns_graph g;
+		struct ns_buf d = NS_BUF_INIT, l = NS_BUF_INIT;
+
+		figs[i] = NULL;
+		if (build(&g, ob[i], prev[i], causes ? causes[i] : NULL, err) < 0) {
+			r = -1;
+			continue;
+		}
+		ns_graph_dot(&g, NULL, false, &d);
+		if (ns_graph_folded(&g))
+			unfolded(&g, &l);
+		dot[i] = ns_buf_detach(&d);
+		lists[i] = ns_buf_detach(&l);
+		ns_graph_free(&g);
+		/* each DOT not drawn yet, once */
+		if (!cached(cache, dot[i])) {
+			size_t k = 0;
+			while (k < ntodo && strcmp(todo[k], dot[i]))
+				k++;
+			if (k == ntodo)
+				todo[ntodo++] = dot[i];
+		}
+	}
+	/* one dot for every graph of the scenario */
+	if (ns_dot_to_svgs(todo, ntodo, svg, err) < 0) {
+		r = -1;
+		ntodo = 0;
+	}
+	for (size_t k = 0; k < ntodo; k++) {
+		ns_lines_push(&cache->dot, todo[k]);
+		ns_lines_push(&cache->svg, ns_svg_element(svg[k]));
+		free(svg[k]);
+	}
+	for (size_t i = 0; i < n; i++) {
+		const char *e = dot[i] ? cached(cache, dot[i]) : NULL;
+
+		if (e)
+			figs[i] = xasprintf("%s%s", e, lists[i]);
+		free(dot[i]);
+		free(lists[i]);
+	}
+	free(dot);
+	free(lists);
+	free(todo);
+	free(svg);
+	ns_svg_cache_free(&own);
 	return r;
 }
 

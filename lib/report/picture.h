@@ -33,12 +33,16 @@ struct ns_svg_cache {
 };
 void ns_svg_cache_free(struct ns_svg_cache *c);
 
-/* A page's picture of ob (no title: the page's caption has it): the SVG
- * element, then, when the graph was folded, every mount in a <details>
- * list. cache may be NULL. 0, or -1 with a message in err. */
-int ns_picture_page(const struct ns_observation *ob, const struct ns_observation *prev,
-		    const char *causes, struct ns_svg_cache *cache, struct ns_buf *out,
-		    struct ns_buf *err);
+/* A page's pictures of the moments ob[0..n) (prev[i]: the moment before
+ * ob[i], or NULL; causes NULL or per moment), without titles (the page's
+ * captions have them) or legends (the page has one): figs[i] is the SVG
+ * element and, when the graph was folded, every mount in a <details>
+ * list (heap), or NULL when it could not be drawn. Every graph not in
+ * cache (NULL: none) is drawn by one run of `dot`, and kept there. 0, or -1 with a
+ * message in err (some figs are NULL). */
+int ns_picture_pages(const struct ns_observation *const *ob,
+		     const struct ns_observation *const *prev, char *const *causes, size_t n,
+		     struct ns_svg_cache *cache, char **figs, struct ns_buf *err);
 
 /* A scenario drawn for a page: the run whose tables the pictures show
  * (its output is the one to print beside them: one numbering), and per
