@@ -113,7 +113,8 @@ PY
 # frees are taken before the next run: two runs of a scenario number their
 # mounts apart, as on the busy machine of issue 30 (on a quiet one the
 # kernel hands the freed numbers out again, and two runs agree by luck).
-# Its mounts are in its own namespace and go with it (teardown).
+# Its mounts are in its own namespace and go with it: teardown kills its
+# one process (the shell, or the sleep the shell became).
 busy_host_start() {
 	command -v unshare >/dev/null || skip "unshare(1) is not installed"
 	mkdir -p "$BATS_TEST_TMPDIR/busy"
@@ -124,7 +125,7 @@ busy_host_start() {
 			i=$((i + 1))
 			sleep 0.002
 		done
-		sleep 600' sh "$BATS_TEST_TMPDIR/busy" 3>&- &
+		exec sleep 600' sh "$BATS_TEST_TMPDIR/busy" 3>&- &
 	BUSY_PID=$!
 }
 
