@@ -1,6 +1,7 @@
 /* cmd_graph.c - `nstest graph FILE`: run a scenario up to a step and draw
  * its propagation graph (report/picture.h), as DOT or SVG. Every live
- * terminal's table is read at that step (run/observe.h); on a backend that
+ * terminal's table is read at that step and the one before, in one run
+ * (run/observe.h), and what changed between them is marked; on a backend that
  * says why and numbers mounts alike in every run (the model), the mounts
  * the last step made or removed carry their causes. */
 #include "harness.h"
@@ -212,10 +213,10 @@ static int graph_main(int argc, char **argv, struct config_opts *cfg)
 	struct graph_cli cli = { NULL, NULL, NULL, false };
 	struct ns_diag d = { NULL, 0 };
 	struct ns_buf out = NS_BUF_INIT, err = NS_BUF_INIT;
-	struct ns_observe ob = { NULL, 0 };
+	struct ns_observe ob = { .at = NULL };
 	struct ns_scenario *sc;
 	char *causes = NULL, *title = NULL;
-	size_t n;
+	size_t n, points[2];
 	int rc = EXIT_USAGE;
 
 	switch (parse_args(argc, argv, &ro, &cli, cfg)) {
@@ -234,14 +235,18 @@ static int graph_main(int argc, char **argv, struct config_opts *cfg)
 	}
 	if (steps_to_run(sc, &cli, &n) < 0 || prepare_sandboxes(ro.backend, &ro.run, &sc, 1) < 0)
 		goto out;
-	if (ns_observe_run(sc, &n, 1, &ro, false, &ob, &err) < 0) {
+	/* the step before too, from the same run: what changed is marked */
+	points[0] = n ? n - 1 : 0;
+	points[1] = n;
+	if (ns_observe_run(sc, points + !n, n ? 2 : 1, &ro, false, &ob, &err) < 0) {
 		fprintf(stderr, "%s%s\n", strncmp(ns_buf_str(&err), sc->path, strlen(sc->path)) ? "nstest: error: " : "",
 			ns_buf_str(&err));
 		goto out;
 	}
 	causes = traced_causes(&ro, sc, n);
 	title = ns_picture_title(sc, n);
-	if (ns_picture(&ob.at[0], causes, title, cli.svg, &out, &err) < 0) {
+	if (ns_picture(&ob.at[ob.n - 1], ob.n > 1 ? &ob.at[0] : NULL, causes, title, cli.svg, &out,
+		       &err) < 0) {
 		fprintf(stderr, "nstest: error: %s\n", ns_buf_str(&err));
 		goto out;
 	}

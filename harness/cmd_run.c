@@ -14,6 +14,7 @@
 #include "base/outfile.h"
 #include "progress.h"
 #include "run/backend.h"
+#include "report/picture.h"
 #include "report/reporter.h"
 #include "run/require.h"
 #include "run/runner.h"
@@ -677,22 +678,27 @@ static void init_ctx(struct ns_report_ctx *ctx, const struct run_cli *cli, size_
 	ctx->hostname = hostname;
 }
 
-/* The html report's graphs of a failing scenario: drawn by a second run of
- * it (harness/pictures.c); a graph that cannot be drawn is left out, with
- * a warning. */
-static char **run_pictures(void *arg, const struct ns_scenario *sc)
+/* The html report's drawing of a failing scenario: a second run of it
+ * (harness/pictures.c), whose output the report prints beside its graphs;
+ * a graph that cannot be drawn is left out, with a warning. The SVGs
+ * drawn are kept for the whole report: a picture that comes back is
+ * drawn once. */
+static struct ns_svg_cache run_svgs = { NS_LINES_INIT, NS_LINES_INIT };
+
+static struct ns_drawing *run_pictures(void *arg, const struct ns_scenario *sc)
 {
 	struct ns_buf err = NS_BUF_INIT;
-	char **p;
+	struct ns_drawing *d = xcalloc(1, sizeof(*d));
 
 	/* a stopped run starts no sandbox, not even for a picture */
-	if (stop.sig)
-		return NULL;
-	p = scenario_pictures(sc, arg, NULL, &err);
+	if (stop.sig || scenario_drawing(sc, arg, NULL, &run_svgs, d, &err) < 0) {
+		free(d);
+		d = NULL;
+	}
 	if (err.len && !stop.sig)
 		fprintf(stderr, "nstest: warning: %s: graphs: %s\n", sc->path, ns_buf_str(&err));
 	ns_buf_free(&err);
-	return p;
+	return d;
 }
 
 /* The reports of the run, the one of --format first, each with its own
@@ -807,6 +813,7 @@ static int end_reports(struct run_state *st)
 		}
 		st->sink[i].rep->end(ctx, &st->tally);
 	}
+	ns_svg_cache_free(&run_svgs);
 	progress_clear(&st->progress);
 	hold_stop_signals(true);
 	committed = commit_sinks(st);

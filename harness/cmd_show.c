@@ -18,7 +18,9 @@
 #include "run/require.h"
 #include "run/runner.h"
 #include "report/html.h"
+#include "report/picture.h"
 #include "report/show.h"
+#include "run/verdict.h"
 
 #define DEFAULT_TIMEOUT 60
 
@@ -45,7 +47,7 @@ struct show_state {
 	const char *about;
 	enum ns_status status;
 	const struct ns_show_notes *notes;
-	char **pictures;          /* --html: per step, or NULL */
+	char **pictures;          /* --html: per step (report/picture.h), or NULL */
 	int html_rc;              /* --html: 0, or -1 after saying why */
 };
 
@@ -195,6 +197,42 @@ static void on_result(void *p, size_t index, const struct ns_result *r)
 	st->status = r->v->status;
 }
 
+/* --html: the scenario played once, reading every terminal's table after
+ * each step; the page prints that run's output, judged as any run's, and
+ * draws its tables, so both number mounts and peer groups alike. The
+ * causes are marked when the backend that traced them numbers mounts
+ * the same in every run (the model). 0, or -1 after saying why. */
+static int draw_page(struct show_state *st, const struct ns_scenario *sc,
+		     const struct ns_runner_opts *ro, const struct ns_show_notes *own,
+		     const struct ns_runner_hooks *hooks)
+{
+	struct ns_buf err = NS_BUF_INIT;
+	struct ns_svg_cache cache = { NS_LINES_INIT, NS_LINES_INIT };
+	struct ns_drawing d;
+	struct ns_verdict v;
+	struct ns_result r;
+	bool causes = own && ro->backend->repeatable;
+
+	if (scenario_drawing(sc, ro, causes ? own->why : NULL, &cache, &d, &err) < 0) {
+		fprintf(stderr, "nstest: error: %s\n", ns_buf_str(&err));
+		ns_buf_free(&err);
+		ns_svg_cache_free(&cache);
+		return -1;
+	}
+	if (err.len)
+		fprintf(stderr, "nstest: warning: some graphs are missing: %s\n", ns_buf_str(&err));
+	ns_judge(sc, &d.run, ro->backend->release(&ro->run), &v);
+	r = (struct ns_result){ sc, &d.run, &v, d.seconds, d.devices };
+	st->pictures = d.pics;
+	hooks->result(hooks->ctx, 0, &r);
+	st->pictures = NULL;
+	ns_verdict_free(&v);
+	ns_drawing_free(&d);
+	ns_svg_cache_free(&cache);
+	ns_buf_free(&err);
+	return 0;
+}
+
 static int show_main(int argc, char **argv, struct config_opts *cfg)
 {
 	struct ns_lines files = NS_LINES_INIT;
@@ -261,26 +299,16 @@ static int show_main(int argc, char **argv, struct config_opts *cfg)
 		}
 	}
 	if (html_path) {
-		struct ns_buf err = NS_BUF_INIT;
-		/* the pictures first: a second run of the scenario, reading every
-		 * terminal's table after every step; they mark the causes only
-		 * when the backend drawn traced them, and numbers mounts the same
-		 * in every run */
-		bool own = x == ro.backend && ro.backend->repeatable;
-		st.pictures = scenario_pictures(sc, &ro, own ? notes.why : NULL, &err);
-		if (err.len)
-			fprintf(stderr, "nstest: %s: %s\n", st.pictures ? "warning: some graphs are missing" : "error", ns_buf_str(&err));
-		ns_buf_free(&err);
-		if (!st.pictures) {
+		if (draw_page(&st, sc, &ro, x == ro.backend ? &notes : NULL, &hooks) < 0) {
 			if (st.notes)
 				free_notes(&notes);
 			free(about);
 			ns_scenario_free(sc);
 			return EXIT_USAGE;
 		}
+	} else {
+		ns_runner_run(&sc, 1, &ro, &hooks);
 	}
-	ns_runner_run(&sc, 1, &ro, &hooks);
-	free_pictures(st.pictures, sc->nsteps);
 	if (st.notes)
 		free_notes(&notes);
 	free(about);

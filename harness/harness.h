@@ -78,15 +78,18 @@ int apply_config(struct config_opts *c, const struct ns_backend *be, struct ns_r
 void config_opts_free(struct config_opts *c);
 int opt_timeout(const char *v, struct ns_run_opts *o);
 int opt_uint(const char *v, unsigned long max, unsigned *out);
-/* pictures.c: the graph after each step of sc that changed a mount table,
- * as SVG (one slot per step, NULL where nothing changed), drawn on ro's
- * backend; why (NULL, or per step) are the model's causes to mark. NULL
- * with err when the scenario could not be observed at all; err may also
- * say why a picture is missing (no Graphviz). */
+/* pictures.c: sc drawn for a page (report/picture.h): one run on ro's
+ * backend, its output judged as any run's and, after each step that
+ * changed a mount table, its graph; why (NULL, or per step) are the
+ * model's causes to mark; cache (NULL: none) keeps the SVGs drawn. 0, or
+ * -1 with err when the scenario could not be observed at all; err may
+ * also say why a picture is missing (no Graphviz). */
 struct ns_runner_opts;
-char **scenario_pictures(const struct ns_scenario *sc, const struct ns_runner_opts *ro,
-			 char *const *why, struct ns_buf *err);
-void free_pictures(char **p, size_t n);
+struct ns_svg_cache;
+struct ns_drawing;
+int scenario_drawing(const struct ns_scenario *sc, const struct ns_runner_opts *ro,
+		     char *const *why, struct ns_svg_cache *cache, struct ns_drawing *d,
+		     struct ns_buf *err);
 int prepare_sandboxes(const struct ns_backend *be, struct ns_run_opts *o,
 		      struct ns_scenario *const *sc, size_t n);
 

@@ -1,7 +1,9 @@
 /* pictures.c - the propagation graph after every step of a scenario that
- * changed a mount table, as SVG: what `show --html` and the HTML run
- * report put under those steps. One extra run of the scenario reads every
- * live terminal's table after every step (run/observe.h). */
+ * changed a mount table, as a page's figures: what `show --html` and the
+ * HTML run report put under those steps. One run of the scenario reads
+ * every live terminal's table after every step (run/observe.h); the page
+ * prints that run's own output beside the figures, so both number mounts
+ * and peer groups alike. */
 #include "harness.h"
 
 #include <stdlib.h>
@@ -27,52 +29,64 @@ static char *tables_key(const struct ns_observation *ob)
 	return ns_buf_detach(&b);
 }
 
-char **scenario_pictures(const struct ns_scenario *sc, const struct ns_runner_opts *ro,
-			 char *const *why, struct ns_buf *err)
+int scenario_drawing(const struct ns_scenario *sc, const struct ns_runner_opts *ro,
+		     char *const *why, struct ns_svg_cache *cache, struct ns_drawing *d,
+		     struct ns_buf *err)
 {
-	size_t n = sc->nsteps + 1;
-	size_t *points = xcalloc(n, sizeof(*points));
-	char **pics = xcalloc(n, sizeof(*pics));
-	struct ns_observe ob = { NULL, 0 };
+	size_t n = sc->nsteps + 1, k = 0;
+	size_t *points = xcalloc(n, sizeof(*points)), *step = xcalloc(n, sizeof(*step));
+	const struct ns_observation **at = xcalloc(n, sizeof(*at)), **before = xcalloc(n, sizeof(*before));
+	char **causes = xcalloc(n, sizeof(*causes)), **figs = xcalloc(n, sizeof(*figs));
+	struct ns_observe ob = { .at = NULL };
+	const struct ns_observation *last = NULL;
 	char *prev = NULL;
 
+	memset(d, 0, sizeof(*d));
 	for (size_t i = 0; i < n; i++)
 		points[i] = i;
 	if (ns_observe_run(sc, points, n, ro, true, &ob, err) < 0) {
 		free(points);
-		free(pics);
-		return NULL;
+		free(step);
+		free(at);
+		free(before);
+		free(causes);
+		free(figs);
+		return -1;
 	}
+	d->n = sc->nsteps;
+	d->pics = xcalloc(n, sizeof(*d->pics));
+	/* only a step that changed a table is drawn; all at once */
 	for (size_t i = 0; i < n; i++) {
 		char *key = ob.at[i].n ? tables_key(&ob.at[i]) : NULL;
 
 		if (i > 0 && key && prev && strcmp(key, prev)) {
-			struct ns_buf svg = NS_BUF_INIT, e = NS_BUF_INIT;
-			char *title = ns_picture_title(sc, i);
-
-			if (ns_picture(&ob.at[i], why ? why[i - 1] : NULL, title, true, &svg, &e) == 0) {
-				pics[i - 1] = ns_buf_detach(&svg);
-			} else if (!err->len) {
-				ns_buf_addf(err, "%s", ns_buf_str(&e));
-			}
-			ns_buf_free(&svg);
-			ns_buf_free(&e);
-			free(title);
+			step[k] = i - 1;
+			at[k] = &ob.at[i];
+			before[k] = last;
+			causes[k++] = why ? why[i - 1] : NULL;
 		}
 		if (key || !ob.at[i].n) {
 			free(prev);
 			prev = key;
 		}
+		if (ob.at[i].n)
+			last = &ob.at[i];
 	}
+	ns_picture_pages(at, before, causes, k, cache, figs, err);
+	for (size_t j = 0; j < k; j++)
+		d->pics[step[j]] = figs[j];
+	free(step);
+	free(at);
+	free(before);
+	free(causes);
+	free(figs);
 	free(prev);
 	free(points);
+	/* the run drawn is the run to print */
+	d->run = ob.run;
+	ob.run = (struct ns_run){ NULL, 0, NULL, false, false, 0 };
+	d->seconds = ob.seconds;
+	d->devices = ob.devices;
 	ns_observe_free(&ob);
-	return pics;
-}
-
-void free_pictures(char **p, size_t n)
-{
-	for (size_t i = 0; p && i < n; i++)
-		free(p[i]);
-	free(p);
+	return 0;
 }

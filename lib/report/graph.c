@@ -27,12 +27,21 @@ static void read_fields(struct ns_graph_mount *m, const char *f)
 	}
 }
 
+/* The index of mount id in g, or g->nm. */
+static size_t index_of(const struct ns_graph *g, unsigned id)
+{
+	size_t i = 0;
+
+	while (i < g->nm && g->m[i].id != id)
+		i++;
+	return i;
+}
+
 static struct ns_graph_mount *find(struct ns_graph *g, unsigned id)
 {
-	for (size_t i = 0; i < g->nm; i++)
-		if (g->m[i].id == id)
-			return &g->m[i];
-	return NULL;
+	size_t i = index_of(g, id);
+
+	return i < g->nm ? &g->m[i] : NULL;
 }
 
 /* Merge namespace b into a (they turned out to share a mount). */
@@ -93,6 +102,7 @@ int ns_graph_build(struct ns_graph *g, char *const *terms, char *const *tables, 
 			m->target = xstrdup(e[i].target ? e[i].target : "?");
 			m->source = xstrdup(e[i].source ? e[i].source : "none");
 			m->fstype = xstrdup(e[i].fstype ? e[i].fstype : "?");
+			m->root = xstrdup(e[i].root ? e[i].root : "/");
 			m->ns = me;
 			read_fields(m, e[i].fields);
 		}
@@ -137,6 +147,68 @@ void ns_graph_causes(struct ns_graph *g, const char *causes)
 	}
 }
 
+void ns_graph_state(struct ns_buf *b, const struct ns_graph_mount *m)
+{
+	if (m->unbindable)
+		ns_buf_adds(b, "unbindable");
+	else if (m->shared && m->master)
+		ns_buf_addf(b, "shared:%u, slave of %u", m->shared, m->master);
+	else if (m->shared)
+		ns_buf_addf(b, "shared:%u", m->shared);
+	else if (m->master)
+		ns_buf_addf(b, "slave of %u (master:%u)", m->master, m->master);
+	else
+		ns_buf_adds(b, "private");
+}
+
+static bool was_gone(const struct ns_graph *g, unsigned id)
+{
+	for (size_t i = 0; i < g->ngone; i++)
+		if (g->gone[i].id == id)
+			return true;
+	return false;
+}
+
+/* What of m changed since p, as words ("private", "on /a"), or NULL. */
+static char *what_changed(const struct ns_graph_mount *m, const struct ns_graph_mount *p)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	if (m->shared != p->shared || m->master != p->master || m->unbindable != p->unbindable)
+		ns_graph_state(&b, p);
+	if (strcmp(m->target, p->target))
+		ns_buf_addf(&b, "%son %s", b.len ? ", " : "", p->target);
+	else if (m->parent != p->parent)
+		ns_buf_addf(&b, "%sunder ID %u", b.len ? ", " : "", p->parent);
+	return b.len ? ns_buf_detach(&b) : (ns_buf_free(&b), NULL);
+}
+
+void ns_graph_diff(struct ns_graph *g, const struct ns_graph *prev)
+{
+	size_t cap = g->ngone;
+
+	for (size_t i = 0; i < g->nm; i++) {
+		struct ns_graph_mount *m = &g->m[i];
+		size_t at = index_of(prev, m->id);
+		const struct ns_graph_mount *p = at < prev->nm ? &prev->m[at] : NULL;
+
+		if (!p) {
+			m->change = NS_GRAPH_NEW;
+		} else if ((m->was = what_changed(m, p))) {
+			m->change = NS_GRAPH_CHANGED;
+		}
+	}
+	for (size_t i = 0; i < prev->nm; i++) {
+		const struct ns_graph_mount *p = &prev->m[i];
+
+		if (index_of(g, p->id) < g->nm || was_gone(g, p->id))
+			continue;
+		ns_grow((void **)&g->gone, &cap, g->ngone + 1, sizeof(*g->gone));
+		g->gone[g->ngone++] = (struct ns_graph_gone){
+			p->id, xasprintf("mount %u on %s (%s) is gone", p->id, p->target, p->source) };
+	}
+}
+
 void ns_graph_free(struct ns_graph *g)
 {
 	for (size_t i = 0; i < g->nns; i++)
@@ -146,11 +218,14 @@ void ns_graph_free(struct ns_graph *g)
 		free(g->m[i].source);
 		free(g->m[i].fstype);
 		free(g->m[i].cause);
+		free(g->m[i].root);
+		free(g->m[i].was);
 	}
 	for (size_t i = 0; i < g->ngone; i++)
 		free(g->gone[i].what);
 	free(g->ns);
 	free(g->m);
 	free(g->gone);
+	free(g->folds);
 	memset(g, 0, sizeof(*g));
 }

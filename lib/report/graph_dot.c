@@ -59,27 +59,55 @@ static void wrap(struct ns_buf *out, const char *s)
 	}
 }
 
-static void state(struct ns_buf *b, const struct ns_graph_mount *m)
+/* How many mounts of g are in peer group gid. */
+static size_t members(const struct ns_graph *g, unsigned gid)
 {
-	if (m->unbindable)
-		ns_buf_adds(b, "unbindable");
-	else if (m->shared && m->master)
-		ns_buf_addf(b, "shared:%u, slave of %u", m->shared, m->master);
-	else if (m->shared)
-		ns_buf_addf(b, "shared:%u", m->shared);
-	else if (m->master)
-		ns_buf_addf(b, "slave of %u (master:%u)", m->master, m->master);
-	else
-		ns_buf_adds(b, "private");
+	size_t n = 0;
+
+	for (size_t i = 0; i < g->nm; i++)
+		n += g->m[i].shared == gid;
+	return n;
 }
 
-static void node(struct ns_buf *out, const struct ns_graph_mount *m)
+/* The DOT node a mount is drawn as: itself, its fold, or its
+ * namespace's summary. */
+static void rep(struct ns_buf *b, const struct ns_graph *g, const struct ns_graph_mount *m)
+{
+	if (g->ns[m->ns].twin)
+		ns_buf_addf(b, "ns%zu", m->ns + 1);
+	else if (m->fold)
+		ns_buf_addf(b, "f%zu", m->fold);
+	else
+		ns_buf_addf(b, "m%u", m->id);
+}
+
+static bool drawn(const struct ns_graph *g, const struct ns_graph_mount *m)
+{
+	return !g->ns[m->ns].twin && !m->fold;
+}
+
+/* The source as findmnt shows it: SOURCE[/dir] for a mount whose root
+ * is not its filesystem's root (a bind mount of a directory). */
+static void source(struct ns_buf *b, const struct ns_graph_mount *m)
+{
+	ns_buf_adds(b, m->source);
+	if (m->root && strcmp(m->root, "/"))
+		ns_buf_addf(b, "[%s]", m->root);
+}
+
+static void node(struct ns_buf *out, const struct ns_graph *g, const struct ns_graph_mount *m)
 {
 	struct ns_buf label = NS_BUF_INIT;
 	const char *style = "rounded,filled", *fill = "#f4f4f4", *color = "#606060";
+	const char *mark = m->cause || m->change == NS_GRAPH_NEW ? "#d62728" :
+			   m->change == NS_GRAPH_CHANGED ? "#ff8c00" : NULL;
 
-	ns_buf_addf(&label, "%s\n%s\n", m->target, m->source);
-	state(&label, m);
+	ns_buf_addf(&label, "%s\n", m->target);
+	source(&label, m);
+	ns_buf_adds(&label, "\n");
+	ns_graph_state(&label, m);
+	if (m->shared && ns_graph_folded(g))
+		ns_buf_addf(&label, " (%zu in the group)", members(g, m->shared));
 	ns_buf_addf(&label, "\nID %u", m->id);
 	if (m->unbindable) {
 		style = "rounded,filled,diagonals";
@@ -96,33 +124,92 @@ static void node(struct ns_buf *out, const struct ns_graph_mount *m)
 	if (m->cause) {
 		ns_buf_adds(&label, "\n\nmade by this step:\n");
 		wrap(&label, m->cause);
+	} else if (m->change == NS_GRAPH_NEW) {
+		ns_buf_adds(&label, "\nnew");
+	} else if (m->change == NS_GRAPH_CHANGED) {
+		ns_buf_adds(&label, "\nchanged, was: ");
+		ns_buf_adds(&label, m->was);
 	}
 	ns_buf_addf(out, "    m%u [label=\"", m->id);
 	dot_str(out, ns_buf_str(&label));
-	ns_buf_addf(out, "\", style=\"%s\", fillcolor=\"%s\", color=\"%s\"%s, tooltip=\"mount %u on ",
-		    style, fill, m->cause ? "#d62728" : color, m->cause ? ", penwidth=3" : "", m->id);
-	dot_str(out, m->target);
+	/* no tooltip: it would say what the label says */
+	ns_buf_addf(out, "\", style=\"%s\", fillcolor=\"%s\", color=\"%s\"%s];\n",
+		    style, fill, mark ? mark : color, mark ? ", penwidth=3" : "");
+	ns_buf_free(&label);
+}
+
+static const struct ns_graph_mount *mount_of(const struct ns_graph *g, unsigned id)
+{
+	for (size_t i = 0; i < g->nm; i++)
+		if (g->m[i].id == id)
+			return &g->m[i];
+	return NULL;
+}
+
+/* Fold f (0-based): "…×N" copies of a subtree drawn in full. */
+static void fold_node(struct ns_buf *out, const struct ns_graph *g, size_t f)
+{
+	const struct ns_graph_fold *d = &g->folds[f];
+	const struct ns_graph_mount *first = mount_of(g, d->first), *last = mount_of(g, d->last);
+	const struct ns_graph_mount *like = mount_of(g, d->like);
+	struct ns_buf label = NS_BUF_INIT;
+
+	ns_buf_adds(&label, first ? first->target : "?");
+	if (d->count > 1 && last && first && strcmp(first->target, last->target))
+		ns_buf_addf(&label, " \u2026\n%s", last->target);
+	ns_buf_addf(&label, "\n\u2026\u00d7%zu: %zu cop%s of the subtree at\n%s\n(%zu mounts each, drawn there)",
+		    d->count, d->count, d->count == 1 ? "y" : "ies", like ? like->target : "?", d->mounts);
+	ns_buf_addf(out, "    f%zu [shape=box3d, style=filled, fillcolor=\"#eeeeee\", color=\"#606060\", label=\"", f + 1);
+	dot_str(out, ns_buf_str(&label));
+	ns_buf_addf(out, "\", tooltip=\"%zu folded copies\"];\n", d->count);
+	ns_buf_free(&label);
+}
+
+/* A namespace with the same mounts as an earlier one: one node. */
+static void twin_node(struct ns_buf *out, const struct ns_graph *g, size_t k, size_t count)
+{
+	const struct ns_graph_ns *n = &g->ns[k], *t = &g->ns[n->twin - 1];
+	struct ns_buf label = NS_BUF_INIT;
+
+	ns_buf_addf(&label, "%zu mounts, folded:\nthe same places, sources and\npropagation as in the namespace of\n", count);
+	for (size_t i = 0; i < t->terms.n; i++)
+		ns_buf_addf(&label, "%s%s", i ? ", " : "", t->terms.v[i]);
+	if (n->twin_peers)
+		ns_buf_adds(&label, "\neach mount a peer of the one\nat its place there");
+	ns_buf_addf(out, "    ns%zu [shape=box3d, style=filled, fillcolor=\"#eeeeee\", color=\"#606060\", label=\"", k + 1);
+	dot_str(out, ns_buf_str(&label));
 	ns_buf_adds(out, "\"];\n");
 	ns_buf_free(&label);
 }
 
-/* The member of group gid that stands for it (the lowest ID), or NULL. */
+/* The member of group gid that stands for it (the lowest ID drawn, else
+ * the lowest ID), or NULL. */
 static const struct ns_graph_mount *first_of(const struct ns_graph *g, unsigned gid)
 {
 	const struct ns_graph_mount *best = NULL;
 
-	for (size_t i = 0; i < g->nm; i++)
-		if (g->m[i].shared == gid && (!best || g->m[i].id < best->id))
-			best = &g->m[i];
+	for (size_t i = 0; i < g->nm; i++) {
+		const struct ns_graph_mount *m = &g->m[i];
+
+		if (m->shared != gid)
+			continue;
+		if (!best || (drawn(g, m) && !drawn(g, best)) ||
+		    (drawn(g, m) == drawn(g, best) && m->id < best->id))
+			best = m;
+	}
 	return best;
 }
 
-static bool has_mount(const struct ns_graph *g, unsigned id)
+/* Add edge "a -> b" unless drawn already (" a>b " in seen). */
+static bool once(struct ns_buf *seen, const char *a, const char *b)
 {
-	for (size_t i = 0; i < g->nm; i++)
-		if (g->m[i].id == id)
-			return true;
-	return false;
+	char *key = xasprintf(" %s>%s ", a, b);
+	bool fresh = !strstr(ns_buf_str(seen), key);
+
+	if (fresh)
+		ns_buf_adds(seen, key);
+	free(key);
+	return fresh && strcmp(a, b);
 }
 
 static void clusters(const struct ns_graph *g, struct ns_buf *out)
@@ -138,70 +225,107 @@ static void clusters(const struct ns_graph *g, struct ns_buf *out)
 			dot_str(out, g->ns[k].terms.v[t]);
 		}
 		ns_buf_addf(out, "  (%zu mount%s)\";\n", count, count == 1 ? "" : "s");
+		if (g->ns[k].twin) {
+			twin_node(out, g, k, count);
+			ns_buf_adds(out, "  }\n");
+			continue;
+		}
 		for (size_t i = 0; i < g->nm; i++)
-			if (g->m[i].ns == k)
-				node(out, &g->m[i]);
-		/* the tree, inside the namespace */
-		for (size_t i = 0; i < g->nm; i++)
-			if (g->m[i].ns == k && has_mount(g, g->m[i].parent))
-				ns_buf_addf(out, "    m%u -> m%u [class=\"tree\"];\n", g->m[i].parent, g->m[i].id);
+			if (g->m[i].ns == k && !g->m[i].fold)
+				node(out, g, &g->m[i]);
+		for (size_t f = 0; f < g->nfolds; f++)
+			if (g->folds[f].ns == k)
+				fold_node(out, g, f);
+		/* the tree, inside the namespace: a fold hangs from its parent */
+		for (size_t i = 0; i < g->nm; i++) {
+			const struct ns_graph_mount *m = &g->m[i], *p = mount_of(g, m->parent);
+
+			if (m->ns == k && p && p->ns == k && drawn(g, p) && drawn(g, m))
+				ns_buf_addf(out, "    m%u -> m%u [class=\"tree\"];\n", m->parent, m->id);
+		}
+		for (size_t f = 0; f < g->nfolds; f++)
+			if (g->folds[f].ns == k)
+				ns_buf_addf(out, "    m%u -> f%zu [class=\"tree\"];\n", g->folds[f].parent, f + 1);
 		ns_buf_adds(out, "  }\n");
 	}
 }
 
 static void peers(const struct ns_graph *g, struct ns_buf *out)
 {
+	struct ns_buf seen = NS_BUF_INIT;
+
 	/* each member after the first joined to the one before it */
 	for (size_t i = 0; i < g->nm; i++) {
-		const struct ns_graph_mount *prev = NULL;
+		struct ns_buf prev = NS_BUF_INIT;
 
 		if (!g->m[i].shared || first_of(g, g->m[i].shared) != &g->m[i])
 			continue;
 		for (size_t j = 0; j < g->nm; j++) {
+			struct ns_buf me = NS_BUF_INIT;
+
 			if (g->m[j].shared != g->m[i].shared)
 				continue;
-			if (prev)
-				ns_buf_addf(out, "  m%u -> m%u [class=\"peer\", dir=none, style=dashed, penwidth=2, color=\"%s\", constraint=false, tooltip=\"peers: shared:%u\"];\n",
-					    prev->id, g->m[j].id, line_of(g->m[i].shared), g->m[i].shared);
-			prev = &g->m[j];
+			rep(&me, g, &g->m[j]);
+			if (prev.len && once(&seen, ns_buf_str(&prev), ns_buf_str(&me)))
+				ns_buf_addf(out, "  %s -> %s [class=\"peer\", dir=none, style=dashed, penwidth=2, color=\"%s\", constraint=false, tooltip=\"peers: shared:%u\"];\n",
+					    ns_buf_str(&prev), ns_buf_str(&me), line_of(g->m[i].shared), g->m[i].shared);
+			if (!prev.len || strcmp(ns_buf_str(&prev), ns_buf_str(&me))) {
+				ns_buf_free(&prev);
+				prev = me;
+			} else {
+				ns_buf_free(&me);
+			}
 		}
+		ns_buf_free(&prev);
 	}
+	ns_buf_free(&seen);
 }
 
 static void masters(const struct ns_graph *g, struct ns_buf *out)
 {
-	struct ns_buf drawn = NS_BUF_INIT;   /* " N " per placeholder group */
+	struct ns_buf drawn_g = NS_BUF_INIT;   /* " N " per placeholder group */
+	struct ns_buf seen = NS_BUF_INIT;
 
 	for (size_t i = 0; i < g->nm; i++) {
 		const struct ns_graph_mount *s = &g->m[i], *mg;
+		struct ns_buf a = NS_BUF_INIT, b = NS_BUF_INIT;
 		char key[24];
 
 		if (!s->master)
 			continue;
+		rep(&b, g, s);
 		mg = first_of(g, s->master);
 		if (mg) {
-			ns_buf_addf(out, "  m%u -> m%u [class=\"slave\", color=\"%s\", penwidth=2, arrowsize=1.2, constraint=false, tooltip=\"master:%u -> slave %u\"];\n",
-				    mg->id, s->id, line_of(s->master), s->master, s->id);
+			rep(&a, g, mg);
+			if (once(&seen, ns_buf_str(&a), ns_buf_str(&b)))
+				ns_buf_addf(out, "  %s -> %s [class=\"slave\", color=\"%s\", penwidth=2, arrowsize=1.2, constraint=false, tooltip=\"master:%u -> slave %u\"];\n",
+					    ns_buf_str(&a), ns_buf_str(&b), line_of(s->master), s->master, s->id);
+			ns_buf_free(&a);
+			ns_buf_free(&b);
 			continue;
 		}
 		/* the master group has no member any live terminal sees */
 		snprintf(key, sizeof(key), " %u ", s->master);
-		if (!strstr(ns_buf_str(&drawn), key)) {
-			ns_buf_adds(&drawn, key);
+		if (!strstr(ns_buf_str(&drawn_g), key)) {
+			ns_buf_adds(&drawn_g, key);
 			ns_buf_addf(out, "  g%u [shape=ellipse, style=\"filled,dashed\", fillcolor=\"%s\", color=\"%s\", label=\"peer group %u\\n(in no terminal's namespace)\"];\n",
 				    s->master, fill_of(s->master), line_of(s->master), s->master);
 		}
-		ns_buf_addf(out, "  g%u -> m%u [class=\"slave\", color=\"%s\", penwidth=2, arrowsize=1.2, tooltip=\"master:%u -> slave %u\"];\n",
-			    s->master, s->id, line_of(s->master), s->master, s->id);
+		ns_buf_addf(&a, "g%u", s->master);
+		if (once(&seen, ns_buf_str(&a), ns_buf_str(&b)))
+			ns_buf_addf(out, "  g%u -> %s [class=\"slave\", color=\"%s\", penwidth=2, arrowsize=1.2, tooltip=\"master:%u -> slave %u\"];\n",
+				    s->master, ns_buf_str(&b), line_of(s->master), s->master, s->id);
+		ns_buf_free(&a);
+		ns_buf_free(&b);
 	}
-	ns_buf_free(&drawn);
+	ns_buf_free(&drawn_g);
+	ns_buf_free(&seen);
 }
-
 static void gone(const struct ns_graph *g, struct ns_buf *out)
 {
 	if (!g->ngone)
 		return;
-	ns_buf_adds(out, "  subgraph cluster_gone {\n    label=\"removed by the last step\"; style=dashed; color=\"#d62728\";\n");
+	ns_buf_adds(out, "  subgraph cluster_gone {\n    label=\"gone since the step before\"; style=dashed; color=\"#d62728\";\n");
 	for (size_t i = 0; i < g->ngone; i++) {
 		struct ns_buf label = NS_BUF_INIT;
 
@@ -214,7 +338,31 @@ static void gone(const struct ns_graph *g, struct ns_buf *out)
 	ns_buf_adds(out, "  }\n");
 }
 
-void ns_graph_dot(const struct ns_graph *g, const char *title, struct ns_buf *out)
+/* What every mark means, in every picture: a table below the graph. */
+static const char legend_rows[] =
+	"<TR><TD COLSPAN=\"2\"><B>legend</B></TD></TR>"
+	"<TR><TD><FONT COLOR=\"#808080\">&#8212;&#9654;</FONT></TD><TD ALIGN=\"LEFT\">grey arrow: the mount tree, parent to child</TD></TR>"
+	"<TR><TD><FONT COLOR=\"#2f5fb3\">- - -</FONT></TD><TD ALIGN=\"LEFT\">dashed line: peers (the same shared:N)</TD></TR>"
+	"<TR><TD><FONT COLOR=\"#2f5fb3\">&#8212;&#9654;</FONT></TD><TD ALIGN=\"LEFT\">coloured arrow: master to its slave</TD></TR>"
+	"<TR><TD BGCOLOR=\"#cfe2ff\">shared</TD><TD ALIGN=\"LEFT\">filled: a colour per peer group</TD></TR>"
+	"<TR><TD BORDER=\"1\" STYLE=\"dashed\" COLOR=\"#2f5fb3\">slave</TD><TD ALIGN=\"LEFT\">dashed outline: a slave, in its master's colour</TD></TR>"
+	"<TR><TD BGCOLOR=\"#f4f4f4\">private</TD><TD ALIGN=\"LEFT\">grey: private</TD></TR>"
+	"<TR><TD BGCOLOR=\"#d9d9d9\">unbindable</TD><TD ALIGN=\"LEFT\">hatched corners, darker grey: unbindable</TD></TR>"
+	"<TR><TD BORDER=\"2\" COLOR=\"#d62728\">new</TD><TD ALIGN=\"LEFT\">red outline: new since the step before</TD></TR>"
+	"<TR><TD BORDER=\"2\" COLOR=\"#ff8c00\">changed</TD><TD ALIGN=\"LEFT\">orange outline: changed (was: ...)</TD></TR>"
+	"<TR><TD BORDER=\"1\" STYLE=\"dashed\" COLOR=\"#d62728\">gone</TD><TD ALIGN=\"LEFT\">red dashed: gone since the step before</TD></TR>"
+	"<TR><TD>dev[/dir]</TD><TD ALIGN=\"LEFT\">source, and the directory a bind mount shows</TD></TR>";
+
+static void legend(const struct ns_graph *g, struct ns_buf *out)
+{
+	ns_buf_adds(out, "  legend [shape=plaintext, fontsize=9, tooltip=\"legend\", label=<<TABLE BORDER=\"1\" COLOR=\"#bbbbbb\" CELLBORDER=\"0\" CELLSPACING=\"2\" CELLPADDING=\"2\">");
+	ns_buf_adds(out, legend_rows);
+	if (ns_graph_folded(g))
+		ns_buf_adds(out, "<TR><TD BGCOLOR=\"#eeeeee\">&#8230;&#215;N</TD><TD ALIGN=\"LEFT\">stacked box: N copies of a subtree drawn once, or a namespace like another</TD></TR>");
+	ns_buf_adds(out, "</TABLE>>];\n  { rank=sink; legend; }\n");
+}
+
+void ns_graph_dot(const struct ns_graph *g, const char *title, bool with_legend, struct ns_buf *out)
 {
 	ns_buf_adds(out, "digraph propagation {\n"
 		    "  graph [rankdir=TB, newrank=true, nodesep=0.35, ranksep=0.45, fontname=\"Helvetica\", fontsize=12, labelloc=t, style=rounded, color=\"#7f7f7f\"");
@@ -230,5 +378,7 @@ void ns_graph_dot(const struct ns_graph *g, const char *title, struct ns_buf *ou
 	peers(g, out);
 	masters(g, out);
 	gone(g, out);
+	if (with_legend)
+		legend(g, out);
 	ns_buf_adds(out, "}\n");
 }

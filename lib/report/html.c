@@ -27,6 +27,12 @@ static const char style[] =
 	".NOTRUN{background:#ffe9c7}p.interrupted{color:#8a4b00;font-weight:bold}"
 	"figure.graph{margin:.8rem 0;padding:.4rem;border:1px solid #ddd;border-radius:6px;background:#fff;overflow-x:auto}"
 	"figure.graph svg{max-width:100%;height:auto}"
+	"figure.graph svg{font-family:Helvetica,Arial,sans-serif;font-size:10px;text-anchor:middle}"
+	"div.legend{font-size:.85rem;border:1px solid #ddd;border-radius:6px;padding:.3rem .6rem;margin:.6rem 0}"
+	"div.legend ul{margin:.2rem 0;padding-left:1rem;columns:2}div.legend li{list-style:none;margin:.1rem 0;display:flex;align-items:baseline;break-inside:avoid}"
+	"span.k{flex:0 0 8rem;text-align:center;font-family:monospace;margin-right:.5rem;padding:0 .2rem}"
+	"details.unfolded{margin:.4rem 0}table.mounts{border-collapse:collapse;font-size:.85rem}"
+	"table.mounts td,table.mounts th{border:1px solid #ddd;padding:.1rem .4rem;text-align:left}"
 	"figcaption{font-size:.85rem;color:#555}"
 	"p.notrun{color:#8a4b00}"
 	"table.summary{border-collapse:collapse}table.summary td,table.summary th{border:1px solid #ccc;padding:.2rem .5rem;text-align:left}"
@@ -127,28 +133,60 @@ static void step_block(struct ns_buf *out, const struct ns_result *r, size_t i)
 	ns_buf_free(&b);
 }
 
-static void picture(struct ns_buf *out, const struct ns_scenario *sc, size_t i, const char *svg,
-		    const char *id)
+/* What the pictures' lines, colours and outlines mean: once a section,
+ * above its first picture (a picture drawn alone, `nstest graph`, has
+ * its own legend). */
+static const char legend[] =
+	"<div class=\"legend\"><b>How to read the graphs</b><ul>"
+	"<li><span class=\"k\">&#8212;&#9654;</span> grey arrow: the mount tree, parent to child mount</li>"
+	"<li><span class=\"k\" style=\"color:#2f5fb3\">- - -</span> dashed coloured line: peers, one peer group (the same shared:N)</li>"
+	"<li><span class=\"k\" style=\"color:#2f5fb3\">&#8212;&#9654;</span> coloured arrow: from a master peer group to its slave</li>"
+	"<li><span class=\"k\" style=\"background:#cfe2ff\">shared</span> filled: a colour per peer group</li>"
+	"<li><span class=\"k\" style=\"border:1px dashed #2f5fb3\">slave</span> white with a dashed outline in its master's colour</li>"
+	"<li><span class=\"k\" style=\"background:#f4f4f4\">private</span> light grey</li>"
+	"<li><span class=\"k\" style=\"background:#d9d9d9\">unbindable</span> darker grey, corners hatched</li>"
+	"<li><span class=\"k\" style=\"border:2px solid #d62728\">new</span> red outline: new since the step before</li>"
+	"<li><span class=\"k\" style=\"border:2px solid #ff8c00\">changed</span> orange outline: changed since the step before (it says what it was)</li>"
+	"<li><span class=\"k\" style=\"border:1px dashed #d62728\">gone</span> red dashed box: gone since the step before</li>"
+	"<li><span class=\"k\">/dev/sda1[/dir1]</span> the source, and the directory of it a bind mount shows (mountinfo's root), as findmnt writes it</li>"
+	"<li><span class=\"k\" style=\"background:#eeeeee\">&#8230;&#215;N</span> a stacked box in a big graph: N copies of a subtree drawn once, or a namespace with the same mounts as another; the list under the graph unfolds them</li>"
+	"</ul></div>\n";
+
+static void picture(struct ns_buf *out, const struct ns_scenario *sc, size_t i,
+		    char *const *pictures, const char *id)
 {
 	const struct ns_step *st = &sc->steps[i];
+	size_t same = 0;
+	char *prefix;
 
+	/* a graph drawn already above: a link to it, not a second copy */
+	while (same < i && (!pictures[same] || strcmp(pictures[same], pictures[i])))
+		same++;
 	/* id: a link to the graph, "ID-step-N" */
 	ns_buf_adds(out, "<figure class=\"graph\" id=\"");
 	ns_xml_escape(out, id, true);
 	ns_buf_addf(out, "-step-%zu\" data-step=\"%zu\">\n", i + 1, i + 1);
-	ns_buf_adds(out, ns_svg_element(svg));
+	if (same < i) {
+		ns_buf_addf(out, "<p class=\"same\">The same graph as <a href=\"#");
+		ns_xml_escape(out, id, true);
+		ns_buf_addf(out, "-step-%zu\">after step %zu</a>.</p>\n", same + 1, same + 1);
+	} else {
+		prefix = xasprintf("%s-g%zu", id, i + 1);
+		ns_svg_inline(out, pictures[i], prefix);
+		free(prefix);
+	}
 	ns_buf_addf(out, "<figcaption>The propagation graph after step %zu (line %d: ", i + 1, st->line);
 	ns_html_text(out, st->terminal);
 	ns_buf_addf(out, "%c ", st->prompt);
 	ns_html_text(out, st->cmdline);
-	ns_buf_adds(out, "): a box per mount namespace, a node per mount; colours are peer groups, dashed lines join peers, arrows go from a master to its slaves.</figcaption>\n</figure>\n");
+	ns_buf_adds(out, "), drawn from the same run as the output on this page: the same mount IDs and peer groups. A box per mount namespace, a node per mount; the legend says what lines, colours and outlines mean.</figcaption>\n</figure>\n");
 }
 
 void ns_html_scenario(struct ns_buf *out, const struct ns_result *r, char *const *pictures,
 		      const struct ns_show_notes *notes, const char *id)
 {
 	const struct ns_scenario *sc = r->sc;
-	bool in_p = false;
+	bool in_p = false, legend_done = false;
 
 	ns_buf_adds(out, "<section id=\"");
 	ns_xml_escape(out, id, true);
@@ -190,8 +228,12 @@ void ns_html_scenario(struct ns_buf *out, const struct ns_result *r, char *const
 		step_block(out, r, l->step);
 		if (notes && l->step < notes->n && notes->why && notes->why[l->step])
 			pre(out, "why", notes->why[l->step]);
-		if (pictures && pictures[l->step])
-			picture(out, sc, l->step, pictures[l->step], id);
+		if (pictures && pictures[l->step]) {
+			if (!legend_done)
+				ns_buf_adds(out, legend);
+			legend_done = true;
+			picture(out, sc, l->step, pictures, id);
+		}
 	}
 	if (in_p)
 		ns_buf_adds(out, "</p>\n");

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "report/html.h"
+#include "report/picture.h"
 #include "report/report_text.h"
 
 static void html_begin(struct ns_report_ctx *c)
@@ -20,6 +21,39 @@ static void html_begin(struct ns_report_ctx *c)
 static bool failing(const struct ns_result *r)
 {
 	return r->v->status == NS_FAIL || r->v->status == NS_XPASS;
+}
+
+/* A failing scenario's section. Its graphs come from a second run (the
+ * harness's drawing): on the kernel that run numbers mounts and peer
+ * groups its own way, so the section prints that run's output, judged
+ * alike, beside them, when it ended as the first did; otherwise the
+ * first run's output, without graphs, saying why. */
+static void section(struct ns_report_ctx *c, const struct ns_result *r, const char *id)
+{
+	struct ns_html_state *h = &c->state.html;
+	struct ns_drawing *d = c->pictures ? c->pictures(c->pictures_arg, r->sc) : NULL;
+	struct ns_verdict v;
+	struct ns_result again;
+
+	if (!d || !d->run.n) {
+		ns_html_scenario(&h->sections, r, NULL, NULL, id);
+	} else {
+		ns_judge(r->sc, &d->run, c->kernel, &v);
+		again = (struct ns_result){ r->sc, &d->run, &v, d->seconds, d->devices };
+		if (v.status == r->v->status && v.failed == r->v->failed) {
+			ns_html_scenario(&h->sections, &again, d->pics, NULL, id);
+			ns_buf_adds(&h->sections, "<p class=\"label\">This section's output and graphs come from a second run of the scenario, which read every mount table to draw them and failed as the first did; the table above is the first run's.</p>\n");
+		} else {
+			ns_html_scenario(&h->sections, r, NULL, NULL, id);
+			ns_buf_addf(&h->sections, "<p class=\"notrun\">No graphs: the second run, which reads the mount tables to draw them, ended %s, not as this run; its numbers would not be this output's.</p>\n",
+				    ns_status_name(v.status));
+		}
+		ns_verdict_free(&v);
+	}
+	if (d) {
+		ns_drawing_free(d);
+		free(d);
+	}
 }
 
 static void html_scenario(struct ns_report_ctx *c, size_t index, const struct ns_result *r)
@@ -45,14 +79,8 @@ static void html_scenario(struct ns_report_ctx *c, size_t index, const struct ns
 		ns_html_text(&h->rows, r->v->reason);
 	}
 	ns_buf_adds(&h->rows, "</td></tr>\n");
-	if (failing(r) && r->run) {
-		char **pics = c->pictures ? c->pictures(c->pictures_arg, r->sc) : NULL;
-
-		ns_html_scenario(&h->sections, r, pics, NULL, id);
-		for (size_t i = 0; pics && i < r->sc->nsteps; i++)
-			free(pics[i]);
-		free(pics);
-	}
+	if (failing(r) && r->run)
+		section(c, r, id);
 	free(id);
 }
 

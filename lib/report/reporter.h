@@ -15,6 +15,8 @@
 #include "run/result.h"
 #include "run/verdict.h"
 
+struct ns_drawing;
+
 struct ns_tally {
 	unsigned passed, failed, skipped, xfailed, xpassed;
 };
@@ -70,9 +72,10 @@ struct ns_report_ctx {
 	const struct ns_not_run *not_run;
 	size_t nnot_run;
 	struct ns_report_state state; /* the reporter's own */
-	/* html: the propagation graphs of a failing scenario, one SVG (or
-	 * NULL) per step, heap; NULL for none. May itself be NULL. */
-	char **(*pictures)(void *arg, const struct ns_scenario *sc);
+	/* html: a failing scenario drawn (report/picture.h: a second run,
+	 * its output and its graphs), heap, freed with ns_drawing_free(); NULL
+	 * for none. May itself be NULL. */
+	struct ns_drawing *(*pictures)(void *arg, const struct ns_scenario *sc);
 	void *pictures_arg;
 };
 

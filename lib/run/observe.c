@@ -81,7 +81,46 @@ struct probe {
 	char *reason;
 	struct probe_step *steps;
 	size_t n;
+	/* the file's steps: map[i] is step i's place in the plan */
+	const size_t *map;
+	size_t nfile;
+	struct ns_run file;
+	double seconds;
+	const char *devices;
 };
+
+/* A copy of o that owns what it holds. */
+static void copy_out(struct ns_step_out *to, const struct ns_step_out *o)
+{
+	*to = *o;
+	to->output = o->output ? xstrdup(o->output) : NULL;
+	to->cwd = o->cwd ? xstrdup(o->cwd) : NULL;
+	for (unsigned k = 0; k < 3; k++) {
+		to->alive.v[k] = NULL;
+		to->alive.n[k] = to->alive.cap[k] = 0;
+		for (size_t j = 0; j < o->alive.n[k]; j++)
+			ns_alive_add(&to->alive, k, o->alive.v[k][j]);
+	}
+}
+
+/* The file's steps of the plan's run r, the cat steps left out. */
+static void keep_file_run(struct probe *p, const struct ns_run *r)
+{
+	struct ns_run *f = &p->file;
+
+	f->obs = xcalloc(p->nfile ? p->nfile : 1, sizeof(*f->obs));
+	f->n = p->nfile;
+	for (size_t i = 0; i < p->nfile; i++) {
+		if (p->map[i] >= r->n)
+			break;
+		f->obs[i].ran = r->obs[p->map[i]].ran;
+		copy_out(&f->obs[i].out, &r->obs[p->map[i]].out);
+	}
+	f->aborted = r->aborted ? xstrdup(r->aborted) : NULL;
+	f->timed_out = r->timed_out;
+	f->setup_failed = r->setup_failed;
+	f->abort_err = r->abort_err;
+}
 
 static void on_result(void *ctx, size_t index, const struct ns_result *r)
 {
@@ -92,6 +131,10 @@ static void on_result(void *ctx, size_t index, const struct ns_result *r)
 	p->status = r->v->status;
 	p->reason = r->v->reason ? xstrdup(r->v->reason) : NULL;
 	p->n = r->sc->nsteps;
+	p->seconds = r->seconds;
+	p->devices = r->devices;
+	if (r->run)
+		keep_file_run(p, r->run);
 	p->steps = xcalloc(p->n ? p->n : 1, sizeof(*p->steps));
 	for (size_t i = 0; r->run && i < p->n && i < r->run->n && i < r->v->n; i++) {
 		const struct ns_obs *o = &r->run->obs[i];
@@ -114,36 +157,74 @@ static void probe_free(struct probe *p)
 		free(p->steps[i].output);
 	free(p->steps);
 	free(p->reason);
+	ns_run_free(&p->file);
 }
 
-/* One cat step per live terminal, put into the plan at line `line`;
- * the terminals' names and the plan's step numbers go to *obs and
- * *where. 0, or -1 with err set. */
+/* A terminal name no file can give ("" is the bare prompt's; a blank
+ * ends every prompt name), for the shells that read the first namespace. */
+#define OUTER_READER "nstest outer shell"
+
+/* The terminals whose outer shell holds the scenario's first namespace
+ * while they sit in an inner one (`unshare -m sh`): a shell at its first
+ * level is in that namespace, since every command that leaves it starts
+ * an inner shell. "" when none, or when a live terminal at its first
+ * level shows that namespace already. */
+static char *outer_holders(const struct terms *t)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->v[i].ended && !t->v[i].depth)
+			return xstrdup("");
+	for (size_t i = 0; i < t->n; i++)
+		if (!t->v[i].ended && t->v[i].depth)
+			ns_buf_addf(&b, "%s%s", b.len ? ", " : "",
+				    *t->v[i].name ? t->v[i].name : "# (the bare prompt)");
+	return ns_buf_detach(&b);
+}
+
+/* One cat step per live terminal, put into the plan at line `line`, and
+ * while an outer shell holds the first namespace, a terminal of its own
+ * that reads it and ends; the terminals' names and the plan's step
+ * numbers go to *obs and *where. 0, or -1 with err set. */
 static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
 		    struct ns_observation *obs, size_t **where, struct ns_buf *err)
 {
 	struct ns_diag d = { NULL, 0 };
-	size_t live = 0;
+	size_t live = 1;
+	char *outer = outer_holders(t);
+	int r = 0;
 
 	for (size_t i = 0; i < t->n; i++)
 		live += !t->v[i].ended;
-	obs->terms = xcalloc(live ? live : 1, sizeof(*obs->terms));
-	obs->tables = xcalloc(live ? live : 1, sizeof(*obs->tables));
-	*where = xcalloc(live ? live : 1, sizeof(**where));
-	for (size_t i = 0; i < t->n; i++) {
-		if (t->v[i].ended)
+	obs->terms = xcalloc(live, sizeof(*obs->terms));
+	obs->tables = xcalloc(live, sizeof(*obs->tables));
+	*where = xcalloc(live, sizeof(**where));
+	for (size_t i = 0; i <= t->n && !r; i++) {
+		const char *name = i < t->n ? t->v[i].name : OUTER_READER;
+
+		if (i < t->n ? t->v[i].ended : !*outer)
 			continue;
-		if (ns_plan_add_command(plan, t->v[i].name, t->v[i].prompt, line,
+		if (ns_plan_add_command(plan, name, i < t->n ? t->v[i].prompt : '#', line,
 					CAT_MOUNTINFO, &d) < 0) {
 			ns_buf_addf(err, "internal error: '%s' does not parse in %s: %s",
 				    CAT_MOUNTINFO, plan->path, d.msg);
 			ns_diag_free(&d);
-			return -1;
+			r = -1;
+			break;
 		}
-		obs->terms[obs->n] = xstrdup(t->v[i].name);
+		obs->terms[obs->n] = i < t->n ? xstrdup(name) :
+			xasprintf("the outer shell of %s", outer);
 		(*where)[obs->n++] = plan->nsteps - 1;
+		/* the reader ends: it holds nothing after its look */
+		if (i == t->n && ns_plan_add_command(plan, name, '#', line, "exit", &d) < 0) {
+			ns_buf_addf(err, "internal error: 'exit' does not parse in %s: %s", plan->path, d.msg);
+			ns_diag_free(&d);
+			r = -1;
+		}
 	}
-	return 0;
+	free(outer);
+	return r;
 }
 
 /* The step that stopped the probe, in the user's file, or NULL. */
@@ -188,7 +269,7 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 	size_t last = n ? points[n - 1] : 0, pi = 0;
 	size_t *map = xcalloc(sc->nsteps + 1, sizeof(*map));
 	size_t **where = xcalloc(n ? n : 1, sizeof(*where));
-	struct probe p = { false, NS_PASS, NULL, NULL, 0 };
+	struct probe p = { false, NS_PASS, NULL, NULL, 0, map, 0, { NULL, 0, NULL, false, false, 0 }, 0, NULL };
 	struct ns_runner_hooks hooks = { &p, NULL, on_result, NULL, NULL };
 	struct ns_scenario *plan = ns_plan_new(sc);
 	int r = -1;
@@ -217,7 +298,12 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 		map[step] = plan->nsteps;
 		ns_plan_borrow(plan, &sc->steps[step]);
 	}
+	p.nfile = last < sc->nsteps ? last : sc->nsteps;
 	ns_runner_run(&plan, 1, o, &hooks);
+	out->run = p.file;
+	p.file = (struct ns_run){ NULL, 0, NULL, false, false, 0 };
+	out->seconds = p.seconds;
+	out->devices = p.devices;
 	if (!p.got || p.status == NS_SKIP) {
 		ns_buf_addf(err, "%s: the scenario was skipped: %s", sc->path,
 			    p.reason ? p.reason : "no result");
@@ -267,5 +353,6 @@ void ns_observe_free(struct ns_observe *ob)
 		free(ob->at[i].tables);
 	}
 	free(ob->at);
+	ns_run_free(&ob->run);
 	memset(ob, 0, sizeof(*ob));
 }

@@ -19,6 +19,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
+#include "run/result.h"
 #include "run/runner.h"
 #include "scenario/scenario.h"
 
@@ -33,6 +34,13 @@ struct ns_observation {
 struct ns_observe {
 	struct ns_observation *at;   /* one per point, in the order asked */
 	size_t n;
+	/* The file's own steps (up to the last point) as this same run
+	 * played them, the cat steps left out, for a page that prints their
+	 * output beside the pictures in one numbering; ns_judge() judges it
+	 * as the runner would. run.n is 0 when the scenario did not run. */
+	struct ns_run run;
+	double seconds;
+	const char *devices;         /* "tmpfs" or "loop" as it ran */
 };
 
 /* Observe sc after each of points[0..n) steps (each at most sc->nsteps,

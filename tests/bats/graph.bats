@@ -182,9 +182,33 @@ SCN
 		run "$NSTEST" graph --backend "$be" "$BATS_TEST_TMPDIR/n.scn"
 		assert_success
 		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 2
-		# before the exit, both terminals are in sh1's namespace
+		# before the exit, both terminals are in sh1's namespace, and
+		# their outer shells still hold the first one (issue 30: it was
+		# not drawn)
 		run "$NSTEST" graph --backend "$be" --step 2 "$BATS_TEST_TMPDIR/n.scn"
 		assert_success
+		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 2
+		assert_output --partial 'label="sh1, sh2  (1 mount)"'
+		assert_output --partial 'label="the outer shell of sh1, sh2  (1 mount)"'
+		# at the start sh1 alone is there, in the first namespace
+		run "$NSTEST" graph --backend "$be" --step 0 "$BATS_TEST_TMPDIR/n.scn"
+		assert_success
 		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 1
+	done
+}
+
+# The article's mount explosion runs in `unshare -m sh`; its prose says
+# the first namespace is left as it was (/ and /mntX), and `exit` returns
+# to it. While the inner shell runs, only the outer shell holds the first
+# namespace: it is drawn beside the inner one, named for that shell.
+@test "graph: a namespace only an outer shell holds is drawn (04-unbindable)" {
+	local be scn=$NSTEST_ROOT/scenarios/article/04-unbindable.scn
+	for be in kernel model; do
+		# after `mount --rbind / /home/cecilia` in the inner shell
+		run --separate-stderr "$NSTEST" graph --backend "$be" --step 6 "$scn"
+		assert_success
+		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 2
+		assert_output --partial 'label="# (the bare prompt)  (4 mounts)"'
+		assert_output --partial 'label="the outer shell of # (the bare prompt)  (2 mounts)"'
 	done
 }
