@@ -339,6 +339,14 @@ static bool pump(struct recorder *r, size_t i)
 		return false;
 	}
 	ns_reclog_feed(r->log, t->log, buf, (size_t)n);
+	/* a prompt (its mark ends in BEL): where the tools' mounts are now in
+	 * the namespace of the shell in front */
+	if (memchr(buf, '\a', (size_t)n)) {
+		pid_t fg = tcgetpgrp(t->master);
+
+		if (fg > 0)
+			ns_record_sandbox_note(&r->sb, fg);
+	}
 	if (t->peer >= 0 && ns_write_all(t->peer, buf, (size_t)n) < 0 && i) {
 		close(t->peer);
 		t->peer = -1;

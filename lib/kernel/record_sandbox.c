@@ -139,9 +139,18 @@ static int build(struct ns_buf *err)
 	return 0;
 }
 
-/* The tools' mounts, read from the sandbox's mountinfo: every mount but
- * the root. */
-static int read_hidden(pid_t pid, struct ns_hide *h, struct ns_buf *err)
+static bool has(const struct ns_lines *l, const char *s)
+{
+	for (size_t i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], s))
+			return true;
+	return false;
+}
+
+/* The mounts of pid's mountinfo that are the tools': with all, every
+ * mount but the root (the sandbox as made); else those on a device
+ * already known (copies that rbind or propagation made). */
+static int read_hidden(pid_t pid, struct ns_hide *h, bool all, struct ns_buf *err)
 {
 	char path[64], *text = NULL;
 	size_t len;
@@ -149,10 +158,10 @@ static int read_hidden(pid_t pid, struct ns_hide *h, struct ns_buf *err)
 	int r;
 
 	snprintf(path, sizeof(path), "/proc/%d/mountinfo", (int)pid);
-	r = ns_read_file(path, 1 << 20, &text, &len);
+	r = ns_read_file(path, 16 << 20, &text, &len);
 	if (r < 0) {
 		errno = -r;
-		return fail(err, path);
+		return err ? fail(err, path) : -1;
 	}
 	ns_lines_split(&lines, text, len);
 	for (size_t i = 0; i < lines.n; i++) {
@@ -163,14 +172,23 @@ static int read_hidden(pid_t pid, struct ns_hide *h, struct ns_buf *err)
 		if (sscanf(lines.v[i], "%*s %*s %63s %*s %4095s %4095[^\n]", dev, point, rest) != 3 ||
 		    !sep || sscanf(sep + 3, "%255s %4095s", fstype, source) != 2)
 			continue;
-		if (!strcmp(point, "/"))
+		if (all ? !strcmp(point, "/") : !has(&h->devs, dev))
 			continue;
-		ns_lines_push(&h->devs, dev);
-		ns_lines_push(&h->sources, source);
+		if (!has(&h->devs, dev))
+			ns_lines_push(&h->devs, dev);
+		if (!has(&h->sources, source))
+			ns_lines_push(&h->sources, source);
+		if (!has(&h->targets, point))
+			ns_lines_push(&h->targets, point);
 	}
 	ns_lines_free(&lines);
 	free(text);
 	return 0;
+}
+
+void ns_record_sandbox_note(struct ns_record_sandbox *rs, pid_t pid)
+{
+	read_hidden(pid, &rs->hide, false, NULL);
 }
 
 int ns_record_sandbox_new(struct ns_record_sandbox *rs, struct ns_buf *err)
@@ -226,7 +244,7 @@ int ns_record_sandbox_new(struct ns_record_sandbox *rs, struct ns_buf *err)
 		rs->mntns = open(path, O_RDONLY | O_CLOEXEC);
 		if (rs->mntns < 0)
 			fail(err, path);
-		else if (read_hidden(pid, &rs->hide, err) < 0) {
+		else if (read_hidden(pid, &rs->hide, true, err) < 0) {
 			close(rs->mntns);
 			rs->mntns = -1;
 		}

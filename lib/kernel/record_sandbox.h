@@ -13,6 +13,8 @@
 #ifndef NS_RECORD_SANDBOX_H
 #define NS_RECORD_SANDBOX_H
 
+#include <sys/types.h>
+
 #include "base/util.h"
 #include "scenario/hide.h"
 
@@ -29,6 +31,12 @@ int ns_record_sandbox_new(struct ns_record_sandbox *rs, struct ns_buf *err);
 /* In a process about to run a shell: move into the sandbox, at its root.
  * 0, or -1 with errno set. */
 int ns_record_sandbox_enter(const struct ns_record_sandbox *rs);
+
+/* The tools' mounts as process pid sees them now (a shell of the
+ * sandbox, in whatever namespace it moved to): their mount points are
+ * added to rs->hide.targets, for findmnt tables that show neither a
+ * source nor a device. */
+void ns_record_sandbox_note(struct ns_record_sandbox *rs, pid_t pid);
 
 void ns_record_sandbox_free(struct ns_record_sandbox *rs);
 

@@ -22,6 +22,7 @@ void ns_hide_free(struct ns_hide *h)
 {
 	ns_lines_free(&h->devs);
 	ns_lines_free(&h->sources);
+	ns_lines_free(&h->targets);
 	free(h->keep);
 	h->keep = NULL;
 }
@@ -347,7 +348,8 @@ static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, st
 				if (j == target && !below_keep(h, ns_buf_str(&cell), cell.len))
 					drop[i] = true;
 			} else if (in_list(&h->devs, ns_buf_str(&cell), cell.len) ||
-				   source_word(h, ns_buf_str(&cell), cell.len)) {
+				   source_word(h, ns_buf_str(&cell), cell.len) ||
+				   (j == target && in_list(&h->targets, ns_buf_str(&cell), cell.len))) {
 				drop[i] = true;
 			}
 			ns_buf_free(&cell);

@@ -19,13 +19,16 @@ struct ns_hide {
 	/* their mount sources: a row is theirs when a word is the source, or
 	 * the source and a bracket (findmnt's "/dev/vda[/usr]" of a bind) */
 	struct ns_lines sources;
+	/* their mount points, for a findmnt table that shows neither source
+	 * nor device (findmnt -o TARGET,PROPAGATION) */
+	struct ns_lines targets;
 	/* NULL, or the scratch directory: every mount whose mount point is
 	 * not strictly below it is dropped (DIR itself too: it was there
 	 * before the session) */
 	char *keep;
 	bool ellipsis;            /* write "..." where rows were dropped */
 };
-#define NS_HIDE_INIT { NS_LINES_INIT, NS_LINES_INIT, NULL, false }
+#define NS_HIDE_INIT { NS_LINES_INIT, NS_LINES_INIT, NS_LINES_INIT, NULL, false }
 
 void ns_hide_free(struct ns_hide *h);
 
