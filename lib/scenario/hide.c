@@ -255,6 +255,25 @@ static void draw_prefix(struct ns_buf *b, const size_t *depth, size_t m, size_t 
 	}
 }
 
+/* With a scratch directory, the "..." above the session's rows stands
+ * for the sandbox's root row on replay, which findmnt pads the columns
+ * for: the widths of its cells (the root stand-in /dev/sda1, a tmpfs)
+ * in the columns that print them the same on every run. */
+static size_t root_width(const struct words *hw, size_t j)
+{
+	static const struct { const char *col, *cell; } root[] = {
+		{ "TARGET", "/" }, { "SOURCE", "/dev/sda1" }, { "FSTYPE", "tmpfs" },
+		{ "OPTIONS", "rw,relatime" }, { "VFS-OPTIONS", "rw,relatime" },
+		{ "FS-OPTIONS", "rw" }, { "PROPAGATION", "private" }, { "FSROOT", "/" },
+		{ "SOURCES", "/dev/sda1" },
+	};
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(root); i++)
+		if (word_is(hw, j, root[i].col))
+			return strlen(root[i].cell);
+	return 0;
+}
+
 /* A findmnt table without h's rows, padded again. Returns the lines
  * dropped, or SIZE_MAX when the columns cannot be told apart. */
 static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, struct ns_lines *out)
@@ -264,7 +283,7 @@ static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, st
 	bool *gut, *drop = xcalloc(nl + 1, sizeof(*drop));
 	size_t *start, *end, *depth = xcalloc(nl + 1, sizeof(*depth));
 	bool *right;
-	size_t first = o->noheadings ? 0 : 1;
+	size_t first = o->noheadings ? 0 : 1, *w_min;
 	struct ns_lines res = NS_LINES_INIT;
 	struct words hw;
 
@@ -283,6 +302,7 @@ static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, st
 	start = xcalloc(width + 1, sizeof(*start));
 	end = xcalloc(width + 1, sizeof(*end));
 	right = xcalloc(width + 1, sizeof(*right));
+	w_min = xcalloc(width + 1, sizeof(*w_min));
 	for (size_t p = 0; p < width;) {
 		if (gut[p]) {
 			p++;
@@ -364,30 +384,36 @@ static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, st
 				for (size_t j = i + 1; j < nl && depth[j] > depth[i]; j++)
 					drop[j] = true;
 		if (h->keep) {
+			/* each row's depth: 1 and its kept ancestors */
 			size_t stack[256], sp = 0;
 			bool kept[256];
 
 			for (size_t i = first; i < nl; i++) {
-				size_t k = 0;
+				size_t k = 0, was = depth[i];
 
-				while (sp && depth[stack[sp - 1]] >= depth[i])
+				while (sp && stack[sp - 1] >= was)
 					sp--;
 				for (size_t s = 0; s < sp; s++)
 					k += kept[s];
 				if (sp < 256) {
 					kept[sp] = !drop[i];
-					stack[sp++] = i;
+					stack[sp++] = was;
 				}
 				depth[i] = 1 + k;
 			}
 		}
 	}
 	/* the rows that stay, as cells */
+	if (h->keep && !o->noheadings)
+		for (size_t j = 0; j < ncol; j++)
+			w_min[j] = root_width(&hw, j);
 	{
 		size_t m = 0, *rows = xcalloc(nl + 1, sizeof(*rows)), *rdepth;
 		size_t *w = xcalloc(ncol + 1, sizeof(*w));
 		char ***cells = xcalloc(nl + 1, sizeof(*cells));
 
+		for (size_t j = 0; j < ncol; j++)
+			w[j] = w_min[j];
 		for (size_t i = 0; i < nl; i++)
 			if (!drop[i])
 				rows[m++] = i;
@@ -483,6 +509,7 @@ done:
 	free(start);
 	free(end);
 	free(right);
+	free(w_min);
 	return dropped;
 }
 

@@ -137,11 +137,12 @@ TEST(scratch_directory)
 		  "│   └─/mnt/lab/a/b        none     tmpfs  rw,relatime\n"
 		  "└─/var/lib/something-long x        tmpfs  rw\n", NULL);
 	is_str(got,
-	       "TARGET           SOURCE FSTYPE OPTIONS\n"
+	       "TARGET           SOURCE    FSTYPE OPTIONS\n"
 	       "...\n"
-	       "└─/mnt/lab/a     none   tmpfs  rw,relatime\n"
-	       "  └─/mnt/lab/a/b none   tmpfs  rw,relatime\n"
-	       "...\n", "scratch: the session's rows under the root, '...' for the host's");
+	       "└─/mnt/lab/a     none      tmpfs  rw,relatime\n"
+	       "  └─/mnt/lab/a/b none      tmpfs  rw,relatime\n"
+	       "...\n", "scratch: the session's rows under the root, '...' for the host's, "
+	       "SOURCE as wide as the sandbox's root row that '...' stands for");
 	free(got);
 	got = run(&h, "cat /proc/self/mountinfo",
 		  "27 1 254:0 / / rw - ext4 /dev/vda rw\n"
