@@ -187,6 +187,7 @@ struct recorder {
 	struct term t[REC_TERMS];
 	size_t nt;
 	int listen;
+	int asking;           /* a connection that has not asked to join yet */
 	struct sockaddr_un sa;
 };
 
@@ -308,6 +309,10 @@ static void end_all(struct recorder *r)
 				;
 			r->t[i].pid = 0;
 		}
+	if (r->asking >= 0) {
+		close(r->asking);
+		r->asking = -1;
+	}
 	if (r->listen >= 0) {
 		close(r->listen);
 		unlink(r->sa.sun_path);
@@ -358,12 +363,13 @@ static bool pump(struct recorder *r, size_t i)
 static int record_loop(struct recorder *r)
 {
 	for (;;) {
-		struct pollfd p[2 * REC_TERMS + 3];
+		struct pollfd p[2 * REC_TERMS + 4];
 		size_t np = 0, base;
 
 		p[np++] = (struct pollfd){ sig_pipe[0], POLLIN, 0 };
 		p[np++] = (struct pollfd){ r->listen, POLLIN, 0 };
 		p[np++] = (struct pollfd){ r->t[0].master >= 0 ? STDIN_FILENO : -1, POLLIN, 0 };
+		p[np++] = (struct pollfd){ r->asking, POLLIN, 0 };
 		base = np;
 		for (size_t i = 0; i < r->nt; i++) {
 			p[np++] = (struct pollfd){ r->t[i].master, POLLIN, 0 };
@@ -414,16 +420,26 @@ static int record_loop(struct recorder *r)
 				 * terminal's end of input tells it */
 				ns_write_all(r->t[0].master, "\004", 1);
 		}
-		if (p[1].revents & POLLIN) {
-			int c = accept4(r->listen, NULL, NULL, SOCK_CLOEXEC);
+		if (p[3].fd >= 0 && p[3].revents) {
+			/* a joiner says 'J' first; a recorder that only looked
+			 * whether this file is being recorded says nothing */
 			struct ns_buf err = NS_BUF_INIT;
+			char c = 0;
+			int fd = r->asking;
 
-			if (c >= 0 && spawn(r, c, &err) < 0) {
-				dprintf(c, "nstest record: %s\r\n", ns_buf_str(&err));
-				close(c);
+			r->asking = -1;
+			if (read(fd, &c, 1) == 1 && c == 'J') {
+				if (spawn(r, fd, &err) < 0) {
+					dprintf(fd, "nstest record: %s\r\n", ns_buf_str(&err));
+					close(fd);
+				}
+			} else {
+				close(fd);
 			}
 			ns_buf_free(&err);
 		}
+		if ((p[1].revents & POLLIN) && r->asking < 0)
+			r->asking = accept4(r->listen, NULL, NULL, SOCK_CLOEXEC);
 	}
 }
 
@@ -647,6 +663,7 @@ static int record(const char *file)
 
 	memset(&r, 0, sizeof(r));
 	r.listen = -1;
+	r.asking = -1;
 	if (geteuid() != 0) {
 		fprintf(stderr, "nstest: error: record needs root: its shell mounts in a sandbox of its own\n");
 		return EXIT_USAGE;
@@ -725,8 +742,10 @@ static int join(const char *file)
 			close(s);
 		return EXIT_USAGE;
 	}
-	if (catch_signals() < 0)
+	if (catch_signals() < 0 || ns_write_all(s, "J", 1) < 0) {
+		close(s);
 		return EXIT_USAGE;
+	}
 	raw_terminal();
 	for (;;) {
 		struct pollfd p[3] = {
