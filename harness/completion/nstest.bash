@@ -52,6 +52,9 @@ _nstest()
 	-o | --output | --report | --html | --out | --vs-kernel)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
 		return ;;
+	--scratch)
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
+		return ;;
 	-t | --timeout | -j | --jobs | --repeat | --seed | --count | --time | --steps | \
 	--terminals | --shard | --filter | --step | --after | --batch | --first | --shrink | --start)
 		return ;;
