@@ -19,6 +19,7 @@
  * says where nstest differs. */
 #include "harness.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -177,6 +178,7 @@ static int socket_path(const char *file, struct sockaddr_un *sa, struct ns_buf *
 struct term {
 	int master;           /* -1: gone */
 	pid_t pid;            /* the shell; 0 once reaped */
+	pid_t sid;            /* its session, which its jobs stay in */
 	int peer;             /* where its output goes: stdout, or a joiner's socket */
 	size_t log;           /* its index in the reclog */
 };
@@ -277,16 +279,45 @@ static int spawn(struct recorder *r, int peer, struct ns_buf *err)
 	free(slave);
 	t = &r->t[r->nt++];
 	t->master = m;
-	t->pid = pid;
+	t->pid = t->sid = pid;
 	t->peer = peer;
 	t->log = ns_reclog_terminal(r->log);
 	return 0;
 }
 
+/* Every process of the session a shell leads: its background jobs have
+ * process groups of their own. */
+static void kill_session(pid_t sid)
+{
+	DIR *d = opendir("/proc");
+	struct dirent *e;
+
+	if (!d)
+		return;
+	while ((e = readdir(d))) {
+		char path[300], *text = NULL, *p;
+		size_t len;
+		long sess = 0;
+		pid_t pid = (pid_t)atol(e->d_name);
+
+		if (pid <= 0)
+			continue;
+		snprintf(path, sizeof(path), "/proc/%d/stat", (int)pid);
+		if (ns_read_file(path, 4096, &text, &len) < 0)
+			continue;
+		/* pid (comm) state ppid pgrp session: comm may hold blanks */
+		p = strrchr(text, ')');
+		if (p && sscanf(p + 1, " %*c %*d %*d %ld", &sess) == 1 && sess == sid)
+			kill(pid, SIGKILL);
+		free(text);
+	}
+	closedir(d);
+}
+
 static void hang_up(struct term *t)
 {
-	if (t->pid > 0)
-		kill(-t->pid, SIGKILL);
+	if (t->sid > 0)
+		kill_session(t->sid);
 	if (t->master >= 0) {
 		close(t->master);
 		t->master = -1;
@@ -388,6 +419,26 @@ static int record_loop(struct recorder *r)
 			if (sig_seen)
 				return -1;
 			reap(r);
+			if (r->t[0].pid == 0 && r->t[0].master >= 0) {
+				/* the first shell is gone; what it printed is in
+				 * the pty already, even if a process it left
+				 * behind keeps the pty open */
+				fcntl(r->t[0].master, F_SETFL, O_NONBLOCK);
+				while (r->t[0].master >= 0) {
+					char buf[8192];
+					ssize_t n = read(r->t[0].master, buf, sizeof(buf));
+
+					if (n > 0) {
+						ns_reclog_feed(r->log, r->t[0].log, buf, (size_t)n);
+						ns_write_all(r->t[0].peer, buf, (size_t)n);
+						continue;
+					}
+					ns_reclog_end(r->log, r->t[0].log);
+					close(r->t[0].master);
+					r->t[0].master = -1;
+				}
+				return 0;
+			}
 		}
 		for (size_t i = 0; i < r->nt; i++) {
 			struct pollfd *pm = &p[base + 2 * i], *pp = &p[base + 2 * i + 1];
@@ -782,6 +833,8 @@ static int join(const char *file)
 	}
 	restore_terminal();
 	close(s);
+	if (!sig_seen)
+		fprintf(stderr, "\nnstest record: the recording of %s ended\n", file);
 	return sig_seen ? 128 + (int)sig_seen : EXIT_PASS;
 }
 
