@@ -113,6 +113,14 @@ static int catch_signals(void)
 	return 0;
 }
 
+static void uncatch_signals(void)
+{
+	static const int sigs[] = { SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGCHLD, SIGWINCH };
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(sigs); i++)
+		signal(sigs[i], SIG_DFL);
+}
+
 /* ---- the user's terminal ---- */
 
 static struct termios saved_tio;
@@ -752,6 +760,8 @@ static int record(const char *file)
 	rc = record_loop(&r);
 	restore_terminal();
 	end_all(&r);
+	/* the replay's runner waits for its workers as it would anywhere */
+	uncatch_signals();
 	if (rc < 0) {
 		fprintf(stderr, "nstest record: stopped by signal %d: nothing written\n", (int)sig_seen);
 		ns_reclog_free(r.log);

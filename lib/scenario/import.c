@@ -278,13 +278,19 @@ static void hide_rows(struct items *it, const struct ns_hide *h, struct ns_buf *
 			i++;
 			continue;
 		}
-		c = last = res.n;
-		add(&res, COMMAND, it->v[i].text, it->v[i].line, 0);
-		res.v[c].plen = it->v[i].plen;
 		while (k < it->n && it->v[k].kind == OUTPUT)
 			ns_lines_push(&lines, it->v[k++].text);
 		first = k > i + 1 ? it->v[i + 1].line : it->v[i].line;
 		dropped = ns_hide_output(h, it->v[i].text + it->v[i].plen, &lines, &unsure);
+		if (unsure)
+			/* said in the file too, at the step */
+			add(&res, PROSE, xasprintf("Not carried over as it should be (log line %d): the output of `%s` "
+						   "may still show mounts outside the session (its columns could not be "
+						   "told apart); edit its block.", it->v[i].line,
+						   it->v[i].text + it->v[i].plen), it->v[i].line, 0);
+		c = last = res.n;
+		add(&res, COMMAND, it->v[i].text, it->v[i].line, 0);
+		res.v[c].plen = it->v[i].plen;
 		if (dropped)
 			ns_buf_addf(notes, "log lines %d-%d: %zu line%s of mounts outside the session left out of `%s`%s\n",
 				    first, it->v[k - 1].line, dropped, dropped == 1 ? "" : "s",

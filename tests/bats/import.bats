@@ -160,3 +160,12 @@ EOF_TYPED
 	assert_output --partial "--scratch needs an absolute directory"
 	assert_host_unchanged
 }
+
+@test "import --scratch: a findmnt table whose columns cannot be told apart is named in the file, at its step, and on standard error" {
+	printf '%s\n' 'x# findmnt' 'TARGET SOURCE' '/ /dev/vda' '/mnt/lab/a none' >"$BATS_TEST_TMPDIR/log"
+	run --separate-stderr "$NSTEST" import --scratch /mnt/lab "$BATS_TEST_TMPDIR/log"
+	assert_success
+	assert_line 'Not carried over as it should be (log line 1): the output of `findmnt` may still show mounts outside the session (its columns could not be told apart); edit its block.'
+	assert_line '    x# findmnt'
+	[[ $stderr == *"log line 1: \`findmnt\` may still show mounts outside the session"* ]] || fail "stderr: $stderr"
+}
