@@ -123,6 +123,26 @@ EOF_TYPED
 	assert_host_unchanged
 }
 
+@test "record: a joiner's window closing ends its shell and jobs; the recording goes on, with its steps" {
+	cd "$SCN_DIR"
+	run --separate-stderr drive join.scn <<'EOF_TYPED'
+1 mkdir /a && mount -t tmpfs a /a && mount --make-shared /a
+2 mkdir /a/b && mount -t tmpfs b /a/b
+2 sleep 1000 &
+close 2
+1 findmnt -no TARGET /a/b
+end
+EOF_TYPED
+	assert_success
+	run cat join.scn
+	assert_line '    sh2# mkdir /a/b && mount -t tmpfs b /a/b'
+	assert_line '    /a/b'
+	run "$NSTEST" run join.scn
+	assert_success
+	no_recorded_shell || fail "a recorded shell survived"
+	assert_host_unchanged
+}
+
 @test "record: --join with no recording, a missing file name, --help" {
 	run --separate-stderr "$NSTEST" record --join "$SCN_DIR/none.scn"
 	assert_failure 2
