@@ -17,6 +17,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 void ns_hide_free(struct ns_hide *h)
 {
@@ -172,8 +173,36 @@ struct fm_opts {
 	bool findmnt;        /* findmnt alone, into the terminal */
 	bool noheadings, tree, padded;
 	bool columns;        /* -o given */
+	size_t target;       /* with -o: TARGET's column, SIZE_MAX for none */
+	char names[512];     /* -o's list as given; "" for the defaults */
 	bool df;
 };
+
+/* -o LIST: where TARGET is in it ("+COLS" adds to the defaults, which
+ * start with it). */
+static void output_list(struct fm_opts *o, const char *v, size_t n)
+{
+	size_t col = 0;
+
+	o->columns = true;
+	snprintf(o->names, sizeof(o->names), "%.*s", (int)n, v);
+	if (n && v[0] == '+') {
+		o->target = 0;
+		return;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t k = 0;
+
+		while (i + k < n && v[i + k] != ',')
+			k++;
+		if (k == 6 && !strncasecmp(v + i, "TARGET", 6)) {
+			o->target = col;
+			return;
+		}
+		col++;
+		i += k + 1;
+	}
+}
 
 static void read_findmnt(const char *cmdline, struct fm_opts *o)
 {
@@ -181,6 +210,7 @@ static void read_findmnt(const char *cmdline, struct fm_opts *o)
 	size_t i = 0;
 
 	memset(o, 0, sizeof(*o));
+	o->target = SIZE_MAX;
 	if (strpbrk(cmdline, "|;&<>`$"))
 		return;
 	split_words(cmdline, &w);
@@ -203,8 +233,14 @@ static void read_findmnt(const char *cmdline, struct fm_opts *o)
 				o->tree = o->padded = false;
 			else if (LONG("--df"))
 				o->df = true, o->tree = false;
-			else if (LONG("--output"))
-				o->columns = true;
+			else if (LONG("--output")) {
+				const char *eq = memchr(a, '=', n);
+
+				if (eq)
+					output_list(o, eq + 1, (size_t)(a + n - eq - 1));
+				else if (i + 1 < w.count)
+					output_list(o, w.w[i + 1], w.n[i + 1]);
+			}
 #undef LONG
 			continue;
 		}
@@ -221,8 +257,12 @@ static void read_findmnt(const char *cmdline, struct fm_opts *o)
 				o->tree = o->padded = false;
 			else if (c == 'D')
 				o->df = true, o->tree = false;
-			if (c == 'o')
-				o->columns = true;
+			if (c == 'o') {
+				if (k + 1 < n)
+					output_list(o, a + k + 1, n - k - 1);
+				else if (i + 1 < w.count)
+					output_list(o, w.w[i + 1], w.n[i + 1]);
+			}
 			if (strchr("oOtSTNFMdw", c)) {
 				if (k + 1 == n)
 					i++;
@@ -274,6 +314,32 @@ static size_t root_width(const struct words *hw, size_t j)
 	return 0;
 }
 
+/* Without headings findmnt still pads each column to its heading's
+ * width: the names of -o's list, or of the default columns. */
+static void heading_widths(const struct fm_opts *o, size_t *w, size_t ncol)
+{
+	char list[600];
+	size_t j = 0;
+
+	if (!o->names[0] || o->names[0] == '+')
+		snprintf(list, sizeof(list), "%s%s",
+			 o->df ? "SOURCE,FSTYPE,SIZE,USED,AVAIL,USE%,TARGET" : "TARGET,SOURCE,FSTYPE,OPTIONS",
+			 o->names[0] ? o->names : "");
+	else
+		snprintf(list, sizeof(list), "%s", o->names);
+	for (char *p = list, *c; j < ncol && (c = strsep(&p, ",+")); ) {
+		if (!*c)
+			continue;
+		if (strlen(c) > w[j])
+			w[j] = strlen(c);
+		j++;
+	}
+	if (j != ncol)
+		/* a list this does not read as findmnt does: no widths */
+		for (size_t k = 0; k < ncol; k++)
+			w[k] = 0;
+}
+
 /* A findmnt table without h's rows, padded again. Returns the lines
  * dropped, or SIZE_MAX when the columns cannot be told apart. */
 static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, struct ns_lines *out)
@@ -322,6 +388,8 @@ static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, st
 				target = j;
 	} else if (!o->columns) {
 		target = o->df ? ncol - 1 : 0;
+	} else if (o->target < ncol && !(o->df && o->target == 0)) {
+		target = o->target;
 	}
 	if (h->keep && target == SIZE_MAX)
 		goto fail;
@@ -407,6 +475,8 @@ static size_t findmnt_table(const struct ns_hide *h, const struct fm_opts *o, st
 	if (h->keep && !o->noheadings)
 		for (size_t j = 0; j < ncol; j++)
 			w_min[j] = root_width(&hw, j);
+	if (o->noheadings)
+		heading_widths(o, w_min, ncol);
 	{
 		size_t m = 0, *rows = xcalloc(nl + 1, sizeof(*rows)), *rdepth;
 		size_t *w = xcalloc(ncol + 1, sizeof(*w));

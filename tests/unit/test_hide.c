@@ -26,6 +26,8 @@ static char *run(const struct ns_hide *h, const char *cmd, const char *text, siz
 
 static void tools(struct ns_hide *h)
 {
+	ns_lines_push(&h->targets, "/usr");
+	ns_lines_push(&h->targets, "/proc");
 	ns_lines_push(&h->devs, "254:0");
 	ns_lines_push(&h->sources, "/dev/vda");
 	ns_lines_push(&h->devs, "0:44");
@@ -89,6 +91,20 @@ TEST(findmnt_list_right_aligned)
 		  "/dev/vda[/usr] /usr\n"
 		  "lab            /a\n", NULL);
 	is_str(got, "/dev/sda1 /\nlab       /a\n", "no headings");
+	free(got);
+	got = run(&h, "findmnt -no TARGET,PROPAGATION",
+		  "/       private\n"
+		  "├─/usr  private\n"
+		  "├─/proc private\n"
+		  "└─/a    private\n", NULL);
+	is_str(got, "/      private\n└─/a   private\n",
+	       "no headings: a column is still as wide as its heading, as findmnt pads it");
+	free(got);
+	got = run(&h, "findmnt -no PROPAGATION,TARGET",
+		  "private /\n"
+		  "private /usr\n"
+		  "shared  /a\n", NULL);
+	is_str(got, "private     /\nshared      /a\n", "no headings, -o: TARGET found in the list");
 	free(got);
 	got = run(&h, "findmnt | grep a",
 		  "/dev/vda[/usr] /usr\nlab   /a\n", NULL);
