@@ -47,7 +47,7 @@ busy
 1 ^C echo typed and cancelled
 end
 EOF_TYPED
-	assert_success
+	((status == 0)) || fail "record-drive: status $status: $stderr"
 	[[ $stderr == *"lab.scn written; it replays"* ]] || fail "stderr: $stderr"
 	run cat lab.scn
 	assert_line '    sh1# mount --make-shared /mnt/lab/a; mount --bind /mnt/lab/a /mnt/lab/b'
@@ -93,7 +93,7 @@ EOF_TYPED
 1 sudo findmnt -no TARGET /a
 end
 EOF_TYPED
-	assert_success
+	((status == 0)) || fail "record-drive: status $status: $stderr"
 	[[ $stderr == *"1 block of sudo.scn holds nstest's output"* ]] || fail "stderr: $stderr"
 	run cat sudo.scn
 	assert_line 'nstest prints otherwise than the real tools at the next command: its block'
@@ -133,7 +133,7 @@ close 2
 1 findmnt -no TARGET /a/b
 end
 EOF_TYPED
-	assert_success
+	((status == 0)) || fail "record-drive: status $status: $stderr"
 	run cat join.scn
 	assert_line '    sh2# mkdir /a/b && mount -t tmpfs b /a/b'
 	assert_line '    /a/b'
