@@ -10,12 +10,13 @@
 #include <unistd.h>
 
 #include "base/outfile.h"
+#include "scenario/hide.h"
 #include "scenario/import.h"
 
 #define LOG_MAX (64u << 20)
 
 static const char import_help[] =
-	"usage: nstest import [-o FILE] LOG\n"
+	"usage: nstest import [-o FILE] [--scratch DIR] LOG\n"
 	"Write a terminal's log as a scenario: a script(1) typescript, a tmux capture\n"
 	"(capture-pane -p) or a copy of the screen; LOG '-' is standard input. Prompts\n"
 	"(NAME# , USER@HOST:PATH# , [USER@HOST PATH]# , with $ too) start commands, the\n"
@@ -25,6 +26,10 @@ static const char import_help[] =
 	"and named on standard error; none is dropped.\n"
 	"\n"
 	"  -o, --output FILE    write the scenario to FILE (default: standard output)\n"
+	"      --scratch DIR    the session worked below DIR: leave every mount whose\n"
+	"                       mount point is not below DIR (the host's, DIR's own) out\n"
+	"                       of mountinfo, mount and findmnt views, '...' in its place,\n"
+	"                       findmnt's columns padded again; paths stay as they were\n"
 	"  -h, --help           this help\n"
 	"Exit status: 0 written, 2 usage, a log that cannot be read, or a write error.\n"
 	"Example: script -q -c bash session.log; nstest import -o session.scn session.log\n";
@@ -34,9 +39,11 @@ int cmd_import(int argc, char **argv)
 	static const struct option longopts[] = {
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
+		{ "scratch", required_argument, NULL, 'S' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *log;
+	struct ns_hide hide = NS_HIDE_INIT;
 	struct ns_buf scn = NS_BUF_INIT, notes = NS_BUF_INIT;
 	char *text = NULL;
 	size_t len = 0;
@@ -52,16 +59,29 @@ int cmd_import(int argc, char **argv)
 		case 'o':
 			output = optarg;
 			break;
+		case 'S':
+			if (optarg[0] != '/') {
+				usage_error("import: --scratch needs an absolute directory, as the log's paths are: '%s'", optarg);
+				ns_hide_free(&hide);
+				return EXIT_USAGE;
+			}
+			free(hide.keep);
+			hide.keep = xstrdup(optarg);
+			hide.ellipsis = true;
+			break;
 		case ':':
 			usage_error("import: option %s needs an argument", argv[optind - 1]);
+			ns_hide_free(&hide);
 			return EXIT_USAGE;
 		default:
 			unknown_option("import", argv[optind - 1], longopts);
+			ns_hide_free(&hide);
 			return EXIT_USAGE;
 		}
 	}
 	if (argc - optind != 1) {
 		usage_error("import needs exactly one log file ('-' for standard input)");
+		ns_hide_free(&hide);
 		return EXIT_USAGE;
 	}
 	log = argv[optind];
@@ -70,11 +90,13 @@ int cmd_import(int argc, char **argv)
 		fprintf(stderr, "nstest: error: %s: %s\n", log, strerror(fd < 0 ? errno : -r));
 		if (fd > STDIN_FILENO)
 			close(fd);
+		ns_hide_free(&hide);
 		return EXIT_USAGE;
 	}
 	if (fd > STDIN_FILENO)
 		close(fd);
-	ns_import_log(text, len, strcmp(log, "-") ? log : "standard input", &scn, &notes);
+	ns_import_log_hide(text, len, strcmp(log, "-") ? log : "standard input",
+			   hide.keep ? &hide : NULL, &scn, &notes);
 	for (const char *p = ns_buf_str(&notes); *p;) {
 		size_t n = strcspn(p, "\n");
 
@@ -90,5 +112,6 @@ int cmd_import(int argc, char **argv)
 	free(text);
 	ns_buf_free(&scn);
 	ns_buf_free(&notes);
+	ns_hide_free(&hide);
 	return status;
 }

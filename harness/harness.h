@@ -23,6 +23,7 @@ int cmd_fuzz(int argc, char **argv);   /* cmd_fuzz.c */
 int cmd_graph(int argc, char **argv);  /* cmd_graph.c */
 int cmd_export(int argc, char **argv); /* cmd_export.c */
 int cmd_import(int argc, char **argv); /* cmd_import.c */
+int cmd_record(int argc, char **argv); /* cmd_record.c */
 
 /* Expand files and folders (recursively, sorted) into .scn paths.
  * Returns 0, or -1 after printing why. */

@@ -19,7 +19,8 @@ static const char usage_text[] =
 	"       nstest lint PATH...\n"
 	"       nstest fuzz [OPTION...]\n"
 	"       nstest export --c FILE [-o OUT]\n"
-	"       nstest import [-o FILE] LOG\n"
+	"       nstest import [-o FILE] [--scratch DIR] LOG\n"
+	"       nstest record [--join] FILE\n"
 	"       nstest help [COMMAND] | --help | --version | version\n"
 	"\n"
 	"  run    run scenario files (folders are searched for *.scn, sorted)\n"
@@ -30,6 +31,8 @@ static const char usage_text[] =
 	"         write each divergence as a scenario file\n"
 	"  export write one scenario as a standalone C program that replays and checks it\n"
 	"  import write a terminal's log (script(1), tmux, a copy) as a scenario\n"
+	"  record record an interactive shell in a sandbox as a scenario (--join: another\n"
+	"         terminal of a running recording)\n"
 	"  help   this text, or with COMMAND that command's options (as COMMAND --help)\n"
 	"  version  nstest's version (also -V, --version)\n"
 	"\n"
@@ -109,12 +112,13 @@ static const struct {
 	{ "fuzz", cmd_fuzz },
 	{ "export", cmd_export },
 	{ "import", cmd_import },
+	{ "record", cmd_record },
 };
 
 /* What may come where a command goes: the commands, help and version,
  * for "did you mean". */
 static const char *const command_words[] = {
-	"run", "show", "graph", "lint", "fuzz", "export", "import", "help", "version",
+	"run", "show", "graph", "lint", "fuzz", "export", "import", "record", "help", "version",
 	"--help", "--version",
 };
 

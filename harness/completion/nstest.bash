@@ -26,12 +26,12 @@ _nstest()
 		[[ ${COMP_WORDS[i]} != -* ]] && { cmd=${COMP_WORDS[i]}; break; }
 	done
 	if [[ -z $cmd ]]; then
-		mapfile -t COMPREPLY < <(compgen -W "run show graph lint fuzz export help version --help --version" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "run show graph lint fuzz export import record help version --help --version" -- "$cur")
 		return
 	fi
 	case $cmd in
 	help)
-		mapfile -t COMPREPLY < <(compgen -W "run show graph lint fuzz export" -- "$cur")
+		mapfile -t COMPREPLY < <(compgen -W "run show graph lint fuzz export import record" -- "$cur")
 		return ;;
 	version) return ;;
 	esac
@@ -51,6 +51,9 @@ _nstest()
 		return ;;
 	-o | --output | --report | --html | --out | --vs-kernel)
 		mapfile -t COMPREPLY < <(compgen -f -- "$cur")
+		return ;;
+	--scratch)
+		mapfile -t COMPREPLY < <(compgen -d -- "$cur")
 		return ;;
 	-t | --timeout | -j | --jobs | --repeat | --seed | --count | --time | --steps | \
 	--terminals | --shard | --filter | --step | --after | --batch | --first | --shrink | --start)

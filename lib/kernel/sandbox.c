@@ -174,6 +174,21 @@ static int tiny_root(struct ns_buf *err)
 	return pivot_here(err);
 }
 
+int ns_sandbox_private_ns(struct ns_buf *err)
+{
+	return private_namespace(err);
+}
+
+const char *ns_sandbox_staging_dir(void)
+{
+	return staging_dir();
+}
+
+int ns_sandbox_pivot_here(struct ns_buf *err)
+{
+	return pivot_here(err);
+}
+
 int ns_sandbox_base(bool userns, int *procfd, struct ns_buf *err)
 {
 	if (userns && enter_userns(err) < 0)

@@ -31,6 +31,15 @@ int ns_sandbox_base(bool userns, int *procfd, struct ns_buf *err);
 int ns_sandbox_enter(const struct ns_scenario *sc, const struct ns_run_opts *o,
 		     int procfd, struct ns_sandbox *sb, struct ns_buf *err);
 
+/* What a sandbox is made with, for the recording's (record_sandbox.c):
+ * a mount namespace of the caller's own, made rprivate before anything is
+ * mounted; the directory a new root waits in before the pivot (NULL for
+ * none); the pivot to what is mounted on the current directory, the old
+ * root detached. 0, or -1 with a message in err. */
+int ns_sandbox_private_ns(struct ns_buf *err);
+const char *ns_sandbox_staging_dir(void);
+int ns_sandbox_pivot_here(struct ns_buf *err);
+
 /* Let go of the sandbox's fds (its stand-ins, its procfs handle). */
 void ns_sandbox_free(struct ns_sandbox *sb);
 

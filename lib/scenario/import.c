@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "scenario/hide.h"
 #include "scenario/scenario.h"
 
 #define IMPORT_ROUNDS 64      /* commands turned to prose, one a round at most */
@@ -28,10 +29,24 @@ char *ns_import_clean_line(const char *s, size_t len)
 		if (c == 0x1b && i + 1 < len) {
 			i++;
 			if (s[i] == '[') {
-				/* CSI: parameters, then a final byte @ to ~ */
-				while (i + 1 < len && !(s[i + 1] >= 0x40 && s[i + 1] <= 0x7e))
+				/* CSI: parameters, then a final byte @ to ~. Line
+				 * editors move with C and D and erase with K. */
+				size_t n = 0;
+
+				while (i + 1 < len && !(s[i + 1] >= 0x40 && s[i + 1] <= 0x7e)) {
+					if (s[i + 1] >= '0' && s[i + 1] <= '9' && n < 10000)
+						n = n * 10 + (size_t)(s[i + 1] - '0');
 					i++;
+				}
 				i++;
+				if (i < len && s[i] == 'K' && n == 0 && cur < b.len)
+					ns_buf_truncate(&b, cur);
+				else if (i < len && s[i] == 'D')
+					cur -= cur < (n ? n : 1) ? cur : (n ? n : 1);
+				else if (i < len && s[i] == 'C')
+					for (size_t k = 0; k < (n ? n : 1); k++)
+						if (++cur > b.len)
+							ns_buf_addc(&b, ' ');
 			} else if (s[i] == ']') {
 				/* OSC (a window title): to BEL or ESC \ */
 				while (i + 1 < len && s[i + 1] != '\a' &&
@@ -245,12 +260,69 @@ static size_t erring_command(struct items *it, const char *msg, char **why)
 	return SIZE_MAX;
 }
 
+/* Drop hidden mounts from each command's output (hide.h), naming the
+ * log lines that went and the outputs that may still show some. */
+static void hide_rows(struct items *it, const struct ns_hide *h, struct ns_buf *notes)
+{
+	struct items res = { NULL, 0, 0 };
+	size_t last = 0;
+
+	for (size_t i = 0; i < it->n;) {
+		struct ns_lines lines = NS_LINES_INIT;
+		size_t k = i + 1, c, dropped;
+		int first;
+		bool unsure;
+
+		if (it->v[i].kind != COMMAND) {
+			add(&res, it->v[i].kind, it->v[i].text, it->v[i].line, last);
+			i++;
+			continue;
+		}
+		while (k < it->n && it->v[k].kind == OUTPUT)
+			ns_lines_push(&lines, it->v[k++].text);
+		first = k > i + 1 ? it->v[i + 1].line : it->v[i].line;
+		dropped = ns_hide_output(h, it->v[i].text + it->v[i].plen, &lines, &unsure);
+		if (unsure)
+			/* said in the file too, at the step */
+			add(&res, PROSE, xasprintf("Not carried over as it should be (log line %d): the output of `%s` "
+						   "may still show mounts outside the session (its columns could not be "
+						   "told apart); edit its block.", it->v[i].line,
+						   it->v[i].text + it->v[i].plen), it->v[i].line, 0);
+		c = last = res.n;
+		add(&res, COMMAND, it->v[i].text, it->v[i].line, 0);
+		res.v[c].plen = it->v[i].plen;
+		if (dropped)
+			ns_buf_addf(notes, "log lines %d-%d: %zu line%s of mounts outside the session left out of `%s`%s\n",
+				    first, it->v[k - 1].line, dropped, dropped == 1 ? "" : "s",
+				    it->v[i].text + it->v[i].plen, h->ellipsis ? " (written '...')" : "");
+		if (unsure)
+			ns_buf_addf(notes, "log line %d: `%s` may still show mounts outside the session: its columns could not be told apart\n",
+				    it->v[i].line, it->v[i].text + it->v[i].plen);
+		for (size_t j = 0; j < lines.n; j++)
+			add(&res, OUTPUT, xstrdup(lines.v[j]), first + (int)j, c);
+		for (size_t j = i + 1; j < k; j++)
+			free(it->v[j].text);
+		ns_lines_free(&lines);
+		i = k;
+	}
+	free(it->v);
+	*it = res;
+}
+
 void ns_import_log(const char *text, size_t len, const char *name, struct ns_buf *out,
 		   struct ns_buf *notes)
+{
+	ns_import_log_hide(text, len, name, NULL, out, notes);
+}
+
+void ns_import_log_hide(const char *text, size_t len, const char *name,
+			const struct ns_hide *hide, struct ns_buf *out, struct ns_buf *notes)
 {
 	struct items it = { NULL, 0, 0 };
 
 	read_log(text, len, &it);
+	if (hide)
+		hide_rows(&it, hide, notes);
 	for (int round = 0; round <= IMPORT_ROUNDS; round++) {
 		struct ns_diag diag = { NULL, 0 };
 		struct ns_scenario *sc;

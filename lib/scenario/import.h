@@ -16,6 +16,13 @@
 void ns_import_log(const char *text, size_t len, const char *name, struct ns_buf *out,
 		   struct ns_buf *notes);
 
+/* The same, with the rows of hide's mounts dropped from every output
+ * (hide.h, `nstest import --scratch`, `nstest record`); notes also name
+ * the log lines that went. hide may be NULL. */
+struct ns_hide;
+void ns_import_log_hide(const char *text, size_t len, const char *name,
+			const struct ns_hide *hide, struct ns_buf *out, struct ns_buf *notes);
+
 /* One log line as the terminal showed it: escape sequences out, a
  * carriage return back to the line's start and a backspace one column
  * left, the text after them written over what was there. */

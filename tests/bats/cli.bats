@@ -1354,7 +1354,9 @@ complete_words() {
 
 @test "completion (bash): commands, each command's options, --backend, --quirk, --format, --color values, scenario paths" {
 	run complete_words r
-	assert_output "run"
+	assert_output "$(printf '%s\n' run record)"
+	run complete_words rec
+	assert_output "record"
 	run complete_words he
 	assert_output "help"
 	run complete_words run --form

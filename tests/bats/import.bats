@@ -110,3 +110,64 @@ EOF_TYPED
 	assert_success
 	assert_output --partial "usage: nstest import"
 }
+
+@test "import --scratch: a session that saw the host's mounts replays once they are left out ('...'), findmnt padded again; without --scratch it does not" {
+	# the session works below /mnt/lab, on the scratch tmpfs that record()
+	# mounts on /mnt in a namespace of its own: every other mount it sees
+	# is the host's (and /mnt's own)
+	record "$BATS_TEST_TMPDIR/ts" <<'EOF_TYPED'
+export COLUMNS=300
+mkdir -p /mnt/lab/a /mnt/lab/b && cd /mnt/lab
+mount -t tmpfs none a && mount --make-shared a
+mount --bind a b
+findmnt
+findmnt -o TARGET,PROPAGATION
+cat /proc/self/mountinfo
+mount
+exit
+EOF_TYPED
+	grep -q 'findmnt -o TARGET,PROPAGATION' "$BATS_TEST_TMPDIR/ts" || fail "nothing recorded"
+	run --separate-stderr "$NSTEST" import --scratch /mnt/lab -o "$SCN_DIR/s.scn" "$BATS_TEST_TMPDIR/ts"
+	assert_success
+	[[ $stderr == *"of mounts outside the session left out of \`findmnt\` (written '...')"* ]] || fail "stderr: $stderr"
+	run cat "$SCN_DIR/s.scn"
+	# the tree: the session's mounts under the root '...' stands for,
+	# columns as wide as that root row's (/dev/sda1) and the session's
+	assert_line '    TARGET       SOURCE    FSTYPE OPTIONS'
+	# (findmnt puts siblings in mount ID order, which the kernel reuses:
+	# either may come first)
+	assert_line --regexp '^    (├|└)─/mnt/lab/a none      tmpfs  rw,relatime$'
+	assert_line --regexp '^    (├|└)─/mnt/lab/b none      tmpfs  rw,relatime$'
+	assert_line '    TARGET       PROPAGATION'
+	assert_line --regexp '^    (├|└)─/mnt/lab/a shared$'
+	assert_line --regexp '^    [0-9]+ [0-9]+ [0-9]+:[0-9]+ / /mnt/lab/b rw,relatime shared:[0-9]+ - tmpfs none rw$'
+	assert_line '    none on /mnt/lab/b type tmpfs (rw,relatime)'
+	refute_line --regexp '^    .*(/proc |/sys/| scratch )'
+	for b in kernel model; do
+		run "$NSTEST" run --backend "$b" "$SCN_DIR/s.scn"
+		assert_success
+	done
+	# its wrong twin: the bind shown private
+	sed 's|/mnt/lab/a shared$|/mnt/lab/a private|' "$SCN_DIR/s.scn" >"$SCN_DIR/wrong.scn"
+	! cmp -s "$SCN_DIR/s.scn" "$SCN_DIR/wrong.scn" || fail "the line to change is not in the file"
+	run "$NSTEST" run "$SCN_DIR/wrong.scn"
+	assert_failure 1
+	# without --scratch the host's mounts are expected on replay
+	run "$NSTEST" import -o "$SCN_DIR/host.scn" "$BATS_TEST_TMPDIR/ts"
+	assert_success
+	run "$NSTEST" run "$SCN_DIR/host.scn"
+	assert_failure 1
+	run "$NSTEST" import --scratch lab "$BATS_TEST_TMPDIR/ts"
+	assert_failure 2
+	assert_output --partial "--scratch needs an absolute directory"
+	assert_host_unchanged
+}
+
+@test "import --scratch: a findmnt table whose columns cannot be told apart is named in the file, at its step, and on standard error" {
+	printf '%s\n' 'x# findmnt' 'TARGET SOURCE' '/ /dev/vda' '/mnt/lab/a none' >"$BATS_TEST_TMPDIR/log"
+	run --separate-stderr "$NSTEST" import --scratch /mnt/lab "$BATS_TEST_TMPDIR/log"
+	assert_success
+	assert_line 'Not carried over as it should be (log line 1): the output of `findmnt` may still show mounts outside the session (its columns could not be told apart); edit its block.'
+	assert_line '    x# findmnt'
+	[[ $stderr == *"log line 1: \`findmnt\` may still show mounts outside the session"* ]] || fail "stderr: $stderr"
+}
