@@ -378,11 +378,30 @@ known_gap() {
 	assert_success
 	assert_line --regexp '^features [0-9]+$'
 	assert_line "release $(uname -r)"
-	[[ ${#lines[@]} == 2 ]] || fail "not two lines: $output"
+	assert_line --regexp '^tmpfs-inode64 [01]$'
+	[[ ${#lines[@]} == 3 ]] || fail "not three lines: $output"
 	# open_tree (bit 8) and move_mount (bit 9) are older than any kernel
 	# nstest supports
 	local f=${lines[0]#features }
 	(( (f >> 8) & 3 )) || fail "no open_tree or move_mount in $f"
+}
+
+@test "tmpfs-inode64: --probe and --quirks=kernel take what a fresh tmpfs of this kernel shows" {
+	local scn=$BATS_TEST_TMPDIR/t.scn want=0
+	printf 'title: a tmpfs by type\n\n    # mkdir /t\n    # mount -t tmpfs none /t\n    # cat /proc/self/mountinfo | grep " /t "\n' >"$scn"
+	# the kernel's own answer, through the kernel backend: its line for /t
+	run "$NSTEST" run --update "$scn"
+	grep -q ' /t .* - tmpfs none rw' "$scn" || fail "no line for /t: $(cat "$scn")"
+	grep -q 'inode[0-9][0-9]' "$scn" && want=1
+	run "$NSTEST" fuzz --probe
+	assert_line "tmpfs-inode64 $want"
+	# a model imitating this kernel shows what it showed
+	run "$NSTEST" run --backend model --quirks=kernel "$scn"
+	assert_success
+	# and with the build option named, inode64 on every tmpfs
+	sed -i '/^    [0-9]/d' "$scn"
+	run "$NSTEST" run --backend model --quirk tmpfs-inode64 --update "$scn"
+	grep -q ' /t .* - tmpfs none rw,inode64$' "$scn" || fail "no inode64 on /t: $(cat "$scn")"
 }
 
 @test "ci/fuzz-campaign: --help names every option and the exit statuses; bad options exit 2" {

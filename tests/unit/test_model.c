@@ -1408,10 +1408,16 @@ TEST(quirks_parse)
 	mask = 99;
 	ok(m_quirks_parse(NULL, NULL, &mask, &err) == 0 && mask == 0, "quirks: NULL is none");
 	ok(err.len == 0, "quirks: no message for a good spec");
+	mask = 99;
+	ok(m_quirks_parse("kernel", "6.18.0", &mask, &err) == 0 &&
+	   !(mask & 1u << M_QUIRK_TMPFS_INODE64),
+	   "quirks: kernel never takes a build option from the release");
+	ok(m_quirks_parse("tmpfs-inode64", NULL, &mask, &err) == 0 &&
+	   mask == 1u << M_QUIRK_TMPFS_INODE64, "quirks: a build option by its name");
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order, make-slave-same-root; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order, make-slave-same-root, tmpfs-inode64; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
