@@ -177,6 +177,25 @@ TEST(tmpfs_options_shown)
 	finish(r);
 }
 
+/* fs/ramfs/inode.c: ramfs_mknod() and ramfs_mkdir() never change the
+ * directory's i_size (shmem_mknod() adds BOGO_DIRENT_SIZE), so a ramfs
+ * directory's size stays 0; its link count is kept as tmpfs's. */
+TEST(ramfs_directory_size)
+{
+	struct run *r = start("stat of ramfs directories",
+		C("# mkdir /r /t")
+		C("# mount -t ramfs ramfs /r")
+		C("# mount -t tmpfs tmpfs /t")
+		C("# mkdir /r/a /r/b /t/a /t/b")
+		C("# touch /r/f")
+		C("# stat -c %n:%h:%s /r /r/a /r/f /t /t/a"));
+
+	setup(r, 5);
+	prints(r, "/r:4:0\n/r/a:2:0\n/r/f:1:0\n/t:4:80\n/t/a:2:40\n",
+	       "ramfs directories are 0 bytes; tmpfs's 40 and 20 an entry");
+	finish(r);
+}
+
 TEST(typed_ro_superblock)
 {
 	struct run *r = start("mount -o ro of a tmpfs",
