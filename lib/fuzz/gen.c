@@ -213,7 +213,7 @@ enum op_kind {
 	OP_FINDMNT, OP_STATMOUNT, OP_LISTMOUNT, OP_OPEN_TREE, OP_OPEN_TREE_ATTR,
 	OP_MOVE_MOUNT, OP_BENEATH, OP_SET_GROUP, OP_SETATTR, OP_IDMAP, OP_CLOSE,
 	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP_UNDER_BIND, OP_MOUNTPOINT, OP_RMDIR, OP_MV,
-	OP_STACK, OP_STAT,
+	OP_STACK, OP_STAT, OP_PATHS,
 	OP__COUNT
 };
 
@@ -269,6 +269,7 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_MV: return 1;
 	case OP_STACK: return g->c->n + STACK_OPS <= g->o->steps ? 3 : 0;
 	case OP_STAT: return 2;
+	case OP_PATHS: return 3;
 	case OP__COUNT:
 		break;
 	}
@@ -492,6 +493,42 @@ static void add_stack(struct gen *g, unsigned term)
 	addf(g, other, "mount %s %s", devs[d2], c2);
 	remember(g, c2);
 	addf(g, term, "umount %s%s", ns_rng_pct(&g->rng, 80) ? "-l " : "", p);
+}
+
+/* Paths read and written across mounts: a symbolic link (absolute, or
+ * relative and so resolved from where it is), realpath and readlink of
+ * it or of a place, pwd (ENOENT once the directory's mount is gone),
+ * and a file written in one place and read in another. */
+static void add_paths(struct gen *g, unsigned term)
+{
+	static const char *const targets[] = { "/a/x", "/b", "../b", "../../a", "x", "/nonexistent" };
+	static const char *const links[] = { "/c/l", "/a/x/l", "/b/l", "/c/x/l" };
+
+	switch (ns_rng_below(&g->rng, 6)) {
+	case 0:
+		addf(g, term, "ln -s %s %s", PICK(g, targets), PICK(g, links));
+		break;
+	case 1:
+		addf(g, term, "realpath %s", ns_rng_pct(&g->rng, 40) ? PICK(g, links) : busy_dir(g));
+		break;
+	case 2:
+		addf(g, term, "readlink %s", PICK(g, links));
+		break;
+	case 3:
+		add(g, term, ns_rng_pct(&g->rng, 70) ? "pwd" : "realpath .");
+		break;
+	case 4: {
+		const char *d = busy_dir(g);
+		addf(g, term, "echo %s %s %s/f", ns_rng_pct(&g->rng, 50) ? "hi" : "more",
+		     ns_rng_pct(&g->rng, 60) ? ">" : ">>", strcmp(d, "/") ? d : "");
+		break;
+	}
+	default: {
+		const char *d = busy_dir(g);
+		addf(g, term, "cat %s/f", strcmp(d, "/") ? d : "");
+		break;
+	}
+	}
 }
 
 /* tmpfs's own options (mm/shmem.c), one to three; now and then a value
@@ -846,6 +883,9 @@ static void add_op(struct gen *g, unsigned term)
 	}
 	case OP_STACK:
 		add_stack(g, term);
+		break;
+	case OP_PATHS:
+		add_paths(g, term);
 		break;
 	case OP_UNDER_BIND: {
 		/* a mount below the source of a bind written before: its copy

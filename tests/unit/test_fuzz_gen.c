@@ -70,6 +70,9 @@ TEST(every_case_parses)
 		"# mount -t ramfs -o mode=", "# fsconfig @fc set-string size ",
 		"# fsconfig @fc set-string mode ", "# fsconfig @fc set-string nr_inodes ",
 		"# stat -c %m", "# stat -L -c ", "%F", "%u:%g",
+		/* paths across mounts */
+		"# ln -s ", "# realpath ", "# readlink ", "# pwd", "# echo hi > ", "# echo more >> ",
+		"# cat /",
 	};
 	bool seen[NS_ARRAY_SIZE(want)] = { false };
 	size_t missing = 0;
