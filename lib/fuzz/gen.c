@@ -311,16 +311,23 @@ static void addf(struct gen *g, unsigned term, const char *fmt, ...)
 	ns_buf_free(&b);
 }
 
+/* Inner shell d's bit in term_state.userns; shells past the 31st (up
+ * to --steps 200 may start) share the last bit. */
+static unsigned level_bit(unsigned d)
+{
+	return 1u << (d < 31 ? d : 31);
+}
+
 static void shell_starts(struct gen *g, unsigned term)
 {
 	g->t[term].depth++;
-	g->t[term].userns &= ~(1u << g->t[term].depth);
+	g->t[term].userns &= ~level_bit(g->t[term].depth);
 }
 
 /* The inner shell just started entered a user namespace. */
 static void in_userns(struct gen *g, unsigned term)
 {
-	g->t[term].userns |= 1u << g->t[term].depth;
+	g->t[term].userns |= level_bit(g->t[term].depth);
 }
 
 /* A place mounted with flags half the time in a terminal that is in a
@@ -813,7 +820,7 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_EXIT:
 		add(g, term, "exit");
 		if (t->depth) {
-			t->userns &= ~(1u << t->depth);
+			t->userns &= ~level_bit(t->depth);
 			t->depth--;
 		} else {
 			/* the terminal ends: its handles and files with it */
