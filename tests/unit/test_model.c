@@ -685,6 +685,21 @@ TEST(capsh_drop_sys_admin)
 	finish(r);
 }
 
+/* mount_setattr(2) asks may_mount() before it reads the attributes or
+ * looks the path up, unlike mount(2), whose lookup comes first. */
+TEST(capsh_drop_sys_admin_setattr_first)
+{
+	struct run *r = start("capsh --drop=cap_sys_admin, mount_setattr",
+		C("# capsh --drop=cap_sys_admin --")
+		C("# mount_setattr -o ro /nonexistent")
+		C("# mount /dev/sdb1 /nonexistent"));
+
+	setup(r, 1);
+	fails(r, EPERM, "mount_setattr", "mount_setattr: EPERM before the lookup's ENOENT");
+	fails(r, ENOENT, "mount", "mount(2): the lookup's ENOENT first");
+	finish(r);
+}
+
 /* ---- proc(5): mount IDs and propagate_from --------------------------------- */
 
 TEST(mount_ids_reused_lowest_first)
