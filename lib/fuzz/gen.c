@@ -213,7 +213,7 @@ enum op_kind {
 	OP_FINDMNT, OP_STATMOUNT, OP_LISTMOUNT, OP_OPEN_TREE, OP_OPEN_TREE_ATTR,
 	OP_MOVE_MOUNT, OP_BENEATH, OP_SET_GROUP, OP_SETATTR, OP_IDMAP, OP_CLOSE,
 	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP_UNDER_BIND, OP_MOUNTPOINT, OP_RMDIR, OP_MV,
-	OP_STACK, OP_STAT, OP_PATHS,
+	OP_STACK, OP_STAT, OP_PATHS, OP_CAPSH,
 	OP__COUNT
 };
 
@@ -270,6 +270,7 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_STACK: return g->c->n + STACK_OPS <= g->o->steps ? 3 : 0;
 	case OP_STAT: return 2;
 	case OP_PATHS: return 3;
+	case OP_CAPSH: return 1;
 	case OP__COUNT:
 		break;
 	}
@@ -894,6 +895,16 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_PATHS:
 		add_paths(g, term);
 		break;
+	case OP_CAPSH: {
+		/* an inner shell without CAP_SYS_ADMIN or CAP_SYS_CHROOT: the
+		 * privilege checks' place among each call's other checks */
+		static const char *const drops[] = {
+			"cap_sys_admin", "cap_sys_admin", "cap_sys_chroot", "cap_sys_admin,cap_sys_chroot",
+		};
+		addf(g, term, "capsh --drop=%s --", PICK(g, drops));
+		shell_starts(g, term);
+		break;
+	}
 	case OP_UNDER_BIND: {
 		/* a mount below the source of a bind written before: its copy
 		 * appears below the bind's target, where later operations aim */
