@@ -73,8 +73,8 @@ static const char fuzz_help[] =
 	"  --vs kernel            the second side: this kernel again\n"
 	"  --play-dump FILE...    play FILEs on this kernel, print each run framed\n"
 	"                         for a host (what a --vs-kernel VM runs)\n"
-	"  --probe                print \"features N\" and \"release R\" (uname -r): what\n"
-	"                         a --vs-kernel VM is asked first\n"
+	"  --probe                print \"features N\", \"release R\" (uname -r) and\n"
+	"                         \"tmpfs-inode64 0|1\": what a --vs-kernel VM is asked first\n"
 	"\n"
 	"Examples:\n"
 	"  nstest fuzz --vs-kernel K2 --vs-kernel K1 --time 120   # kernel K2 against K1\n"
@@ -335,6 +335,8 @@ static int parse_args(int argc, char **argv, struct fuzz_cli *cli)
 	/* both sides' configuration: the environment's test hooks, and the
 	 * quirks of the command line over NSTEST_MODEL_QUIRKS */
 	config_from_env(&cli->config);
+	if (!cli->nimages)
+		add_build_quirks(&cli->quirks);
 	if (cli->quirks.len)
 		cli->config.quirks = ns_buf_str(&cli->quirks);
 	return 0;
@@ -364,14 +366,17 @@ static unsigned gen_features(const struct ns_backend *a, const struct ns_backend
 	return f;
 }
 
-/* `--probe`, what a --vs-kernel VM is asked first: its features and its
- * release, one line each. */
+/* `--probe`, what a --vs-kernel VM is asked first: its features, its
+ * release, and whether a fresh tmpfs shows inode64 or inode32 (a build
+ * option: quirk tmpfs-inode64), one line each. */
 static int print_probe(void)
 {
+	const struct ns_backend *be = ns_backend_fuzz_default(NS_FUZZ_REFERENCE);
 	struct utsname u;
 
-	printf("features %u\n", gen_features(ns_backend_fuzz_default(NS_FUZZ_REFERENCE), NULL));
+	printf("features %u\n", gen_features(be, NULL));
 	printf("release %s\n", uname(&u) == 0 ? u.release : "unknown");
+	printf("tmpfs-inode64 %d\n", be && be->tmpfs_inode64 && be->tmpfs_inode64());
 	return EXIT_PASS;
 }
 
@@ -622,11 +627,12 @@ static int sides(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuzz_si
 	return local_side(second, cli, b);
 }
 
-/* The quirk spec with "kernel" resolved for release: the quirks' names,
+/* The quirk spec with "kernel" resolved for release (and tmpfs-inode64
+ * where the VM's tmpfs shows it, a build option): the quirks' names,
  * comma-separated ("" for none; heap), or NULL after saying why. The
  * model's own "kernel" means the running kernel's release, which is not
  * the one it is compared with when the other side is a VM. */
-static char *quirks_for(const char *spec, const char *release)
+static char *quirks_for(const char *spec, const char *release, bool inode64)
 {
 	struct ns_buf err = NS_BUF_INIT, b = NS_BUF_INIT;
 	unsigned mask;
@@ -636,6 +642,8 @@ static char *quirks_for(const char *spec, const char *release)
 		ns_buf_free(&err);
 		return NULL;
 	}
+	if (inode64)
+		mask |= 1u << M_QUIRK_TMPFS_INODE64;
 	for (int i = 0; i < M_QUIRK__COUNT; i++)
 		if (mask & (1u << i))
 			ns_buf_addf(&b, "%s%s", b.len ? "," : "", m_quirks[i].name);
@@ -668,17 +676,19 @@ static int probe_vms(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuz
 {
 	struct ns_fuzz_side *side[2] = { a, b }, *model = NULL;
 	const char *vm_release = NULL;
+	bool vm_inode64 = false;
 
 	for (int i = 0; i < 2; i++) {
 		struct ns_buf err = NS_BUF_INIT;
 		unsigned mask;
+		bool inode64;
 
 		if (side[i]->be) {
 			if (side[i]->be->has_quirks)
 				model = side[i];
 			continue;
 		}
-		if (ns_fuzz_vm_probe(side[i], &mask, &v->release[i], &err) < 0) {
+		if (ns_fuzz_vm_probe(side[i], &mask, &v->release[i], &inode64, &err) < 0) {
 			fprintf(stderr, "nstest fuzz: --vs-kernel %s: %s\n", side[i]->image, ns_buf_str(&err));
 			ns_buf_free(&err);
 			return -1;
@@ -687,9 +697,10 @@ static int probe_vms(struct fuzz_cli *cli, struct ns_fuzz_side *a, struct ns_fuz
 		v->label[i] = xasprintf("the kernel in a VM (Linux %s)", v->release[i]);
 		side[i]->label = v->label[i];
 		vm_release = v->release[i];
+		vm_inode64 = inode64;
 	}
 	if (model && vm_release && ns_list_has(model->run.config.quirks, "kernel")) {
-		v->quirks = quirks_for(model->run.config.quirks, vm_release);
+		v->quirks = quirks_for(model->run.config.quirks, vm_release, vm_inode64);
 		if (!v->quirks)
 			return -1;
 		model->run.config.quirks = v->quirks;

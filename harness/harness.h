@@ -71,6 +71,11 @@ struct config_opts {
 void opt_quirk(struct config_opts *c, const char *name);
 /* --quirks=V: only "kernel" (0), else a usage message (-1). */
 int opt_quirks(struct config_opts *c, const char *v);
+/* --quirks=kernel also means the running kernel's build options, which
+ * no release says: quirk tmpfs-inode64 when the kernel backend finds a
+ * fresh tmpfs showing inode64 or inode32 (CONFIG_TMPFS_INODE64). Appended
+ * to quirks when it holds "kernel". */
+void add_build_quirks(struct ns_buf *quirks);
 /* The environment's part of a configuration. */
 void config_from_env(struct ns_backend_config *cfg);
 /* o->config for be: 0, or -1 after a usage message (quirks named on the

@@ -53,6 +53,21 @@ static void quirk_backends(struct ns_buf *out)
 			ns_buf_addf(out, "%s--backend %s", out->len ? " or " : "", be->name);
 }
 
+void add_build_quirks(struct ns_buf *quirks)
+{
+	const struct ns_backend *be;
+
+	if (!ns_list_has(ns_buf_str(quirks), "kernel") ||
+	    ns_list_has(ns_buf_str(quirks), "tmpfs-inode64"))
+		return;
+	for (size_t i = 0; (be = ns_backend_at(i)); i++)
+		if (be->is_kernel && be->tmpfs_inode64) {
+			if (be->tmpfs_inode64())
+				ns_buf_adds(quirks, ",tmpfs-inode64");
+			return;
+		}
+}
+
 void config_from_env(struct ns_backend_config *cfg)
 {
 	cfg->quirks = getenv("NSTEST_MODEL_QUIRKS");
@@ -73,6 +88,7 @@ int apply_config(struct config_opts *c, const struct ns_backend *be, struct ns_r
 		ns_buf_free(&which);
 		return -1;
 	}
+	add_build_quirks(&c->quirks);
 	o->config.quirks = ns_buf_str(&c->quirks);
 	return 0;
 }

@@ -38,6 +38,7 @@ struct term_state {
 	bool ns;                /* a namespace @ns (open_tree --namespace) */
 	bool held;              /* exec 3< holds a file */
 	bool in_dir;            /* cd left the terminal below its root */
+	unsigned userns;        /* bit d: inner shell d entered a user namespace */
 };
 
 struct gen {
@@ -61,6 +62,10 @@ struct gen {
 	/* the last place made unbindable: what move_mount --set-group
 	 * turns shared again (do_set_group() clears MNT_UNBINDABLE) */
 	const char *unbindable;
+	/* the last place mounted, remounted or set with mount flags: what a
+	 * copy into a less privileged namespace locks, and what a remount
+	 * there then aims at (it may not clear a locked flag) */
+	const char *flagged;
 };
 
 static const char *pick(struct gen *g, const char *const *v, size_t n)
@@ -198,6 +203,9 @@ static unsigned other_term(struct gen *g, unsigned term)
 	return k != term && g->t[k].seen ? k : 0;
 }
 
+/* The most operations add_stack() writes. */
+#define STACK_OPS 6
+
 enum op_kind {
 	OP_MKDIR, OP_TOUCH, OP_LS, OP_MOUNT_DEV, OP_MOUNT_TMPFS, OP_BIND, OP_MOVE,
 	OP_MAKE, OP_MAKE2, OP_REMOUNT, OP_UMOUNT, OP_UNSHARE, OP_UNSHARE_USER,
@@ -205,6 +213,7 @@ enum op_kind {
 	OP_FINDMNT, OP_STATMOUNT, OP_LISTMOUNT, OP_OPEN_TREE, OP_OPEN_TREE_ATTR,
 	OP_MOVE_MOUNT, OP_BENEATH, OP_SET_GROUP, OP_SETATTR, OP_IDMAP, OP_CLOSE,
 	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP_UNDER_BIND, OP_MOUNTPOINT, OP_RMDIR, OP_MV,
+	OP_STACK, OP_STAT, OP_PATHS, OP_CAPSH,
 	OP__COUNT
 };
 
@@ -225,7 +234,7 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_MOVE: return 4;
 	case OP_MAKE: return 12;
 	case OP_MAKE2: return 2;
-	case OP_REMOUNT: return 3;
+	case OP_REMOUNT: return t->userns && g->flagged ? 8 : 3;
 	case OP_UMOUNT: return 9;
 	case OP_UNSHARE: return 5;
 	case OP_UNSHARE_USER: return 3;
@@ -258,6 +267,10 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_MOUNTPOINT: return 1;
 	case OP_RMDIR: return 1;
 	case OP_MV: return 1;
+	case OP_STACK: return g->c->n + STACK_OPS <= g->o->steps ? 3 : 0;
+	case OP_STAT: return 2;
+	case OP_PATHS: return 3;
+	case OP_CAPSH: return 1;
 	case OP__COUNT:
 		break;
 	}
@@ -299,9 +312,32 @@ static void addf(struct gen *g, unsigned term, const char *fmt, ...)
 	ns_buf_free(&b);
 }
 
+/* Inner shell d's bit in term_state.userns; shells past the 31st (up
+ * to --steps 200 may start) share the last bit. */
+static unsigned level_bit(unsigned d)
+{
+	return 1u << (d < 31 ? d : 31);
+}
+
 static void shell_starts(struct gen *g, unsigned term)
 {
 	g->t[term].depth++;
+	g->t[term].userns &= ~level_bit(g->t[term].depth);
+}
+
+/* The inner shell just started entered a user namespace. */
+static void in_userns(struct gen *g, unsigned term)
+{
+	g->t[term].userns |= level_bit(g->t[term].depth);
+}
+
+/* A place mounted with flags half the time in a terminal that is in a
+ * less privileged user namespace, else busy_dir(). */
+static const char *locked_dir(struct gen *g, unsigned term)
+{
+	if (g->t[term].userns && g->flagged && ns_rng_pct(&g->rng, 60))
+		return g->flagged;
+	return busy_dir(g);
 }
 
 /* A mount operation on its own: what `unshare -m CMD` runs. */
@@ -334,6 +370,8 @@ static void add_unshare(struct gen *g, unsigned term, bool user)
 	else
 		addf(g, term, "unshare %s-m --propagation %s sh", u, unshare_props[r]);
 	shell_starts(g, term);
+	if (user)
+		in_userns(g, term);
 }
 
 static void add_umount(struct gen *g, unsigned term)
@@ -344,6 +382,191 @@ static void add_umount(struct gen *g, unsigned term)
 
 	/* umount -R finds the mount by its path: no handles */
 	addf(g, term, "umount %s%s", o, !strncmp(o, "-R", 2) ? busy_dir(g) : place(g, term));
+}
+
+/* The entry below directory d that the usual opening makes (what a mount
+ * of d can have a submount on), or NULL. */
+static const char *child_of(const char *d)
+{
+	static const struct { const char *dir, *child; } tree[] = {
+		{ "/", "a" }, { "/a", "x" }, { "/b", "x" }, { "/c", "x" },
+		{ "/a/x", "y" }, { "/b/x", "y" },
+	};
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(tree); i++)
+		if (!strcmp(tree[i].dir, d))
+			return tree[i].child;
+	return NULL;
+}
+
+static const char *join(struct gen *g, const char *d, const char *name)
+{
+	return keep(g, xasprintf("%s/%s", strcmp(d, "/") ? d : "", name));
+}
+
+/* The receiver of add_stack(): a place P where a mount gets a copy at
+ * P2, as terminal *other sees it. Another terminal's namespace (a copy
+ * made here, slave or peer, or whatever namespace it is in), or a bind
+ * of P's directory, written before or here. Returns whether the copies
+ * there are slaves already. */
+static bool stack_receiver(struct gen *g, unsigned term, unsigned *other,
+			   const char **p, const char **p2)
+{
+	static const char *const tops[] = { "/a", "/b", "/c" };
+	static const char *const places[] = { "/a", "/b", "/c", "/a/x", "/b/x" };
+	const char *src = NULL, *dst = NULL;
+
+	if (g->nterm > 1 && ns_rng_pct(&g->rng, 50)) {
+		unsigned k = 1 + ns_rng_below(&g->rng, g->nterm - 1);
+		bool slave = false;
+
+		*other = k >= term ? k + 1 : k;
+		if (!g->t[*other].depth || ns_rng_pct(&g->rng, 70)) {
+			slave = ns_rng_pct(&g->rng, 70);
+			addf(g, *other, "unshare -m --propagation %s sh", slave ? "slave" : "unchanged");
+			g->t[*other].seen = true;
+			shell_starts(g, *other);
+		}
+		*p = *p2 = PICK(g, places);
+		return slave;
+	}
+	*other = term;
+	if (g->nbinds && ns_rng_pct(&g->rng, 50)) {
+		unsigned i = ns_rng_below(&g->rng, g->nbinds);
+		src = g->binds[i].src;
+		dst = g->binds[i].dst;
+	}
+	if (!src || !child_of(src) || !strcmp(src, dst)) {
+		src = PICK(g, tops);
+		do
+			dst = PICK(g, tops);
+		while (dst == src);
+		addf(g, term, "mount --bind %s %s", src, dst);
+		mounted_on(g, dst);
+		bound(g, src, dst);
+	}
+	*p = join(g, src, child_of(src));
+	*p2 = join(g, dst, child_of(src));
+	return false;
+}
+
+/* propagate_umount.txt's "Maximal non-shifting subsets", built on
+ * purpose: a mount T at P whose parent has a receiver that shows P at P2
+ * (stack_receiver), a mount C inside T (its copy C2 inside T's copy T2),
+ * C2 kept from handing mounts back to C (made private or a slave, unless
+ * it is a slave already; now and then not), D stacked on C2, and T
+ * unmounted, lazily most of the time. T2 must stay, with D moved down
+ * onto it where C2 was; 6.1 to 6.16 took T2 as well and D shifted down
+ * out of its place (quirk umount-shifts-stacks). Weights cannot reach
+ * that chain: each link is one place among many. Now and then C2 is in
+ * use instead of stacked on, and T's plain umount must be EBUSY. At most
+ * STACK_OPS operations. */
+static void add_stack(struct gen *g, unsigned term)
+{
+	static const char *const with_child[] = { "/", "/a", "/b", "/c", "/a/x", "/b/x" };
+	static const char *const isolate[] = { "private", "private", "private", "slave", "slave", NULL };
+	const char *p, *p2, *r, *name, *c2, *how;
+	unsigned other, d1, d2;
+	bool slave = stack_receiver(g, term, &other, &p, &p2);
+
+	/* T: a bind onto P of a directory with an entry below it: P's own
+	 * (or its copy's) when it has one */
+	r = child_of(p) ? (child_of(p2) && ns_rng_pct(&g->rng, 50) ? p2 : p) : PICK(g, with_child);
+	addf(g, term, "mount --bind %s %s", r, p);
+	mounted_on(g, p);
+	name = child_of(r);
+	d1 = ns_rng_below(&g->rng, NS_ARRAY_SIZE(devs));
+	d2 = (d1 + 1 + ns_rng_below(&g->rng, NS_ARRAY_SIZE(devs) - 1)) % NS_ARRAY_SIZE(devs);
+	addf(g, term, "mount %s %s", devs[d1], join(g, p, name));
+	mounted_on(g, join(g, p, name));
+	c2 = join(g, p2, name);
+	if (ns_rng_pct(&g->rng, 30)) {
+		/* or the copy in use (a shell's directory, or a file held
+		 * there) and a plain umount: EBUSY, since the copy is a
+		 * candidate too (propagate_mount_busy()) */
+		if (ns_rng_pct(&g->rng, 50)) {
+			addf(g, other, "cd %s", c2);
+			g->t[other].in_dir = true;
+		} else {
+			addf(g, other, "touch %s/f", c2);
+			addf(g, other, "exec 3< %s/f", c2);
+			g->t[other].held = true;
+		}
+		addf(g, term, "umount %s", p);
+		return;
+	}
+	how = slave && ns_rng_pct(&g->rng, 80) ? NULL : PICK(g, isolate);
+	if (how)
+		addf(g, other, "mount --make-%s %s", how, c2);
+	addf(g, other, "mount %s %s", devs[d2], c2);
+	remember(g, c2);
+	addf(g, term, "umount %s%s", ns_rng_pct(&g->rng, 80) ? "-l " : "", p);
+}
+
+/* Paths read and written across mounts: a symbolic link (absolute, or
+ * relative and so resolved from where it is), realpath and readlink of
+ * it or of a place, pwd (ENOENT once the directory's mount is gone),
+ * and a file written in one place and read in another. */
+static void add_paths(struct gen *g, unsigned term)
+{
+	static const char *const targets[] = { "/a/x", "/b", "../b", "../../a", "x", "/nonexistent" };
+	static const char *const links[] = { "/c/l", "/a/x/l", "/b/l", "/c/x/l" };
+
+	switch (ns_rng_below(&g->rng, 6)) {
+	case 0:
+		addf(g, term, "ln -s %s %s", PICK(g, targets), PICK(g, links));
+		break;
+	case 1:
+		addf(g, term, "realpath %s", ns_rng_pct(&g->rng, 40) ? PICK(g, links) : busy_dir(g));
+		break;
+	case 2:
+		addf(g, term, "readlink %s", PICK(g, links));
+		break;
+	case 3:
+		add(g, term, ns_rng_pct(&g->rng, 70) ? "pwd" : "realpath .");
+		break;
+	case 4: {
+		const char *d = busy_dir(g);
+		addf(g, term, "echo %s %s %s/f", ns_rng_pct(&g->rng, 50) ? "hi" : "more",
+		     ns_rng_pct(&g->rng, 60) ? ">" : ">>", strcmp(d, "/") ? d : "");
+		break;
+	}
+	default: {
+		const char *d = busy_dir(g);
+		addf(g, term, "cat %s/f", strcmp(d, "/") ? d : "");
+		break;
+	}
+	}
+}
+
+/* tmpfs's own options (mm/shmem.c), one to three; now and then a value
+ * its parser refuses. No size=N%: it is of the RAM, which a VM side does
+ * not share with the host. */
+static void add_tmpfs_opts(struct gen *g, struct ns_buf *b)
+{
+	static const char *const opts[] = {
+		"size=1m", "size=17k", "size=4096", "size=2g", "size=0", "nr_inodes=1k",
+		"nr_inodes=100", "nr_inodes=0", "nr_blocks=64", "mode=700", "mode=1777",
+		"mode=0755", "uid=0", "gid=0", "inode64", "inode32",
+		"size=3q", "mode=9", "nr_inodes=-1",
+	};
+	unsigned n = 1 + ns_rng_below(&g->rng, 3);
+
+	for (unsigned i = 0; i < n; i++)
+		ns_buf_addf(b, "%s%s", i ? "," : "", PICK(g, opts));
+}
+
+/* fsconfig's form of the same: set-string KEY VALUE, one or two. */
+static void add_fsconfig_opts(struct gen *g, unsigned term, bool ramfs)
+{
+	static const char *const kv[] = {
+		"size 1m", "size 17k", "nr_inodes 1k", "nr_inodes 0", "mode 700", "mode 0755",
+		"uid 0", "size 3q", "mode 9",
+	};
+	unsigned n = 1 + ns_rng_below(&g->rng, 2);
+
+	for (unsigned i = 0; i < n; i++)
+		addf(g, term, "fsconfig @fc set-string %s", ramfs ? "mode 711" : PICK(g, kv));
 }
 
 static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
@@ -436,8 +659,11 @@ static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
 					t->handles &= ~(1u << i);
 		}
 		break;
-	case OP_FSMOUNT:
-		addf(g, term, "fsopen %s @fc", ns_rng_pct(&g->rng, 80) ? "tmpfs" : "ramfs");
+	case OP_FSMOUNT: {
+		bool ramfs = !ns_rng_pct(&g->rng, 80);
+		addf(g, term, "fsopen %s @fc", ramfs ? "ramfs" : "tmpfs");
+		if (ns_rng_pct(&g->rng, 40))
+			add_fsconfig_opts(g, term, ramfs);
 		if (ns_rng_pct(&g->rng, 30))
 			add(g, term, "fsconfig @fc set-flag ro");
 		add(g, term, "fsconfig @fc create");
@@ -448,6 +674,7 @@ static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
 		t->fc = true;
 		t->handles |= 1u << hk;
 		break;
+	}
 	case OP_FSPICK:
 		addf(g, term, "fspick %s @fc", dir(g));
 		addf(g, term, "fsconfig @fc set-flag %s", ns_rng_pct(&g->rng, 50) ? "ro" : "rw");
@@ -495,11 +722,26 @@ static void add_op(struct gen *g, unsigned term)
 		const char *at = place(g, term);
 		addf(g, term, "mount %s%s %s", ns_buf_str(&b), dev, at);
 		mounted_on(g, at);
+		if (b.len && at[0] == '/')
+			g->flagged = at;
 		break;
 	}
 	case OP_MOUNT_TMPFS: {
 		const char *at = place(g, term);
-		addf(g, term, "mount -t tmpfs %stmpfs %s", ns_rng_pct(&g->rng, 20) ? "-o ro " : "", at);
+		unsigned r = ns_rng_below(&g->rng, 10);
+		if (r < 5) {
+			ns_buf_adds(&b, "-o ");
+			if (r == 0)
+				ns_buf_adds(&b, "ro,");
+			add_tmpfs_opts(g, &b);
+			ns_buf_addc(&b, ' ');
+		} else if (r < 7) {
+			ns_buf_adds(&b, "-o ro ");
+		}
+		if (r == 9)
+			addf(g, term, "mount -t ramfs -o mode=%s ramfs %s", ns_rng_pct(&g->rng, 50) ? "711" : "9", at);
+		else
+			addf(g, term, "mount -t tmpfs %stmpfs %s", ns_buf_str(&b), at);
 		mounted_on(g, at);
 		break;
 	}
@@ -528,11 +770,15 @@ static void add_op(struct gen *g, unsigned term)
 		addf(g, term, "mount --make-%s --make-%s %s", a, c, dir(g));
 		break;
 	}
-	case OP_REMOUNT:
+	case OP_REMOUNT: {
+		const char *at = locked_dir(g, term);
 		add_flags(g, &b);
 		addf(g, term, "mount -o remount,%s%s %s", ns_rng_pct(&g->rng, 60) ? "bind," : "",
-		     ns_buf_str(&b), busy_dir(g));
+		     ns_buf_str(&b), at);
+		if (!t->userns)
+			g->flagged = at;
 		break;
+	}
 	case OP_UMOUNT:
 		add_umount(g, term);
 		break;
@@ -555,8 +801,11 @@ static void add_op(struct gen *g, unsigned term)
 		unsigned k2 = other_term(g, term);
 		if (!k2)
 			k2 = term;
-		addf(g, term, "nsenter -t sh%u -m%s sh", k2, ns_rng_pct(&g->rng, 30) ? " -U" : "");
+		bool user = ns_rng_pct(&g->rng, 30);
+		addf(g, term, "nsenter -t sh%u -m%s sh", k2, user ? " -U" : "");
 		shell_starts(g, term);
+		if (user)
+			in_userns(g, term);
 		break;
 	}
 	case OP_CHROOT:
@@ -572,10 +821,11 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_EXIT:
 		add(g, term, "exit");
 		if (t->depth) {
+			t->userns &= ~level_bit(t->depth);
 			t->depth--;
 		} else {
 			/* the terminal ends: its handles and files with it */
-			t->handles = 0;
+			t->handles = t->userns = 0;
 			t->fc = t->ns = t->held = t->in_dir = false;
 		}
 		break;
@@ -616,6 +866,20 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_MOUNTPOINT:
 		addf(g, term, "mountpoint %s", busy_dir(g));
 		break;
+	case OP_STAT: {
+		/* no %i, %d, %D, %t or %T: inode and device numbers differ
+		 * between the sides and are not renamed in an output; no %s,
+		 * %h, %a or %A: a stand-in's directory sizes, link counts and
+		 * root mode are its filesystem's, ext4's with loop stand-ins
+		 * (a VM side's, or a case that needs them) */
+		static const char *const formats[] = {
+			"%n:%m", "%m:%F", "%u:%g:%F", "%n:%m:%u:%g",
+		};
+		const char *a = busy_dir(g), *c = busy_dir(g);
+		addf(g, term, "stat %s-c %s %s%s%s", ns_rng_pct(&g->rng, 20) ? "-L " : "",
+		     PICK(g, formats), a, c != a ? " " : "", c != a ? c : "");
+		break;
+	}
 	case OP_RMDIR:
 		/* a mount point in use is EBUSY, in this namespace or not */
 		addf(g, term, "rmdir %s", busy_dir(g));
@@ -623,6 +887,22 @@ static void add_op(struct gen *g, unsigned term)
 	case OP_MV: {
 		const char *from = busy_dir(g), *to = dir(g);
 		addf(g, term, "mv %s %s", from, to);
+		break;
+	}
+	case OP_STACK:
+		add_stack(g, term);
+		break;
+	case OP_PATHS:
+		add_paths(g, term);
+		break;
+	case OP_CAPSH: {
+		/* an inner shell without CAP_SYS_ADMIN or CAP_SYS_CHROOT: the
+		 * privilege checks' place among each call's other checks */
+		static const char *const drops[] = {
+			"cap_sys_admin", "cap_sys_admin", "cap_sys_chroot", "cap_sys_admin,cap_sys_chroot",
+		};
+		addf(g, term, "capsh --drop=%s --", PICK(g, drops));
+		shell_starts(g, term);
 		break;
 	}
 	case OP_UNDER_BIND: {

@@ -172,7 +172,7 @@ out:
 }
 
 int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **release,
-		     struct ns_buf *err)
+		     bool *inode64, struct ns_buf *err)
 {
 	struct ns_lines argv = NS_LINES_INIT;
 	struct ns_buf text = NS_BUF_INIT;
@@ -180,14 +180,15 @@ int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **releas
 	int status, r = -1;
 
 	*release = NULL;
+	*inode64 = false;
 	guest_fuzz(s, &argv);
 	ns_lines_push(&argv, "--probe");
 	ns_lines_push(&argv, "");
 	free(argv.v[argv.n - 1]);
 	argv.v[argv.n - 1] = NULL;
 	status = run_capture(argv.v, &text, err);
-	/* the guest's "features N" and "release R" lines, wherever they stand
-	 * among what else it printed */
+	/* the guest's "features N", "release R" and "tmpfs-inode64 0|1"
+	 * lines, wherever they stand among what else it printed */
 	for (const char *p = ns_buf_str(&text); *p; ) {
 		size_t l = strcspn(p, "\n");
 		char *line = xstrndup(p, l), *end;
@@ -198,6 +199,8 @@ int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **releas
 				*mask = (unsigned)v;
 				have_mask = true;
 			}
+		} else if (!strcmp(line, "tmpfs-inode64 1")) {
+			*inode64 = true;
 		} else if (!strncmp(line, "release ", 8) && line[8]) {
 			free(*release);
 			*release = xstrdup(line + 8);

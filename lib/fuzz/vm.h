@@ -14,8 +14,10 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
  * boot): the NS_FEAT_* features it has, into *mask, so that the generator
  * writes only what both sides have; and its release (uname -r, heap) into
  * *release, for the findings' prose and for the quirks a model imitates
- * of it (--quirks=kernel). 0, or -1 with err. */
+ * of it (--quirks=kernel); whether a fresh tmpfs there shows inode64 or
+ * inode32 (CONFIG_TMPFS_INODE64, quirk tmpfs-inode64) into *inode64.
+ * 0, or -1 with err. */
 int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **release,
-		     struct ns_buf *err);
+		     bool *inode64, struct ns_buf *err);
 
 #endif

@@ -338,6 +338,7 @@ const struct ns_backend ns_backend_kernel = {
 	.userns_allowed = ns_host_userns_allowed,
 	.loop_devices = ns_host_loop_devices,
 	.tmpfs_remounts = ns_host_tmpfs_remounts,
+	.tmpfs_inode64 = ns_host_tmpfs_inode64,
 	.has_feature = ns_host_has_feature,
 	.prepare = kernel_prepare,
 	.worker_init = kernel_worker_init,

@@ -6,8 +6,11 @@
 #include "kernel/mountapi.h"
 
 #include <errno.h>
+#include <libmount.h>
 #include <sched.h>
+#include <stdio.h>
 #include <sys/capability.h>
+#include <sys/mount.h>
 #include <sys/syscall.h>
 #include <sys/utsname.h>
 #include <unistd.h>
@@ -98,6 +101,48 @@ bool ns_host_loop_devices(void)
 bool ns_host_tmpfs_remounts(void)
 {
 	return ns_devices_clone_detached();
+}
+
+/* In a child's own namespace (ns_probe_in_child): made private, so that
+ * nothing reaches the host, then a tmpfs with no options stacked on /,
+ * read through a mountinfo opened before (a lookup from this process's
+ * root would not see what is stacked on it anyway). shmem_show_options()
+ * shows inode64 or inode32 on every tmpfs when the kernel is built with
+ * CONFIG_TMPFS_INODE64, and neither on a tmpfs with no options when not. */
+static bool shows_inode_bits(void *arg)
+{
+	FILE *f = fopen("/proc/self/mountinfo", "re");
+	struct libmnt_table *tb;
+	struct libmnt_fs *fs;
+	const char *opts;
+	bool shown = false;
+
+	(void)arg;
+	if (!f)
+		return false;
+	if (mount(NULL, "/", NULL, MS_REC | MS_PRIVATE, NULL) < 0 ||
+	    mount("nstest-inode64-probe", "/", "tmpfs", 0, NULL) < 0) {
+		fclose(f);
+		return false;
+	}
+	tb = mnt_new_table();
+	if (tb && mnt_table_parse_stream(tb, f, "mountinfo") == 0 &&
+	    (fs = mnt_table_find_source(tb, "nstest-inode64-probe", MNT_ITER_BACKWARD)) &&
+	    (opts = mnt_fs_get_fs_options(fs)))
+		shown = mnt_optstr_get_option(opts, "inode64", NULL, NULL) == 0 ||
+			mnt_optstr_get_option(opts, "inode32", NULL, NULL) == 0;
+	mnt_unref_table(tb);
+	fclose(f);
+	return shown;
+}
+
+bool ns_host_tmpfs_inode64(void)
+{
+	static int shown = -1;
+
+	if (shown < 0)
+		shown = ns_probe_in_child(shows_inode_bits, NULL, true) == 1;
+	return shown;
 }
 
 /* A system call exists unless the kernel answers ENOSYS; the arguments

@@ -117,7 +117,7 @@ static int set_param(struct m_shell *sh, struct m_fsctx *fc, const char *key, co
 		return 0;
 	}
 	opt = value ? xasprintf("%s=%s", key, value) : xstrdup(key);
-	m_fsopts_init(&scratch, fc->type, sh->sb->w.ram_pages);
+	m_fsopts_init(&scratch, fc->type, sh->sb->w.ram_pages, m_inode64_built(&sh->sb->w));
 	r = m_fsopts_parse(&scratch, opt, sh->sb->w.ram_pages, m_cur(sh)->user);
 	if (r == 0) {
 		if (fc->data.len)
@@ -144,7 +144,7 @@ static int create(struct m_shell *sh, struct m_fsctx *fc, struct ns_cmd_result *
 		return ns_cmd_fail(res, "fsconfig", EBUSY);
 	if (!m_capable(lv, fc->user, lv->sys_admin))
 		return ns_cmd_fail(res, "fsconfig", EPERM);
-	m_fsopts_init(&o, fc->type, w->ram_pages);
+	m_fsopts_init(&o, fc->type, w->ram_pages, m_inode64_built(w));
 	o.uid = lv->uid; /* the root's owner, unless uid= and gid= say */
 	o.gid = lv->gid;
 	r = m_fsopts_parse(&o, ns_buf_str(&fc->data), w->ram_pages, fc->user);

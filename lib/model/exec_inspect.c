@@ -5,8 +5,9 @@
  * What a node shows is tmpfs's: inode numbers from 1 per superblock in
  * creation order, directories 0755 (a superblock's root 1777, tmpfs's
  * default mode), files 0644, links 0777; a directory's size is 40 bytes
- * and 20 more per entry (BOGO_DIRENT_SIZE), its link count 2 and one
- * more per subdirectory; a removed node has no links. The owner is the
+ * and 20 more per entry (BOGO_DIRENT_SIZE; 0 on ramfs, which keeps none),
+ * its link count 2 and one more per subdirectory; a removed node has no
+ * links. The owner is the
  * file's, through the mount's idmap, as the shell's user namespace
  * names it (m_owner_seen()). */
 #include "model/shell.h"
@@ -38,6 +39,9 @@ void m_node_stat(const struct m_node *d, struct ns_stat_info *in)
 			in->size += 20;
 			in->nlink += k->dir;
 		}
+		/* ramfs keeps no directory size (ramfs_mknod() leaves i_size) */
+		if (d->sb->opts.kind == M_FS_RAMFS)
+			in->size = 0;
 	} else {
 		in->mode = S_IFREG | 0644;
 		in->size = d->len;

@@ -335,7 +335,7 @@ static struct m_sb *typed_sb(struct m_shell *sh, const struct ns_mount_args *a,
 	struct m_sb *s;
 	int r;
 
-	m_fsopts_init(&o, a->type, w->ram_pages);
+	m_fsopts_init(&o, a->type, w->ram_pages, m_inode64_built(w));
 	/* the root is the mounter's unless uid= and gid= say otherwise
 	 * (shmem_init_fs_context(), ramfs_fill_super(): current_fsuid()) */
 	o.uid = m_cur(sh)->uid;

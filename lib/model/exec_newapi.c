@@ -543,6 +543,10 @@ int m_exec_mount_setattr(struct m_shell *sh, const void *args, struct ns_buf *ou
 	(void)out;
 	if (idmap_peer(sh, a, &idmap, res) < 0)
 		return -1;
+	/* may_mount() first: the syscall asks it before it reads the
+	 * attributes and looks the path up (fs/namespace.c, mount_setattr) */
+	if (!m_may_mount(sh))
+		return ns_cmd_fail(res, "mount_setattr", EPERM);
 	/* checked before the path is looked up */
 	if (attr_invalid(a))
 		return ns_cmd_fail(res, "mount_setattr", EINVAL);

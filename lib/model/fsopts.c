@@ -8,9 +8,11 @@
  *          are shmem_init_fs_context()'s and shmem_fill_super()'s;
  *          shmem_show_options() prints, in this order, size=Nk, nr_inodes,
  *          mode=%03o, uid, gid, each only when not the default, then
- *          inode64 when asked for (a kernel built without
- *          CONFIG_TMPFS_INODE64, as the recorded sessions' and the
- *          machines nstest is checked on are).
+ *          inode64 when asked for, as a kernel built without
+ *          CONFIG_TMPFS_INODE64 does (the recorded sessions' and the
+ *          machines nstest is checked on are); with quirk tmpfs-inode64
+ *          (Debian's kernels are built with it) 64-bit inode numbers are
+ *          the default and inode64 or inode32 is shown on every tmpfs.
  *   ramfs  fs/ramfs/inode.c: ramfs_parse_param() reads mode and ignores
  *          every other parameter; ramfs_show_options() prints mode=%o when
  *          it is not 0755.
@@ -57,13 +59,17 @@ static unsigned long long default_half(unsigned long long ram_pages)
 	return ram_pages / 2;
 }
 
-void m_fsopts_init(struct m_fsopts *o, const char *fstype, unsigned long long ram_pages)
+void m_fsopts_init(struct m_fsopts *o, const char *fstype, unsigned long long ram_pages,
+		   bool inode64_built)
 {
 	memset(o, 0, sizeof(*o));
 	if (!strcmp(fstype, "tmpfs")) {
 		o->kind = M_FS_TMPFS;
 		o->blocks = o->inodes = default_half(ram_pages);
 		o->mode = TMPFS_MODE;
+		/* shmem_fill_super(): full_inums defaults to the build's
+		 * choice, and such a build shows it on every tmpfs */
+		o->inode64 = o->inums_shown = inode64_built;
 	} else if (!strcmp(fstype, "ramfs")) {
 		o->kind = M_FS_RAMFS;
 		o->mode = RAMFS_MODE;
@@ -277,6 +283,9 @@ void m_fsopts_show(const struct m_fsopts *o, unsigned long long ram_pages, struc
 		ns_buf_addf(out, ",uid=%u", o->uid);
 	if (o->gid)
 		ns_buf_addf(out, ",gid=%u", o->gid);
-	if (o->inode64)
-		ns_buf_adds(out, ",inode64");
+	/* shmem_show_options(): inode64 or inode32 when the build has
+	 * CONFIG_TMPFS_INODE64 (quirk tmpfs-inode64), else inode64 only
+	 * when asked for */
+	if (o->inums_shown || o->inode64)
+		ns_buf_addf(out, ",inode%d", o->inode64 ? 64 : 32);
 }

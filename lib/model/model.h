@@ -84,6 +84,8 @@ struct m_fsopts {
 				     * ids: tmpfs's uid= and gid=, or whoever
 				     * made the superblock (current_fsuid()) */
 	bool inode64;               /* tmpfs: 64-bit inode numbers asked for */
+	bool inums_shown;           /* tmpfs: inode64 or inode32 shown always
+				     * (a kernel built with CONFIG_TMPFS_INODE64) */
 };
 
 /* A filesystem instance: a stand-in device, or a mount by type. */
@@ -208,12 +210,18 @@ enum m_quirk {
 	M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK, /* ... locked, and the mount on top not */
 	M_QUIRK_MOUNTINFO_ATTACH_ORDER, /* mountinfo in the namespace list's order */
 	M_QUIRK_MAKE_SLAVE_SAME_ROOT, /* do_make_slave() before 6.17: slave lists */
+	M_QUIRK_TMPFS_INODE64,      /* CONFIG_TMPFS_INODE64: a build option */
 	M_QUIRK__COUNT
 };
 
+/* The range of a quirk that is a build option, not a version range:
+ * "build: CONFIG_...". --quirks=kernel never takes it from the release;
+ * the harness asks the kernel (ns_backend's tmpfs_inode64). */
+#define M_QUIRK_BUILD "build: "
+
 struct m_quirk_def {
 	const char *name;
-	const char *range;          /* where it holds, xfail: syntax */
+	const char *range;          /* where it holds, xfail: syntax, or M_QUIRK_BUILD */
 	const char *what;           /* the deviation, the rule, the evidence */
 };
 extern const struct m_quirk_def m_quirks[M_QUIRK__COUNT];
@@ -305,8 +313,15 @@ bool m_sb_active(const struct m_world *w, const struct m_sb *sb);
 /* ---- fsopts.c: a filesystem's own options ---- */
 /* The machine's RAM in 4096-byte pages (sysinfo(2)), 0 if unknown. */
 unsigned long long m_ram_pages(void);
+/* Is the kernel imitated built with CONFIG_TMPFS_INODE64 (quirk
+ * tmpfs-inode64)? */
+static inline bool m_inode64_built(const struct m_world *w)
+{
+	return (w->quirks & (1u << M_QUIRK_TMPFS_INODE64)) != 0;
+}
 /* The defaults of a new filesystem of type fstype. */
-void m_fsopts_init(struct m_fsopts *o, const char *fstype, unsigned long long ram_pages);
+void m_fsopts_init(struct m_fsopts *o, const char *fstype, unsigned long long ram_pages,
+		   bool inode64_built);
 /* Apply mount(2)'s data (comma-separated filesystem options), as the
  * mounter in user namespace user gives them, all or nothing. Returns 0,
  * -EINVAL as the kernel says it, or -EOPNOTSUPP for a tmpfs parameter

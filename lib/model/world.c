@@ -290,7 +290,7 @@ struct m_sb *m_sb_new(struct m_world *w, const char *source, const char *fstype)
 	sb->source = xstrdup(source);
 	sb->fstype = xstrdup(fstype);
 	sb->minor = w->next_minor++;
-	m_fsopts_init(&sb->opts, fstype, w->ram_pages);
+	m_fsopts_init(&sb->opts, fstype, w->ram_pages, m_inode64_built(w));
 	sb->root = xcalloc(1, sizeof(*sb->root));
 	sb->root->name = xstrdup("");
 	sb->root->dir = true;

@@ -97,6 +97,10 @@ struct ns_backend {
 	bool (*loop_devices)(void);
 	/* Is a tmpfs stand-in mounted twice one superblock (6.15+)? */
 	bool (*tmpfs_remounts)(void);
+	/* Does a fresh tmpfs show inode64 or inode32 (a kernel built with
+	 * CONFIG_TMPFS_INODE64)? What a model imitating this kernel
+	 * (--quirks=kernel) takes as its quirk tmpfs-inode64. NULL: no. */
+	bool (*tmpfs_inode64)(void);
 	/* Is the NS_FEAT_* feature `bit` present? 1 or 0; -1 with errno when
 	 * the probe could not run, as userns_allowed. */
 	int (*has_feature)(unsigned bit);

@@ -243,13 +243,19 @@ FAKE
 # environment ENV (NSTEST_MODEL_BREAK=..., NSTEST_MODEL_QUIRKS=...), finds
 # at least one divergence that no listed model gap explains; each such
 # finding is shrunk to at most 6 operations and written as a file that
-# the planted model passes and the kernel fails.
+# the planted model passes and the kernel fails. A quirk planted with
+# FUZZ-OPTIONS (--quirk NAME, over --quirks=kernel) is planted in that
+# replay too.
 found_within() {
 	local count=$1 out=$BATS_TEST_TMPDIR/out f cause ops n=0
-	local -a env=()
+	local -a env=() planted=()
 	shift
 	while [[ $1 != -- ]]; do env+=("$1"); shift; done
 	shift
+	local -a opts=("$@")
+	for ((f = 0; f < ${#opts[@]}; f++)); do
+		[[ ${opts[f]} == --quirk ]] && planted+=(--quirk "${opts[f + 1]}")
+	done
 	run env "${env[@]}" "$NSTEST" fuzz --seed 20261203 --count "$count" -j 2 --quirks=kernel --out "$out" "$@"
 	assert_failure 1
 	for f in "$out"/*.scn; do
@@ -258,7 +264,7 @@ found_within() {
 		n=$((n + 1))
 		ops=$(grep -E '^    sh[0-9]+# ' "$f" | grep -vc '# cat /proc/self/mountinfo$')
 		((ops <= ${MAX_OPS:-6})) || fail "${f##*/} ($cause): $ops operations, more than ${MAX_OPS:-6}"
-		run env "${env[@]}" "$NSTEST" run --backend=model "$f"
+		run env "${env[@]}" "$NSTEST" run --backend=model "${planted[@]}" "$f"
 		assert_success
 		run "$NSTEST" run "$f"
 		assert_failure 1
@@ -282,25 +288,46 @@ known_gap() {
 # so a change of the generator may move them.
 
 @test "fuzz: a model whose slaves receive nothing is found within the smoke seed, shrunk, written" {
-	found_within 60 NSTEST_MODEL_BREAK=slaves-receive-nothing --
+	found_within 10 NSTEST_MODEL_BREAK=slaves-receive-nothing --
 }
 
 @test "fuzz: a model that does not lock what a less privileged namespace receives is found" {
-	found_within 1080 NSTEST_MODEL_BREAK=userns-receipt-unlocked --
+	found_within 80 NSTEST_MODEL_BREAK=userns-receipt-unlocked --
 }
 
 @test "fuzz: a model whose remounts ignore locked flags is found" {
-	found_within 1110 NSTEST_MODEL_BREAK=remount-ignores-locks --
+	found_within 1400 NSTEST_MODEL_BREAK=remount-ignores-locks --
 }
 
 @test "fuzz: a model whose --set-group keeps a mount unbindable is found" {
-	found_within 1410 NSTEST_MODEL_BREAK=set-group-keeps-unbindable --
+	found_within 670 NSTEST_MODEL_BREAK=set-group-keeps-unbindable --
 }
 
 @test "fuzz: a model that finds no propagated copy busy is found, in 7 operations" {
-	# its smallest case needs a directory, a shared /, a second namespace,
-	# a bind, a file, the file held and the umount: seven
-	MAX_OPS=7 found_within 4120 NSTEST_MODEL_BREAK=busy-candidate-not-ebusy --
+	# the case found first needs a directory, a shared /, a second
+	# namespace, a mount, a file, the file held and the umount: seven.
+	# One whose copy is in use through cd would take six, but the
+	# shrinker only drops and renames operations, so it cannot turn one
+	# into the other
+	MAX_OPS=7 found_within 2110 NSTEST_MODEL_BREAK=busy-candidate-not-ebusy --
+}
+
+@test "fuzz: the model with 6.1-6.16's umount-shifts-stacks is found on 6.17 and later, in 8 operations" {
+	# the quirk planted on top of --quirks=kernel; a kernel that has it
+	# agrees with the planted model, so there is nothing to find
+	local rel
+	rel=$(uname -r | grep -o '^[0-9]*\.[0-9]*')
+	[[ $(printf '%s\n' "$rel" 6.17 | sort -V | head -n 1) == 6.17 ]] ||
+		skip "Linux $rel has umount-shifts-stacks"
+	# The generator builds the structure (gen.c, add_stack). The smallest
+	# case is 7 operations: the directories, a shared /, a slave copy of
+	# the namespace, T (a bind), C inside T, D stacked on C's slave copy,
+	# umount -l T. Each is needed: no copy T2 without a shared / and a
+	# receiver; with a peer receiver D propagates back onto C and goes
+	# with it, so a slave copy or a copy made private is needed. Built on
+	# a bind or on a peer namespace, the case needs the make-private as
+	# an 8th, and the shrinker only drops and renames operations.
+	MAX_OPS=8 found_within 15 -- --quirk umount-shifts-stacks
 }
 
 @test "fuzz: --shrink 0 writes each finding as it was generated, and says so" {
@@ -378,11 +405,30 @@ known_gap() {
 	assert_success
 	assert_line --regexp '^features [0-9]+$'
 	assert_line "release $(uname -r)"
-	[[ ${#lines[@]} == 2 ]] || fail "not two lines: $output"
+	assert_line --regexp '^tmpfs-inode64 [01]$'
+	[[ ${#lines[@]} == 3 ]] || fail "not three lines: $output"
 	# open_tree (bit 8) and move_mount (bit 9) are older than any kernel
 	# nstest supports
 	local f=${lines[0]#features }
 	(( (f >> 8) & 3 )) || fail "no open_tree or move_mount in $f"
+}
+
+@test "tmpfs-inode64: --probe and --quirks=kernel take what a fresh tmpfs of this kernel shows" {
+	local scn=$BATS_TEST_TMPDIR/t.scn want=0
+	printf 'title: a tmpfs by type\n\n    # mkdir /t\n    # mount -t tmpfs none /t\n    # cat /proc/self/mountinfo | grep " /t "\n' >"$scn"
+	# the kernel's own answer, through the kernel backend: its line for /t
+	run "$NSTEST" run --update "$scn"
+	grep -q ' /t .* - tmpfs none rw' "$scn" || fail "no line for /t: $(cat "$scn")"
+	grep -q 'inode[0-9][0-9]' "$scn" && want=1
+	run "$NSTEST" fuzz --probe
+	assert_line "tmpfs-inode64 $want"
+	# a model imitating this kernel shows what it showed
+	run "$NSTEST" run --backend model --quirks=kernel "$scn"
+	assert_success
+	# and with the build option named, inode64 on every tmpfs
+	sed -i '/^    [0-9]/d' "$scn"
+	run "$NSTEST" run --backend model --quirk tmpfs-inode64 --update "$scn"
+	grep -q ' /t .* - tmpfs none rw,inode64$' "$scn" || fail "no inode64 on /t: $(cat "$scn")"
 }
 
 @test "ci/fuzz-campaign: --help names every option and the exit statuses; bad options exit 2" {

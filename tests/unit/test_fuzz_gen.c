@@ -1,6 +1,7 @@
 /* test_fuzz_gen.c - the generator (fuzz/gen.h) and the case it writes
  * (fuzz/case.h): one seed and index, one text; every case parses; the
  * shrinker's rewrites. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -64,6 +65,14 @@ TEST(every_case_parses)
 		"# fsconfig @fc set-flag ro", "# fsconfig @fc reconfigure", "# fsmount @fc ",
 		"# fspick ", "# open_tree --namespace ", "# nsenter --mount=@ns sh", "@t/x", "@u",
 		"/a/x/y", "/dev/d4", "# mountpoint /", "# rmdir /", "# mv /",
+		/* tmpfs's options, by mount(2) and by fsconfig */
+		"# mount -t tmpfs -o size=", "nr_inodes=", "mode=700", "# mount -t tmpfs -o ro,",
+		"# mount -t ramfs -o mode=", "# fsconfig @fc set-string size ",
+		"# fsconfig @fc set-string mode ", "# fsconfig @fc set-string nr_inodes ",
+		"# stat -c %m", "# stat -L -c ", "%F", "%u:%g",
+		/* paths across mounts */
+		"# ln -s ", "# realpath ", "# readlink ", "# pwd", "# echo hi > ", "# echo more >> ",
+		"# cat /", "# capsh --drop=cap_sys_admin --", "# capsh --drop=cap_sys_chroot --",
 	};
 	bool seen[NS_ARRAY_SIZE(want)] = { false };
 	size_t missing = 0;
@@ -97,6 +106,73 @@ TEST(every_case_parses)
 		if (!seen[w] && missing++ < 5)
 			printf("# never generated: '%s'\n", want[w]);
 	ok(missing == 0, "every command and option of the vocabulary occurs (%zu never did)", missing);
+}
+
+/* Does c hold, from operation i on, the structure gen.c's add_stack()
+ * builds: a bind onto P, a mount on P/N, a mount on P2/N (another
+ * terminal's or the same terminal's copy, made private or a slave first
+ * or not) and an unmount of P? Returns how many operations it took.
+ * *busy: P2/N was used instead (cd, or a file held) before a plain
+ * umount. */
+static size_t stack_at(const struct ns_fuzz_case *c, size_t i, bool *busy)
+{
+	char p[64], n[64], q[64], u[64];
+	size_t j = i + 2;
+
+	*busy = false;
+	if (i + 4 > c->n || sscanf(c->ops[i].cmd, "mount --bind %*s %63s", p) != 1 ||
+	    sscanf(c->ops[i + 1].cmd, "mount /dev/d%*d %63s", n) != 1 ||
+	    strncmp(n, p, strlen(p)) || n[strlen(p)] != '/')
+		return 0;
+	if (sscanf(c->ops[j].cmd, "cd %63s", q) == 1 ||
+	    (sscanf(c->ops[j].cmd, "touch %63s", q) == 1 && j + 1 < c->n &&
+	     !strncmp(c->ops[++j].cmd, "exec 3< ", 8))) {
+		*busy = j + 1 < c->n && sscanf(c->ops[j + 1].cmd, "umount %63s", u) == 1 &&
+			!strcmp(u, p);
+		return 0;
+	}
+	if (!strncmp(c->ops[j].cmd, "mount --make-", 13))
+		j++;
+	if (j + 1 >= c->n || sscanf(c->ops[j].cmd, "mount /dev/d%*d %63s", q) != 1 ||
+	    strcmp(strrchr(q, '/'), strrchr(n, '/')))
+		return 0;
+	if (sscanf(c->ops[j + 1].cmd, "umount -l %63s", u) != 1 &&
+	    sscanf(c->ops[j + 1].cmd, "umount %63s", u) != 1)
+		return 0;
+	return strcmp(u, p) ? 0 : j + 2 - i;
+}
+
+TEST(stack_unit)
+{
+	struct ns_fuzz_gen_opts o = { 10, 3, all_features() };
+	size_t cases = 0, other_term = 0, isolated = 0, slaves = 0, busy = 0;
+
+	for (uint64_t i = 0; i < 5000; i++) {
+		struct ns_fuzz_case c;
+		bool found = false;
+
+		ns_fuzz_generate(20261203, i, &o, &c);
+		for (size_t k = 0; k < c.n && !found; k++) {
+			bool b;
+			size_t len = stack_at(&c, k, &b);
+			busy += b;
+			if (!len)
+				continue;
+			found = true;
+			other_term += c.ops[k + len - 2].term != c.ops[k].term;
+			isolated += len == 5;
+			slaves += k > 0 && strstr(c.ops[k - 1].cmd, "--propagation slave") != NULL;
+		}
+		cases += found;
+		ns_fuzz_case_free(&c);
+	}
+	printf("# %zu of 5000 cases: %zu stacked from another terminal, %zu after a slave copy, "
+	       "%zu with the copy made private or a slave; %zu with the copy in use instead\n",
+	       cases, other_term, slaves, isolated, busy);
+	ok(cases >= 100, "the stack of propagate_umount.txt is built in 100 or more of 5000 cases");
+	ok(other_term > 0 && other_term < cases, "from another terminal's namespace and from a bind");
+	ok(slaves > 0 && isolated > 0, "on a slave copy, and on a copy made private or a slave");
+	ok(busy >= 50, "the copy in use before a plain umount instead, in 50 or more");
 }
 
 TEST(no_features)

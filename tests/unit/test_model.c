@@ -685,6 +685,21 @@ TEST(capsh_drop_sys_admin)
 	finish(r);
 }
 
+/* mount_setattr(2) asks may_mount() before it reads the attributes or
+ * looks the path up, unlike mount(2), whose lookup comes first. */
+TEST(capsh_drop_sys_admin_setattr_first)
+{
+	struct run *r = start("capsh --drop=cap_sys_admin, mount_setattr",
+		C("# capsh --drop=cap_sys_admin --")
+		C("# mount_setattr -o ro /nonexistent")
+		C("# mount /dev/sdb1 /nonexistent"));
+
+	setup(r, 1);
+	fails(r, EPERM, "mount_setattr", "mount_setattr: EPERM before the lookup's ENOENT");
+	fails(r, ENOENT, "mount", "mount(2): the lookup's ENOENT first");
+	finish(r);
+}
+
 /* ---- proc(5): mount IDs and propagate_from --------------------------------- */
 
 TEST(mount_ids_reused_lowest_first)
@@ -1408,10 +1423,16 @@ TEST(quirks_parse)
 	mask = 99;
 	ok(m_quirks_parse(NULL, NULL, &mask, &err) == 0 && mask == 0, "quirks: NULL is none");
 	ok(err.len == 0, "quirks: no message for a good spec");
+	mask = 99;
+	ok(m_quirks_parse("kernel", "6.18.0", &mask, &err) == 0 &&
+	   !(mask & 1u << M_QUIRK_TMPFS_INODE64),
+	   "quirks: kernel never takes a build option from the release");
+	ok(m_quirks_parse("tmpfs-inode64", NULL, &mask, &err) == 0 &&
+	   mask == 1u << M_QUIRK_TMPFS_INODE64, "quirks: a build option by its name");
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order, make-slave-same-root; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order, make-slave-same-root, tmpfs-inode64; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&

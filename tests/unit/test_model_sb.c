@@ -23,6 +23,9 @@
 
 /* What show_options() appends for data parsed on a new filesystem of
  * type fstype (by the first user namespace), or "ERR <errno>". */
+/* A kernel built with CONFIG_TMPFS_INODE64 (quirk tmpfs-inode64)? */
+static bool inode64_built;
+
 static char *shown(const char *fstype, const char *data, const struct m_userns *user)
 {
 	static struct m_userns first;
@@ -33,7 +36,7 @@ static char *shown(const char *fstype, const char *data, const struct m_userns *
 	m_idmap_all(&first.uids);
 	m_idmap_all(&first.gids);
 
-	m_fsopts_init(&o, fstype, RAM);
+	m_fsopts_init(&o, fstype, RAM, inode64_built);
 	r = m_fsopts_parse(&o, data, RAM, user ? user : &first);
 	if (r < 0)
 		ns_buf_addf(&b, "ERR %d", -r);
@@ -92,6 +95,21 @@ TEST(tmpfs_mode_ids_order)
 	shows("tmpfs", "size=1m,bogus", "ERR 22", "one bad option fails them all");
 	shows("tmpfs", "huge=always", "ERR 95", "a parameter the model does not model: EOPNOTSUPP");
 	shows("tmpfs", "", "", "no options, nothing shown");
+}
+
+/* mm/shmem.c with CONFIG_TMPFS_INODE64: full_inums is on by default and
+ * shmem_show_options() shows inode64 or inode32 on every tmpfs (its
+ * comment's table: "TMPFS_INODE64=y: show" whatever full_inums is). */
+TEST(tmpfs_inode64_built)
+{
+	inode64_built = true;
+	shows("tmpfs", "", ",inode64", "no options: 64-bit inode numbers, shown");
+	shows("tmpfs", "size=1m", ",size=1024k,inode64", "after the other options");
+	shows("tmpfs", "inode32", ",inode32", "inode32 asked for is shown too");
+	shows("tmpfs", "inode32,inode64", ",inode64", "the last one counts");
+	shows("ramfs", "mode=700", ",mode=700", "ramfs has no inode numbers option");
+	inode64_built = false;
+	shows("tmpfs", "", "", "without the build option: nothing shown");
 }
 
 TEST(tmpfs_ids_in_a_user_namespace)
@@ -156,6 +174,25 @@ TEST(tmpfs_options_shown)
 	prints(r, "0\n", "neither mounted anything");
 	quiet(r, "ramfs with a mode");
 	prints(r, "ramfs r rw,mode=700\n", "ramfs shows its mode");
+	finish(r);
+}
+
+/* fs/ramfs/inode.c: ramfs_mknod() and ramfs_mkdir() never change the
+ * directory's i_size (shmem_mknod() adds BOGO_DIRENT_SIZE), so a ramfs
+ * directory's size stays 0; its link count is kept as tmpfs's. */
+TEST(ramfs_directory_size)
+{
+	struct run *r = start("stat of ramfs directories",
+		C("# mkdir /r /t")
+		C("# mount -t ramfs ramfs /r")
+		C("# mount -t tmpfs tmpfs /t")
+		C("# mkdir /r/a /r/b /t/a /t/b")
+		C("# touch /r/f")
+		C("# stat -c %n:%h:%s /r /r/a /r/f /t /t/a"));
+
+	setup(r, 5);
+	prints(r, "/r:4:0\n/r/a:2:0\n/r/f:1:0\n/t:4:80\n/t/a:2:40\n",
+	       "ramfs directories are 0 bytes; tmpfs's 40 and 20 an entry");
 	finish(r);
 }
 
