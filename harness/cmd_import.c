@@ -3,6 +3,7 @@
  * a scenario (scenario/import.h). */
 #include "harness.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
@@ -16,7 +17,7 @@
 #define LOG_MAX (64u << 20)
 
 static const char import_help[] =
-	"usage: nstest import [-o FILE] [--scratch DIR] LOG\n"
+	"usage: nstest import [-o FILE] [--scratch DIR] [--columns N] LOG\n"
 	"Write a terminal's log as a scenario: a script(1) typescript, a tmux capture\n"
 	"(capture-pane -p) or a copy of the screen; LOG '-' is standard input. Prompts\n"
 	"(NAME# , USER@HOST:PATH# , [USER@HOST PATH]# , with $ too) start commands, the\n"
@@ -30,6 +31,8 @@ static const char import_help[] =
 	"                       mount point is not below DIR (the host's, DIR's own) out\n"
 	"                       of mountinfo, mount and findmnt views, '...' in its place,\n"
 	"                       findmnt's columns padded again; paths stay as they were\n"
+	"      --columns N      the terminal was N columns wide (findmnt cut its tables to\n"
+	"                       fit): written as 'columns: N'; a script(1) log says it\n"
 	"  -h, --help           this help\n"
 	"Exit status: 0 written, 2 usage, a log that cannot be read, or a write error.\n"
 	"Example: script -q -c bash session.log; nstest import -o session.scn session.log\n";
@@ -40,6 +43,7 @@ int cmd_import(int argc, char **argv)
 		{ "output", required_argument, NULL, 'o' },
 		{ "help", no_argument, NULL, 'h' },
 		{ "scratch", required_argument, NULL, 'S' },
+		{ "columns", required_argument, NULL, 'C' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *output = NULL, *log;
@@ -48,6 +52,8 @@ int cmd_import(int argc, char **argv)
 	char *text = NULL;
 	size_t len = 0;
 	int opt, fd, r, status = EXIT_PASS;
+	unsigned columns = 0;
+	char *end;
 
 	optind = 1;
 	opterr = 0;
@@ -68,6 +74,16 @@ int cmd_import(int argc, char **argv)
 			free(hide.keep);
 			hide.keep = xstrdup(optarg);
 			hide.ellipsis = true;
+			break;
+		case 'C':
+			errno = 0;
+			columns = (unsigned)strtoul(optarg, &end, 10);
+			if (errno || *end || !isdigit((unsigned char)optarg[0]) || columns < 20 ||
+			    columns > 4096) {
+				usage_error("import: --columns needs the terminal's width, 20 to 4096: '%s'", optarg);
+				ns_hide_free(&hide);
+				return EXIT_USAGE;
+			}
 			break;
 		case ':':
 			usage_error("import: option %s needs an argument", argv[optind - 1]);
@@ -96,7 +112,7 @@ int cmd_import(int argc, char **argv)
 	if (fd > STDIN_FILENO)
 		close(fd);
 	ns_import_log_hide(text, len, strcmp(log, "-") ? log : "standard input",
-			   hide.keep ? &hide : NULL, &scn, &notes);
+			   hide.keep ? &hide : NULL, columns, &scn, &notes);
 	for (const char *p = ns_buf_str(&notes); *p;) {
 		size_t n = strcspn(p, "\n");
 

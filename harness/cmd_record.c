@@ -690,7 +690,7 @@ static int write_scenario(struct recorder *r, const char *file)
 	const char *body;
 	int rc;
 
-	ns_import_log_hide(log, strlen(log), "the recording", &r->sb.hide, &scn, &notes);
+	ns_import_log_hide(log, strlen(log), "the recording", &r->sb.hide, 0, &scn, &notes);
 	/* import's first line names the log: the recording's header instead */
 	body = ns_buf_str(&scn);
 	body += strcspn(body, "\n");

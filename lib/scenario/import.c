@@ -92,6 +92,7 @@ struct item {
 struct items {
 	struct item *v;
 	size_t n, cap;
+	unsigned columns;     /* the terminal's width, or 0: `columns:` */
 };
 
 static void add(struct items *it, int kind, char *text, int line, size_t cmd)
@@ -129,6 +130,12 @@ static void read_log(const char *text, size_t len, struct items *it)
 		line++;
 		start = end + 1;
 		if (!strncmp(s, "Script started on ", 18) || !strncmp(s, "Script done on ", 15)) {
+			const char *c = strstr(s, "COLUMNS=\"");
+
+			/* script(1) names the terminal's width: findmnt fitted
+			 * its tables to it (run/narrow.h) */
+			if (c && c > s && (c[-1] == ' ' || c[-1] == '[') && !it->columns)
+				it->columns = (unsigned)strtoul(c + 9, NULL, 10);
 			add(it, PROSE, s, line, 0);
 			open = SIZE_MAX;
 			continue;
@@ -197,6 +204,10 @@ static void write_scenario(struct items *it, const char *name, struct ns_buf *ou
 	bool in_session = false;
 
 	ns_buf_reset(out);
+	if (it->columns >= 20 && it->columns <= 4096) {
+		ns_buf_addf(out, "columns: %u\n\n", it->columns);
+		line += 2;
+	}
 	ns_buf_addf(out, "Imported from %s by nstest import.\n", name);
 	line++;
 	for (size_t i = 0; i < it->n; i++) {
@@ -264,7 +275,7 @@ static size_t erring_command(struct items *it, const char *msg, char **why)
  * log lines that went and the outputs that may still show some. */
 static void hide_rows(struct items *it, const struct ns_hide *h, struct ns_buf *notes)
 {
-	struct items res = { NULL, 0, 0 };
+	struct items res = { NULL, 0, 0, it->columns };
 	size_t last = 0;
 
 	for (size_t i = 0; i < it->n;) {
@@ -312,13 +323,14 @@ static void hide_rows(struct items *it, const struct ns_hide *h, struct ns_buf *
 void ns_import_log(const char *text, size_t len, const char *name, struct ns_buf *out,
 		   struct ns_buf *notes)
 {
-	ns_import_log_hide(text, len, name, NULL, out, notes);
+	ns_import_log_hide(text, len, name, NULL, 0, out, notes);
 }
 
 void ns_import_log_hide(const char *text, size_t len, const char *name,
-			const struct ns_hide *hide, struct ns_buf *out, struct ns_buf *notes)
+			const struct ns_hide *hide, unsigned columns, struct ns_buf *out,
+			struct ns_buf *notes)
 {
-	struct items it = { NULL, 0, 0 };
+	struct items it = { NULL, 0, 0, columns };
 
 	read_log(text, len, &it);
 	if (hide)

@@ -18,10 +18,13 @@ void ns_import_log(const char *text, size_t len, const char *name, struct ns_buf
 
 /* The same, with the rows of hide's mounts dropped from every output
  * (hide.h, `nstest import --scratch`, `nstest record`); notes also name
- * the log lines that went. hide may be NULL. */
+ * the log lines that went. hide may be NULL. columns: the terminal's
+ * width, written as `columns:` (run/narrow.h); 0 takes it from a
+ * script(1) header's COLUMNS="N", if the log has one. */
 struct ns_hide;
 void ns_import_log_hide(const char *text, size_t len, const char *name,
-			const struct ns_hide *hide, struct ns_buf *out, struct ns_buf *notes);
+			const struct ns_hide *hide, unsigned columns, struct ns_buf *out,
+			struct ns_buf *notes);
 
 /* One log line as the terminal showed it: escape sequences out, a
  * carriage return back to the line's start and a backspace one column

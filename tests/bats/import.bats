@@ -67,6 +67,85 @@ EOF_TYPED
 	assert_host_unchanged
 }
 
+# record80 FILE: type stdin's lines into an interactive bash in a pty 80
+# columns wide that script(1) logs to FILE (and names in its header),
+# each line once the shell prompts (tests/pty-type: nothing typed ahead,
+# so sudo reads no line meant for the shell). bash starts without an
+# exported PS1, so an inner sh (dash) shows its own bare '# ' unless the
+# session exports one; its rc file sets Debian's prompt, as Debian's
+# /etc/skel/.bashrc does. A mount namespace of its own, /mnt a fresh tmpfs.
+record80() {
+	printf '%s\n' "PS1='\\u@\\h:\\w\\\$ '" >"$BATS_TEST_TMPDIR/bashrc"
+	unshare -m --propagation private sh -c \
+		'mount -t tmpfs scratch /mnt && exec "$1" --cols 80 -- script -q -c "env -u PS1 -u COLUMNS bash --rcfile $3 --noprofile -i" "$2"' \
+		sh "$NSTEST_ROOT/tests/pty-type" "$1" "$BATS_TEST_TMPDIR/bashrc" >/dev/null
+}
+
+# Issue 29's done means: a real session with lists, a variable, Debian's
+# prompt, an inner sh at dash's bare prompt and one that keeps an
+# exported prompt, sudo, ls -l, findmnt --tree and -D, and a findmnt
+# table an 80-column terminal broke, recorded with the real tools,
+# imported and replayed on both backends; each form has a wrong twin.
+@test "import: an 80-column session with lists, variables, inner shells, sudo, ls -l, findmnt --tree and -D replays; wrong twins fail" {
+	command -v sudo >/dev/null || skip "sudo is not installed (ci/install-deps installs it)"
+	{
+		cat <<'EOF_TYPED'
+mkdir -p /mnt/lab && cd /mnt/lab; mkdir a b
+L=/mnt/lab
+N=aaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaaa
+mount -t tmpfs -o size=4k,mode=0755 lab $L/a && mount --make-shared $L/a
+sudo mount --bind $L/a $L/b
+ls -l $L
+mkdir $L/a/$N && mount -t tmpfs -o size=8k $N $L/a/$N
+findmnt -R $L/a
+findmnt --tree -o TARGET,PROPAGATION -R $L/b
+findmnt -D $L/b
+unshare -m sh
+findmnt -no TARGET,PROPAGATION /mnt/lab/b
+exit
+export PS1='lab# '
+unshare -m --propagation unchanged sh
+findmnt -no TARGET,PROPAGATION /mnt/lab/b
+exit
+exit
+EOF_TYPED
+	} | record80 "$BATS_TEST_TMPDIR/ts"
+	grep -q 'COLUMNS="80"' "$BATS_TEST_TMPDIR/ts" || fail "the typescript does not name its width: $(head -c 300 "$BATS_TEST_TMPDIR/ts")"
+	run --separate-stderr "$NSTEST" import -o "$SCN_DIR/s80.scn" "$BATS_TEST_TMPDIR/ts"
+	assert_success
+	run cat "$SCN_DIR/s80.scn"
+	assert_line 'columns: 80'
+	assert_line --regexp '^    root@[^ ]+:/mnt/lab# sudo mount --bind \$L/a \$L/b$'
+	assert_line --regexp '^    drwxr-xr-x +2 root root +[0-9]+ .* a$'
+	# dash's bare prompt, and the exported one (which import writes as
+	# the terminal's first prompt), each a shell of the Debian terminal
+	assert_line '    # findmnt -no TARGET,PROPAGATION /mnt/lab/b'
+	assert_line --regexp '^    root@[^ ]+:/mnt/lab# findmnt -no TARGET,PROPAGATION /mnt/lab/b$'
+	# findmnt broke the long row over lines
+	assert_line --regexp '^    [^ ]*/mnt/lab/a/a{40}$'
+	assert_line --regexp '^ {5,}a{40}$'
+	refute_output --partial 'Not carried over'
+	for b in kernel model; do
+		run "$NSTEST_ROOT/tests/isolation-check" "$NSTEST" run --backend "$b" "$SCN_DIR/s80.scn"
+		assert_success
+	done
+	# wrong twins: the inner sh's copy is private, the outer's shared; a
+	# mode; the broken row's second line; the df row's mount point
+	sed '0,/^    \/mnt\/lab\/b private$/s//    \/mnt\/lab\/b shared/' "$SCN_DIR/s80.scn" >"$SCN_DIR/w1.scn"
+	sed '0,/^    drwxr-xr-x \(.* a\)$/s//    drwxrwxr-x \1/' "$SCN_DIR/s80.scn" >"$SCN_DIR/w2.scn"
+	sed 's/^\(     *\)\(a\{40\}\)$/\1\2x/' "$SCN_DIR/s80.scn" >"$SCN_DIR/w3.scn"
+	sed 's|^\(    lab .*\) /mnt/lab/b$|\1 /mnt/lab/a|' "$SCN_DIR/s80.scn" >"$SCN_DIR/w4.scn"
+	sed '/^columns: 80$/d' "$SCN_DIR/s80.scn" >"$SCN_DIR/w5.scn"
+	for w in w1 w2 w3 w4 w5; do
+		! cmp -s "$SCN_DIR/s80.scn" "$SCN_DIR/$w.scn" || fail "$w: the line to change is not in the file"
+		for b in kernel model; do
+			run "$NSTEST" run --backend "$b" "$SCN_DIR/$w.scn"
+			assert_failure 1
+		done
+	done
+	assert_host_unchanged
+}
+
 @test "import: escapes, carriage returns, backspaces and a changed PS1 are read as the terminal showed them" {
 	printf '%b' 'Script started on today\r\n' \
 		'\e]0;root@box: ~\a\e[?2004h\e[01;32mbash-5.2\e[00m# PS1=\x27[\\u@\\h \\W]\\$ \x27\r\n' \
