@@ -198,6 +198,9 @@ struct ns_cmd_def {
 	 * or a mount namespace (open_tree --namespace); NULL itself for
 	 * commands that make none. */
 	const char *(*makes)(const void *args, enum ns_handle_kind *kind);
+	/* The handles it closes (close @NAME...), *n of them; NULL itself
+	 * for commands that close none. */
+	const char *const *(*closes)(const void *args, size_t *n);
 	/* The namespace handle it enters (nsenter --mount=@NS), or NULL;
 	 * NULL itself for commands that enter none. */
 	const char *(*needs_namespace)(const void *args);

@@ -468,6 +468,14 @@ static int parse_fspick(struct ns_stage *st, struct ns_parse_err *e)
 	return 0;
 }
 
+static const char *const *close_closes(const void *args, size_t *n)
+{
+	const struct ns_close_args *a = args;
+
+	*n = a->n;
+	return a->handles;
+}
+
 static const char *open_tree_makes(const void *args, enum ns_handle_kind *kind)
 {
 	const struct ns_open_tree_args *a = args;
@@ -515,7 +523,7 @@ const struct ns_cmd_def ns_cmd_newapi[] = {
 	{ .name = "mount_setattr", .id = NS_CMD_MOUNT_SETATTR, .handles = true, .parse = parse_mount_setattr, .free_args = free_args,
 	  .terminal = setattr_terminal, .terminal_option = "--idmap" },
 	{ .name = "close", .id = NS_CMD_CLOSE, .handles = true, .handle_any = true, .parse = parse_close,
-	  .free_args = free_args },
+	  .free_args = free_args, .closes = close_closes },
 	{ .name = "fsopen", .id = NS_CMD_FSOPEN, .handles = true, .parse = parse_fsopen, .free_args = free_args,
 	  .makes = fsopen_makes },
 	{ .name = "fsconfig", .id = NS_CMD_FSCONFIG, .handles = true, .parse = parse_fsconfig, .free_args = free_args,

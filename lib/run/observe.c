@@ -16,9 +16,19 @@ struct term {
 	bool ended;
 };
 
+/* A mount namespace a handle holds (open_tree --namespace @NS): the
+ * terminal's shell that made it holds it until it closes it or ends. */
+struct nsh {
+	char *name;          /* @NS */
+	size_t term;         /* index in terms */
+	unsigned depth;      /* the shell level that made it */
+};
+
 struct terms {
 	struct term *v;
 	size_t n, cap;
+	struct nsh *h;
+	size_t nh, hcap;
 };
 
 static struct term *term_get(struct terms *t, const char *name)
@@ -31,20 +41,59 @@ static struct term *term_get(struct terms *t, const char *name)
 	return &t->v[t->n++];
 }
 
+/* The namespace handles of terminal term that its shells no longer hold:
+ * closed ones (names, n), and those of a shell that ended (every one
+ * made deeper than depth, or all when the terminal ended). */
+static void drop_handles(struct terms *t, size_t term, const char *const *names, size_t n,
+			 unsigned depth, bool ended)
+{
+	for (size_t i = 0; i < t->nh;) {
+		struct nsh *h = &t->h[i];
+		bool gone = h->term == term && (ended || h->depth > depth);
+
+		for (size_t k = 0; k < n && h->term == term && !gone; k++)
+			gone = !strcmp(names[k], h->name);
+		if (!gone) {
+			i++;
+			continue;
+		}
+		free(h->name);
+		t->h[i] = t->h[--t->nh];
+	}
+}
+
 /* What step st does to its terminal's shells. */
 static void term_step(struct terms *t, const struct ns_step *st)
 {
 	struct term *tm = term_get(t, st->terminal);
 	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
 
+	size_t ti = (size_t)(tm - t->v);
+
 	tm->prompt = st->prompt;
 	if (!first)
 		return;
+	if (first->def && first->def->makes && first->args && !st->nmore) {
+		enum ns_handle_kind kind;
+		const char *name = first->def->makes(first->args, &kind);
+
+		if (name && kind == NS_HANDLE_NAMESPACE && !st->nexpect) {
+			ns_grow((void **)&t->h, &t->hcap, t->nh + 1, sizeof(*t->h));
+			t->h[t->nh++] = (struct nsh){ xstrdup(name), ti, tm->depth };
+		}
+	}
+	if (first->def && first->def->closes && first->args) {
+		size_t n = 0;
+		const char *const *names = first->def->closes(first->args, &n);
+
+		drop_handles(t, ti, names, n, tm->depth, false);
+	}
 	if (ns_stage_ends_shell(first)) {
 		if (tm->depth)
 			tm->depth--;
 		else
 			tm->ended = true;
+		drop_handles(t, ti, NULL, 0, tm->depth, tm->ended);
 	} else if (ns_stage_starts_shell(first) && !st->nexpect) {
 		/* the parser's rule (commands/command.c); a transcript that
 		 * shows output for it shows its failure: no shell began */
@@ -65,6 +114,9 @@ static void terms_free(struct terms *t)
 	for (size_t i = 0; i < t->n; i++)
 		free(t->v[i].name);
 	free(t->v);
+	for (size_t i = 0; i < t->nh; i++)
+		free(t->h[i].name);
+	free(t->h);
 }
 
 /* What the probe's run looked like, copied out of the runner's hook. */
@@ -197,6 +249,7 @@ static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
 
 	for (size_t i = 0; i < t->n; i++)
 		live += !t->v[i].ended;
+	live += t->nh;
 	obs->terms = xcalloc(live, sizeof(*obs->terms));
 	obs->tables = xcalloc(live, sizeof(*obs->tables));
 	*where = xcalloc(live, sizeof(**where));
@@ -222,6 +275,31 @@ static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
 			ns_diag_free(&d);
 			r = -1;
 		}
+	}
+	/* each mount namespace a handle holds, read through it by the
+	 * terminal whose shell holds it (nsenter --mount=@NS; an inner
+	 * shell has its outer shell's handles, as a process inherits its
+	 * descriptors); one that a terminal is in merges with that
+	 * terminal's table (the graph knows a namespace by its mounts) */
+	for (size_t i = 0; i < t->nh && !r; i++) {
+		const struct nsh *h = &t->h[i];
+		const struct term *tm = &t->v[h->term];
+		char *cmd;
+
+		if (tm->ended)
+			continue;
+		cmd = xasprintf("nsenter --mount=%s %s", h->name, CAT_MOUNTINFO);
+		if (ns_plan_add_command(plan, tm->name, tm->prompt, line, cmd, &d) < 0) {
+			ns_buf_addf(err, "internal error: '%s' does not parse in %s: %s", cmd,
+				    plan->path, d.msg);
+			ns_diag_free(&d);
+			r = -1;
+		} else {
+			obs->terms[obs->n] = xasprintf("the mount namespace %s (%s's handle)", h->name,
+						       *tm->name ? tm->name : "the bare prompt");
+			(*where)[obs->n++] = plan->nsteps - 1;
+		}
+		free(cmd);
 	}
 	free(outer);
 	return r;
@@ -265,7 +343,7 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 		   const struct ns_runner_opts *o, bool lenient, struct ns_observe *out,
 		   struct ns_buf *err)
 {
-	struct terms t = { NULL, 0, 0 };
+	struct terms t = { NULL, 0, 0, NULL, 0, 0 };
 	size_t last = n ? points[n - 1] : 0, pi = 0;
 	size_t *map = xcalloc(sc->nsteps + 1, sizeof(*map));
 	size_t **where = xcalloc(n ? n : 1, sizeof(*where));

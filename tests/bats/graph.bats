@@ -212,3 +212,50 @@ SCN
 		assert_output --partial 'label="the outer shell of # (the bare prompt)  (2 mounts)"'
 	done
 }
+
+# A mount namespace that only a handle holds (open_tree --namespace @NS)
+# is drawn, read through the handle by the terminal that holds it, until
+# that terminal closes the handle or the shell that made it ends; one a
+# terminal entered is that terminal's (issue 30: "every namespace that
+# any terminal, outer shell or handle still holds"). The model plays
+# open_tree --namespace on any kernel; the kernel backend where the
+# kernel has it (7.0 and later).
+@test "graph: a namespace only a handle holds is drawn until it is closed, also from an inner shell" {
+	local be step
+	write_scn handle <<'SCN' >/dev/null
+title: a namespace held by a handle
+requires: open_tree_namespace
+    sh1# mkdir /a
+    sh1# mount /dev/sdb1 /a
+    sh1# open_tree --namespace /a @ns
+    sh1# mkdir /b
+    sh1# close @ns
+    sh1# mkdir /c
+    sh1# open_tree --namespace /a @n2
+    sh1# unshare -m sh
+    sh1# mkdir /d
+    sh1# exit
+    sh1# nsenter --mount=@n2 sh
+SCN
+	for be in model kernel; do
+		run --separate-stderr "$NSTEST" graph --backend "$be" --step 3 "$SCN_DIR/handle.scn"
+		# the kernel side only where the kernel has it
+		[[ $be == kernel && $stderr == *"this kernel lacks open_tree_namespace"* ]] && continue
+		assert_success
+		assert_output --partial "label=\"the mount namespace @ns (sh1's handle)  (1 mount)\""
+		# closed: gone
+		run --separate-stderr "$NSTEST" graph --backend "$be" --step 5 "$SCN_DIR/handle.scn"
+		assert_success
+		refute_output --partial "the mount namespace @ns"
+		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 1
+		# the inner shell has its outer shell's handle
+		run --separate-stderr "$NSTEST" graph --backend "$be" --step 9 "$SCN_DIR/handle.scn"
+		assert_success
+		assert_output --partial "label=\"the mount namespace @n2 (sh1's handle)  (1 mount)\""
+		assert_output --partial 'label="the outer shell of sh1  (2 mounts)"'
+		# entered: the terminal's own namespace, one cluster for both
+		run --separate-stderr "$NSTEST" graph --backend "$be" --step 11 "$SCN_DIR/handle.scn"
+		assert_success
+		assert_output --partial "label=\"sh1, the mount namespace @n2 (sh1's handle)  (1 mount)\""
+	done
+}
