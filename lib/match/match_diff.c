@@ -354,31 +354,20 @@ static void note_pair(struct notes *nt, const struct ns_match_line *e,
 	}
 }
 
-/* After the hunks: each run of removed lines followed by added ones is
- * read as lines changed in place, the first removed against the first
- * added and so on, and each pair may give notes (note_pair), so that a
- * reader sees why this step's number could not take a name. */
-static void origin_notes(const struct ns_match_step *st, const struct ns_diff *d,
+/* After the hunks: each pair of lines changed in place (partners: the
+ * first removed against the first added of a run, and so on) may give
+ * notes (note_pair), so that a reader sees why this step's number could
+ * not take a name. */
+static void origin_notes(const struct ns_match_step *st, const size_t *partner,
 			 const size_t *order, struct ns_buf *out)
 {
 	struct notes nt = { .m = st->m, .out = out };
 
-	for (size_t k = 0; k < d->n;) {
-		size_t del = k, add;
+	for (size_t aj = 0; aj < st->na; aj++) {
+		size_t ei = partner[aj];
 
-		while (k < d->n && d->v[k].op == NS_DIFF_DEL)
-			k++;
-		add = k;
-		while (k < d->n && d->v[k].op == NS_DIFF_ADD)
-			k++;
-		if (del == k)
-			k++; /* a line kept */
-		for (size_t i = 0; del + i < add && add + i < k; i++) {
-			size_t ei = d->v[del + i].a, aj = d->v[add + i].b;
-
-			if (ei < st->ne && aj < st->na && st->e[ei].rec && st->a[order[aj]].rec)
-				note_pair(&nt, &st->e[ei], &st->a[order[aj]]);
-		}
+		if (ei < st->ne && st->e[ei].rec && st->a[order[aj]].rec)
+			note_pair(&nt, &st->e[ei], &st->a[order[aj]]);
 	}
 	for (enum ns_renaming_kind k = 0; k < NS_RENAMING_NKINDS; k++)
 		ns_keymap_free(&nt.said[k]);
@@ -410,7 +399,7 @@ void ns_match_diff(struct ns_match_step *st, bool unordered,
 	ns_buf_adds(out, "--- expected\n+++ actual\n");
 	ns_diff_hunks(&d, et, (const char *const *)shown, DIFF_CONTEXT, out);
 	ns_renaming_undo_to(st->m->ren, 0);
-	origin_notes(st, &d, order, out);
+	origin_notes(st, partner, order, out);
 	for (size_t p = 0; p < st->na; p++)
 		free(shown[p]);
 	free(shown);
