@@ -961,9 +961,10 @@ static int session_line(struct parser *p, const char *line, int indent)
 		for (; p->vars && p->vars_done < p->sc->nsteps; p->vars_done++)
 			ns_vars_after_step(p->vars, &p->sc->steps[p->vars_done]);
 		/* a step at a bare prompt that stands for an inner shell:
-		 * known once its output is read, at the next prompt */
-		if (p->open && p->open->bare_inner)
-			bare_prompt_after(p, p->open);
+		 * known once its output is read, at the next prompt (prose
+		 * may stand between them) */
+		if (p->sc->nsteps && p->sc->steps[p->sc->nsteps - 1].bare_inner)
+			bare_prompt_after(p, &p->sc->steps[p->sc->nsteps - 1]);
 		st = ns_parser_new_step(p->sc);
 		st->line = p->lineno;
 		if (namelen) {

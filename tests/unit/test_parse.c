@@ -82,6 +82,50 @@ TEST(transcript)
 
 /* The file commands of issue 13 (rmdir, mv, ln -s, pwd, echo > FILE,
  * stat -c, mountpoint, diff): each bad use is named at its word. */
+/* Dash's bare "# " in an inner sh is the terminal that started it, one
+ * level deeper, until its exit, even with prose before the next prompt;
+ * after it, a bare prompt is a terminal of its own again. */
+TEST(bare_prompt_inner_shell)
+{
+	const char *text =
+		"    sh1# mkdir /a\n"
+		"    sh1# unshare -m sh\n"
+		"    # unshare -m sh\n"
+		"    # exit\n"
+		"\n"
+		"Prose between the steps.\n"
+		"\n"
+		"    # mkdir /b\n"
+		"    # exit\n"
+		"\n"
+		"Prose again.\n"
+		"\n"
+		"    # mkdir /c\n"
+		"    sh1# unshare -m sh\n"
+		"    # mkdir /d\n";
+	char *err;
+	struct ns_scenario *sc = parse(text, &err);
+
+	ok(sc != NULL, "parses");
+	if (!sc) {
+		printf("# %s\n", err);
+		free(err);
+		return;
+	}
+	ok(sc->nsteps == 9, "nine steps (%zu)", sc->nsteps);
+	if (sc->nsteps != 9) {
+		ns_scenario_free(sc);
+		return;
+	}
+	is_str(sc->steps[2].terminal, "sh1", "the inner sh's bare prompt is sh1");
+	is_str(sc->steps[3].terminal, "sh1", "the exit of a shell it started too");
+	is_str(sc->steps[4].terminal, "sh1", "after prose, still sh1's first inner shell");
+	is_str(sc->steps[5].terminal, "sh1", "its exit is sh1's");
+	is_str(sc->steps[6].terminal, "", "after prose and that exit, the bare prompt is a terminal of its own");
+	is_str(sc->steps[8].terminal, "", "and stays so once it was used");
+	ns_scenario_free(sc);
+}
+
 TEST(file_commands)
 {
 	static const struct { const char *what, *line, *msg; } bad[] = {
