@@ -24,11 +24,25 @@ struct nsh {
 	unsigned depth;      /* the shell level that made it */
 };
 
+/* A terminal of nstest's own that sits in a terminal's shell at a level
+ * it left for an inner shell (`unshare -m sh` twice): it entered that
+ * shell's namespace (nsenter -t TERM -m sh) at plan step `enter`, just
+ * before the inner shell began, and leaves when the terminal is back at
+ * that level, so it never holds the namespace longer than that shell. */
+struct shadow {
+	char *name;
+	size_t term;         /* index in terms */
+	unsigned depth;      /* the level it sits at, 1 or more */
+	size_t enter;        /* the plan step that entered */
+};
+
 struct terms {
 	struct term *v;
 	size_t n, cap;
 	struct nsh *h;
 	size_t nh, hcap;
+	struct shadow *s;
+	size_t ns, scap;
 };
 
 static struct term *term_get(struct terms *t, const char *name)
@@ -117,6 +131,9 @@ static void terms_free(struct terms *t)
 	for (size_t i = 0; i < t->nh; i++)
 		free(t->h[i].name);
 	free(t->h);
+	for (size_t i = 0; i < t->ns; i++)
+		free(t->s[i].name);
+	free(t->s);
 }
 
 /* What the probe's run looked like, copied out of the runner's hook. */
@@ -240,7 +257,8 @@ static char *outer_holders(const struct terms *t)
  * that reads it and ends; the terminals' names and the plan's step
  * numbers go to *obs and *where. 0, or -1 with err set. */
 static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
-		    struct ns_observation *obs, size_t **where, struct ns_buf *err)
+		    struct ns_observation *obs, size_t **where, size_t **enters,
+		    struct ns_buf *err)
 {
 	struct ns_diag d = { NULL, 0 };
 	size_t live = 1;
@@ -249,10 +267,13 @@ static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
 
 	for (size_t i = 0; i < t->n; i++)
 		live += !t->v[i].ended;
-	live += t->nh;
+	live += t->nh + t->ns;
 	obs->terms = xcalloc(live, sizeof(*obs->terms));
 	obs->tables = xcalloc(live, sizeof(*obs->tables));
 	*where = xcalloc(live, sizeof(**where));
+	*enters = xcalloc(live, sizeof(**enters));
+	for (size_t i = 0; i < live; i++)
+		(*enters)[i] = SIZE_MAX;
 	for (size_t i = 0; i <= t->n && !r; i++) {
 		const char *name = i < t->n ? t->v[i].name : OUTER_READER;
 
@@ -301,8 +322,84 @@ static int put_cats(struct ns_scenario *plan, const struct terms *t, int line,
 		}
 		free(cmd);
 	}
+	/* each shell a terminal left for an inner one, read by the terminal
+	 * of nstest's own that sits in it; the read counts only if it got in */
+	for (size_t i = 0; i < t->ns && !r; i++) {
+		const struct shadow *sh = &t->s[i];
+
+		if (ns_plan_add_command(plan, sh->name, '#', line, CAT_MOUNTINFO, &d) < 0) {
+			ns_buf_addf(err, "internal error: '%s' does not parse in %s: %s",
+				    CAT_MOUNTINFO, plan->path, d.msg);
+			ns_diag_free(&d);
+			r = -1;
+			break;
+		}
+		obs->terms[obs->n] = xasprintf("the shell of %s at level %u", t->v[sh->term].name,
+					       sh->depth);
+		(*enters)[obs->n] = sh->enter;
+		(*where)[obs->n++] = plan->nsteps - 1;
+	}
 	free(outer);
 	return r;
+}
+
+/* Before step st of the file: a terminal at level 1 or more that starts
+ * an inner shell gets a shadow in the shell it leaves (struct shadow).
+ * The bare prompt's terminal has no name nsenter -t can give: none. */
+static int shadow_before(struct ns_scenario *plan, struct terms *t, const struct ns_step *st,
+			 struct ns_buf *err)
+{
+	const struct ns_stage *first = st->pipeline.n ? &st->pipeline.stages[0] : NULL;
+	struct term *tm = term_get(t, st->terminal);
+	struct ns_diag d = { NULL, 0 };
+	char *cmd;
+	int r = 0;
+
+	if (!first || !tm->depth || !*tm->name || st->nmore || st->nexpect ||
+	    !ns_stage_starts_shell(first))
+		return 0;
+	ns_grow((void **)&t->s, &t->scap, t->ns + 1, sizeof(*t->s));
+	t->s[t->ns] = (struct shadow){ xasprintf("nstest shell %u of %s", tm->depth, tm->name),
+				       (size_t)(tm - t->v), tm->depth, 0 };
+	cmd = xasprintf("nsenter -t %s -m sh", tm->name);
+	if (ns_plan_add_command(plan, t->s[t->ns].name, '#', st->line, cmd, &d) < 0) {
+		ns_buf_addf(err, "internal error: '%s' does not parse in %s: %s", cmd, plan->path,
+			    d.msg);
+		ns_diag_free(&d);
+		free(t->s[t->ns].name);
+		r = -1;
+	} else {
+		t->s[t->ns++].enter = plan->nsteps - 1;
+	}
+	free(cmd);
+	return r;
+}
+
+/* After step st of the file: the shadows of a terminal back at their
+ * level (or below it) leave. */
+static int shadow_after(struct ns_scenario *plan, struct terms *t, const struct ns_step *st,
+			struct ns_buf *err)
+{
+	const struct term *tm = term_get(t, st->terminal);
+	struct ns_diag d = { NULL, 0 };
+
+	for (size_t i = 0; i < t->ns;) {
+		struct shadow *sh = &t->s[i];
+
+		if (sh->term != (size_t)(tm - t->v) || (!tm->ended && tm->depth > sh->depth)) {
+			i++;
+			continue;
+		}
+		if (ns_plan_add_command(plan, sh->name, '#', st->line, "exit", &d) < 0) {
+			ns_buf_addf(err, "internal error: 'exit' does not parse in %s: %s", plan->path,
+				    d.msg);
+			ns_diag_free(&d);
+			return -1;
+		}
+		free(sh->name);
+		t->s[i] = t->s[--t->ns];
+	}
+	return 0;
 }
 
 /* The step that stopped the probe, in the user's file, or NULL. */
@@ -343,10 +440,11 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 		   const struct ns_runner_opts *o, bool lenient, struct ns_observe *out,
 		   struct ns_buf *err)
 {
-	struct terms t = { NULL, 0, 0, NULL, 0, 0 };
+	struct terms t = { NULL, 0, 0, NULL, 0, 0, NULL, 0, 0 };
 	size_t last = n ? points[n - 1] : 0, pi = 0;
 	size_t *map = xcalloc(sc->nsteps + 1, sizeof(*map));
 	size_t **where = xcalloc(n ? n : 1, sizeof(*where));
+	size_t **enters = xcalloc(n ? n : 1, sizeof(*enters));
 	struct probe p = { false, NS_PASS, NULL, NULL, 0, map, 0, { NULL, 0, NULL, false, false, 0 }, 0, NULL };
 	struct ns_runner_hooks hooks = { &p, NULL, on_result, NULL, NULL };
 	struct ns_scenario *plan = ns_plan_new(sc);
@@ -366,15 +464,19 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 			if (!any_live(&t) && step < sc->nsteps)
 				term_get(&t, sc->steps[step].terminal)->prompt = sc->steps[step].prompt;
 			out->at[pi].step = step;
-			if (put_cats(plan, &t, line, &out->at[pi], &where[pi], err) < 0)
+			if (put_cats(plan, &t, line, &out->at[pi], &where[pi], &enters[pi], err) < 0)
 				goto out;
 			pi++;
 		}
 		if (step >= last || step >= sc->nsteps)
 			break;
+		if (shadow_before(plan, &t, &sc->steps[step], err) < 0)
+			goto out;
 		term_step(&t, &sc->steps[step]);
 		map[step] = plan->nsteps;
 		ns_plan_borrow(plan, &sc->steps[step]);
+		if (shadow_after(plan, &t, &sc->steps[step], err) < 0)
+			goto out;
 	}
 	p.nfile = last < sc->nsteps ? last : sc->nsteps;
 	ns_runner_run(&plan, 1, o, &hooks);
@@ -393,6 +495,11 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 		struct ns_observation *ob = &out->at[i];
 		for (size_t j = 0; j < ob->n; j++) {
 			const struct probe_step *s = where[i][j] < p.n ? &p.steps[where[i][j]] : NULL;
+			const struct probe_step *in = enters[i][j] < p.n ? &p.steps[enters[i][j]] : NULL;
+
+			/* a shadow that did not get in would show its own table */
+			if (enters[i][j] != SIZE_MAX && (!in || !in->ran || in->err))
+				s = NULL;
 			if ((!s || !s->ran || s->err) && lenient) {
 				drop_tables(ob);
 				break;
@@ -408,9 +515,12 @@ int ns_observe_run(const struct ns_scenario *sc, const size_t *points, size_t n,
 	}
 	r = 0;
 out:
-	for (size_t i = 0; i < n; i++)
+	for (size_t i = 0; i < n; i++) {
 		free(where[i]);
+		free(enters[i]);
+	}
 	free(where);
+	free(enters);
 	free(map);
 	probe_free(&p);
 	terms_free(&t);

@@ -259,3 +259,38 @@ SCN
 		assert_output --partial "label=\"sh1, the mount namespace @n2 (sh1's handle)  (1 mount)\""
 	done
 }
+
+# A shell the terminal left for an inner one, and that is not its first
+# (`unshare -m sh` twice), still holds its namespace: a terminal of
+# nstest's own enters it (nsenter -t sh1 -m sh) just before the inner
+# shell starts, reads it at each moment, and leaves once sh1 is back at
+# that level. Mount counts from the rules: the first namespace has only
+# /; the first inner shell's copy gets /a (2); the second's copy of that,
+# /b too (3).
+@test "graph: a middle shell's namespace is drawn while an inner shell runs, and only then" {
+	local be
+	write_scn middle <<'SCN' >/dev/null
+title: a middle shell's namespace
+    sh1# mkdir /a /b
+    sh1# unshare -m sh
+    sh1# mount -t tmpfs t /a
+    sh1# unshare -m sh
+    sh1# mount -t tmpfs u /b
+    sh1# exit
+    sh1# mkdir /c
+SCN
+	for be in kernel model; do
+		run --separate-stderr "$NSTEST" graph --backend "$be" --step 5 "$SCN_DIR/middle.scn"
+		assert_success
+		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 3
+		assert_output --partial 'label="sh1  (3 mounts)"'
+		assert_output --partial 'label="the shell of sh1 at level 1  (2 mounts)"'
+		assert_output --partial 'label="the outer shell of sh1  (1 mount)"'
+		# back at level 1: that shell is sh1's own again
+		run --separate-stderr "$NSTEST" graph --backend "$be" --step 6 "$SCN_DIR/middle.scn"
+		assert_success
+		assert_equal "$(grep -c 'subgraph cluster_ns' <<<"$output")" 2
+		refute_output --partial 'at level 1'
+		assert_output --partial 'label="sh1  (2 mounts)"'
+	done
+}
