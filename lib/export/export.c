@@ -7,6 +7,7 @@
 
 #include "commands/args.h"
 #include "commands/command.h"
+#include "kernel/device.h"
 #include "run/ulmsg.h"
 #include "run/view.h"
 
@@ -340,8 +341,9 @@ static void emit_header(struct ns_buf *prog, const struct ns_scenario *sc,
 	ns_buf_adds(prog,
 		    " *\n"
 		    " * A standalone reproducer: build with `cc -O2 -Wall THIS.c` and run as root.\n"
-		    " * It makes a private mount namespace (/ rprivate before any mount), a tmpfs\n"
-		    " * stand-in for each /dev/NAME the scenario mounts, with the root stand-in as\n"
+		    " * It makes a private mount namespace (/ rprivate before any mount), a stand-in\n"
+		    " * for each /dev/NAME the scenario mounts (a tmpfs, or with `devices: loop` a\n"
+		    " * loop device over an ext4 image this file carries), with the root stand-in as\n"
 		    " * its root (pivot_root), so the host's mount table never changes. Then it\n"
 		    " * plays each step and checks its errno and output as the scenario expects.\n"
 		    " * Exit status: 0 every step matched; 1 a step differed (printed: step, line,\n"
@@ -370,18 +372,69 @@ static void emit_header(struct ns_buf *prog, const struct ns_scenario *sc,
 	ns_buf_adds(prog, " */\n#define _GNU_SOURCE\n");
 }
 
-int ns_export_c(const struct ns_scenario *sc, struct ns_buf *prog, struct ns_buf *err,
-		struct ns_buf *notes)
+/* The loop stand-ins' image as the program's data: the runs of 64-byte
+ * blocks that are not all zero (an 8 MiB ext4 image is about 5 KiB of
+ * them), their bytes in one array. */
+static void emit_image(struct ns_buf *prog, const struct ns_buf *img)
+{
+	enum { BLOCK = 64 };
+	struct ns_buf runs = NS_BUF_INIT, bytes = NS_BUF_INIT;
+	size_t nruns = 0, nbytes = 0;
+
+	for (size_t at = 0; at < img->len;) {
+		size_t end = at;
+
+		while (end < img->len) {
+			size_t n = img->len - end < BLOCK ? img->len - end : BLOCK;
+			bool zero = true;
+
+			for (size_t i = 0; i < n && zero; i++)
+				zero = !img->data[end + i];
+			if (zero)
+				break;
+			end += n;
+		}
+		if (end == at) {
+			at += BLOCK;
+			continue;
+		}
+		ns_buf_addf(&runs, "\t{ %zu, %zu },\n", at, end - at);
+		nruns++;
+		for (size_t i = at; i < end; i++, nbytes++)
+			ns_buf_addf(&bytes, "%s%u,", nbytes % 16 ? " " : "\n\t",
+				    (unsigned char)img->data[i]);
+		at = end;
+	}
+	ns_buf_addf(prog, "\n/* The loop stand-ins' ext4 image (mke2fs -t ext4 -O ^has_journal, %zu bytes):\n"
+		    " * its non-zero runs, offset and length, and their bytes. */\n"
+		    "static const struct xs_run image_runs[] = {\n", img->len);
+	ns_buf_add(prog, runs.data, runs.len);
+	ns_buf_adds(prog, "};\n\nstatic const unsigned char image_bytes[] = {");
+	ns_buf_add(prog, bytes.data, bytes.len);
+	ns_buf_addf(prog, "\n};\n\nstatic const struct xs_image image = { %zuu, %zu, image_runs, image_bytes };\n",
+		    img->len, nruns);
+	ns_buf_free(&runs);
+	ns_buf_free(&bytes);
+}
+
+int ns_export_c(const struct ns_scenario *sc, enum ns_devices_mode devices,
+		struct ns_buf *prog, struct ns_buf *err, struct ns_buf *notes)
 {
 	struct ns_export_ctx cx = { .sc = sc, .handles = NS_LINES_INIT };
 	struct ns_lines terms = NS_LINES_INIT;
-	struct ns_buf code = NS_BUF_INIT;
+	struct ns_buf code = NS_BUF_INIT, image = NS_BUF_INIT;
 	int r = 0;
 
 	cx.code = &code;
-	if (sc->devices == NS_DEVICES_LOOP) {
-		ns_buf_addf(err, "nstest export: %s: devices: loop is not exportable to C "
-			    "(the program's stand-ins are tmpfs)", sc->path);
+	if (devices == NS_DEVICES_DEFAULT)
+		devices = sc->devices != NS_DEVICES_DEFAULT ? sc->devices :
+			  sc->requires & NS_REQ_LOOP ? NS_DEVICES_LOOP : NS_DEVICES_TMPFS;
+	if (devices == NS_DEVICES_LOOP && ns_devices_image(&image, err) < 0) {
+		char *why = ns_buf_detach(err);
+
+		ns_buf_addf(err, "nstest export: %s: loop stand-ins need their ext4 image: %s",
+			    sc->path, why);
+		free(why);
 		return -1;
 	}
 	if (sc->requires & NS_REQ_USERNS) {
@@ -394,6 +447,8 @@ int ns_export_c(const struct ns_scenario *sc, struct ns_buf *prog, struct ns_buf
 	if (r == 0) {
 		emit_header(prog, sc, notes);
 		ns_buf_adds(prog, ns_export_runtime);
+		if (image.len)
+			emit_image(prog, &image);
 		ns_buf_adds(prog, "\n/* ---- the scenario ---- */\n\nstatic const char *const devices[] = {\n");
 		for (size_t i = 0; i < sc->ndevnames; i++) {
 			ns_buf_adds(prog, "\t");
@@ -432,6 +487,8 @@ int ns_export_c(const struct ns_scenario *sc, struct ns_buf *prog, struct ns_buf
 					ns_buf_addf(prog, "\txs_need_syscall(%s, \"%s\");\n", sys[i].nr,
 						    sys[i].name);
 		}
+		if (image.len)
+			ns_buf_adds(prog, "\txs_image = &image;\n");
 		ns_buf_addf(prog, "\txs_setup(devices, %zu, %d, %zu, %zu);\n", sc->ndevnames,
 			    sc->remounts ? 1 : 0, terms.n ? terms.n : 1, cx.handles.n);
 		ns_buf_add(prog, code.data, code.len);
@@ -442,5 +499,6 @@ int ns_export_c(const struct ns_scenario *sc, struct ns_buf *prog, struct ns_buf
 	ns_lines_free(&terms);
 	ns_lines_free(&cx.handles);
 	ns_buf_free(&code);
+	ns_buf_free(&image);
 	return r;
 }

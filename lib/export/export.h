@@ -50,12 +50,14 @@ extern const struct ns_export_cmd ns_export_cmds[NS_CMD__COUNT];
 /* The text of the support library every program starts with. */
 extern const char ns_export_runtime[];
 
-/* Write the program for sc into prog. 0; or -1 with one line in err,
- * "FILE:LINE: CMD: not exportable to C (REASON)", and nothing in prog
- * worth keeping. notes gets a line for each check the program does not
+/* Write the program for sc into prog, with stand-ins of mode devices
+ * (NS_DEVICES_DEFAULT: the scenario's own `devices:`, loop where it
+ * requires loop, else tmpfs; loop stand-ins need mke2fs here). 0; or -1
+ * with one line in err, "FILE:LINE: CMD: not exportable to C (REASON)",
+ * and nothing in prog worth keeping. notes gets a line for each check the program does not
  * make (also written as comments in the program). */
-int ns_export_c(const struct ns_scenario *sc, struct ns_buf *prog, struct ns_buf *err,
-		struct ns_buf *notes);
+int ns_export_c(const struct ns_scenario *sc, enum ns_devices_mode devices,
+		struct ns_buf *prog, struct ns_buf *err, struct ns_buf *notes);
 
 /* For emitters: append s as a C string literal. */
 void ns_export_cstr(struct ns_buf *b, const char *s);

@@ -172,7 +172,10 @@ bool ns_devices_clone_detached(void)
 
 /* ---- loop ------------------------------------------------------------ */
 
-static int exec_mke2fs(int fd, struct ns_buf *err)
+/* Format the memfd fd as the stand-ins' ext4. fixed: the same bytes every
+ * time (a set UUID, hash seed and time), for an image that is written
+ * into a file (nstest export --c) rather than used at once. */
+static int exec_mke2fs(int fd, bool fixed, struct ns_buf *err)
 {
 	static const char *const paths[] = { "/usr/sbin/mke2fs", "/sbin/mke2fs" };
 	char target[64];
@@ -191,6 +194,13 @@ static int exec_mke2fs(int fd, struct ns_buf *err)
 			fcntl(fd, F_SETFD, 0); /* mke2fs opens it by its /proc path */
 			dup2(devnull, 1);
 			dup2(devnull, 2);
+			if (fixed) {
+				/* "nstest" in hex; mke2fs reads the time from here */
+				setenv("E2FSPROGS_FAKE_TIME", "1", 1);
+				execl(paths[i], "mke2fs", "-q", "-F", "-t", "ext4", "-O", "^has_journal",
+				      "-E", "nodiscard,hash_seed=6e737465-7374-4e53-8000-000000000001",
+				      "-U", "6e737465-7374-4e53-8000-000000000000", target, (char *)NULL);
+			}
 			execl(paths[i], "mke2fs", "-q", "-F", "-t", "ext4", "-O", "^has_journal",
 			      "-E", "nodiscard", target, (char *)NULL);
 			_exit(127);
@@ -259,11 +269,37 @@ static int image_template(struct ns_buf *err)
 		ns_buf_addf(err, "memfd for the loop image: %s", strerror(errno));
 		return -1;
 	}
-	if (exec_mke2fs(tmpl, err) < 0 || strip_lost_found(tmpl, err) < 0) {
+	if (exec_mke2fs(tmpl, false, err) < 0 || strip_lost_found(tmpl, err) < 0) {
 		close(tmpl);
 		tmpl = -1;
 	}
 	return tmpl;
+}
+
+int ns_devices_image(struct ns_buf *image, struct ns_buf *err)
+{
+	_cleanup_close_ int fd = memfd_create("nstest-export-image", MFD_CLOEXEC);
+	off_t at = 0;
+
+	if (fd < 0 || ftruncate(fd, IMAGE_SIZE) < 0) {
+		ns_buf_addf(err, "memfd for the loop image: %s", strerror(errno));
+		return -1;
+	}
+	if (exec_mke2fs(fd, true, err) < 0)
+		return -1;
+	ns_buf_reset(image);
+	while (at < (off_t)IMAGE_SIZE) {
+		char chunk[65536];
+		ssize_t r = pread(fd, chunk, sizeof(chunk), at);
+
+		if (r <= 0) {
+			ns_buf_addf(err, "reading the loop image: %s", r ? strerror(errno) : "short");
+			return -1;
+		}
+		ns_buf_add(image, chunk, (size_t)r);
+		at += r;
+	}
+	return 0;
 }
 
 int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err)

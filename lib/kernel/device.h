@@ -17,6 +17,11 @@ struct ns_devices;
  * before the sandboxes fork. 0, or -1 with a message in err. */
 int ns_devices_prepare(enum ns_devices_mode mode, struct ns_buf *err);
 
+/* The ext4 image of loop stand-ins, as mke2fs makes it (lost+found
+ * still in it), the same bytes every time: what `nstest export --c`
+ * writes into a program. Needs mke2fs, not root. 0, or -1 with err. */
+int ns_devices_image(struct ns_buf *image, struct ns_buf *err);
+
 /* Make the stand-ins for names[0..n). Loop mode needs the host's
  * /dev/loop-control (or /dev kept by ns_devices_hold_dev()), so this runs
  * before the sandbox drops the host's tree. userns_may_change: terminals

@@ -58,6 +58,68 @@ refused_reason() {
 	((n == ${#files[@]})) || fail "only $n of ${#files[@]} files exported"
 }
 
+@test "export: loop stand-ins: ext4 on loop devices the program attaches and lets go" {
+	[[ $(id -u) == 0 ]] || skip "needs root"
+	[[ -w /dev/loop-control ]] || skip "no loop devices here"
+	command -v mke2fs >/dev/null || skip "no mke2fs"
+	# one superblock per block device (so a file made through one mount
+	# is in the other), and get_tree_bdev()'s EBUSY for a read-only mount
+	# of a device mounted read-write; the type reads ext4
+	scn=$(write_scn loop <<'SCN'
+devices: loop
+
+    # mkdir /a /b /c
+    # mount /dev/sdb1 /a
+    # mount /dev/sdb1 /b
+    # touch /a/f
+    # ls /b
+    f
+    # mount -o ro /dev/sdb1 /c
+    mount: EBUSY (Device or resource busy)
+    # cat /proc/self/mountinfo | grep ' /b ' | sed 's/.* - \([a-z0-9]*\) \([^ ]*\) .*/\1 \2/'
+    ext4 /dev/sdb1
+SCN
+	)
+	run "$NSTEST" run "$scn"
+	assert_success
+	prog=$(export_build "$scn")
+	grep -q 'xs_image = &image;' "$prog.c"
+	# isolation-check: the host's mounts and attached loop devices unchanged
+	run "$NSTEST_ROOT/tests/isolation-check" "$prog"
+	assert_success
+	assert_output --partial "PASS $scn (7 steps)"
+	assert_output --partial "no loop device left attached"
+	# the image is the same bytes every time: one file, one program
+	"$NSTEST" export --c "$scn" -o "$BATS_TEST_TMPDIR/again.c"
+	cmp "$prog.c" "$BATS_TEST_TMPDIR/again.c"
+	# the same file with tmpfs stand-ins is another filesystem
+	"$NSTEST" export --c --devices tmpfs "$scn" -o "$BATS_TEST_TMPDIR/t.c"
+	gcc -O2 -Wall -Werror -o "$BATS_TEST_TMPDIR/t" "$BATS_TEST_TMPDIR/t.c"
+	run "$NSTEST_ROOT/tests/isolation-check" "$BATS_TEST_TMPDIR/t"
+	assert_failure 1
+	assert_output --partial "FAIL step 7"
+	assert_output --partial "tmpfs /dev/sdb1"
+	# a wrong twin: the file made through /a not seen through /b
+	sed -i '/^    f$/d' "$scn"
+	prog=$(export_build "$scn")
+	run "$NSTEST_ROOT/tests/isolation-check" "$prog"
+	assert_failure 1
+	assert_output --partial "FAIL step 5"
+}
+
+@test "export: --devices takes tmpfs or loop; a tmpfs file exports as loop on request" {
+	run "$NSTEST" export --c --devices ext4 "$NSTEST_ROOT/scenarios/article/03-bind.scn"
+	assert_failure 2
+	assert_output --partial "--devices: tmpfs or loop, not 'ext4'"
+	run "$NSTEST" export --c "$NSTEST_ROOT/scenarios/article/03-bind.scn"
+	assert_success
+	refute_output --partial "xs_image = &image;"
+	command -v mke2fs >/dev/null || skip "no mke2fs"
+	run "$NSTEST" export --c --devices loop "$NSTEST_ROOT/scenarios/article/03-bind.scn"
+	assert_success
+	assert_output --partial "xs_image = &image;"
+}
+
 @test "export: clang builds a program without warnings" {
 	command -v clang >/dev/null || skip "no clang"
 	"$NSTEST" export --c "$NSTEST_ROOT/scenarios/article/02-slave.scn" -o "$BATS_TEST_TMPDIR/s.c"

@@ -40,7 +40,7 @@ static char *export(const char *text, int *r, struct ns_buf *err)
 	struct ns_scenario *sc = parse(text);
 	struct ns_buf prog = NS_BUF_INIT, notes = NS_BUF_INIT;
 
-	*r = sc ? ns_export_c(sc, &prog, err, &notes) : -2;
+	*r = sc ? ns_export_c(sc, NS_DEVICES_DEFAULT, &prog, err, &notes) : -2;
 	ns_scenario_free(sc);
 	ns_buf_free(&notes);
 	return ns_buf_detach(&prog);
