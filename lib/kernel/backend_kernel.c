@@ -7,13 +7,16 @@
  * - Usually it plays every terminal itself (term_local.c), then lets go
  *   of the sandbox and goes back to its base for the next scenario.
  * - When the scenario has a command no process can undo (command.h,
- *   one_way), a child becomes the sandbox and starts a process per
- *   terminal as the terminal's prompt first appears, hands each step to
- *   it over a socketpair and forwards the result; the child ends with
- *   the scenario:
+ *   one_way), the worker, in the sandbox, starts a process per terminal
+ *   as the terminal's prompt first appears, hands each step to it over a
+ *   socketpair and forwards the result; at the end it reaps them all,
+ *   lets go of the sandbox and goes back to its base:
  *
- *       runner ─▶ worker ──fork──▶ sandbox ──fork──▶ process per terminal
- *                   ◀─ wait status ─┘  ◀── socketpair per terminal ──┘
+ *       runner ─▶ worker (sandbox) ──fork──▶ process per terminal
+ *                         ◀── socketpair per terminal ──┘
+ *
+ *   (A process of its own for the sandbox cost a fork, and first writes
+ *   to a copy of the worker's whole heap, per scenario.)
  *
  * The worker and everything it starts share a process group, so the
  * runner's watchdog kills them all at once; and each dies with its
@@ -22,6 +25,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <malloc.h>
 #include <signal.h>
 #include <string.h>
 #include <sys/mman.h>
@@ -229,18 +233,20 @@ static void play_in_process(const struct ns_scenario *sc, struct ns_sandbox *sb,
 	ns_buf_free(&err);
 }
 
-/* A process per terminal (the one-way case): this process is the
- * controller and ends with the scenario. */
-static void __attribute__((noreturn))
-play_processes(const struct worker_base *base, const struct ns_scenario *sc,
-	       const struct ns_run_opts *o, int out)
+/* A process per terminal (the one-way case): this process, the worker,
+ * is the sandbox and the terminals' controller for the length of the
+ * scenario, and lets go of all of it before it goes back to its base:
+ * every terminal process reaped (its shells with it), their sockets and
+ * process table, the stand-ins and the procfs handle. */
+static void play_processes(const struct worker_base *base, const struct ns_scenario *sc,
+			   const struct ns_run_opts *o, int out)
 {
 	struct controller c = { .sc = sc, .out = out };
 	struct ns_buf err = NS_BUF_INIT;
 
 	if (ns_sandbox_enter(sc, o, base->procfd, &c.sb, &err) < 0) {
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
-		_exit(1);
+		goto done;
 	}
 	/* where each terminal's innermost shell is, for nsenter: a page the
 	 * terminal processes share, each writing its own slot */
@@ -248,15 +254,21 @@ play_processes(const struct worker_base *base, const struct ns_scenario *sc,
 	c.pids = mmap(NULL, (c.npids + 1) * sizeof(pid_t), PROT_READ | PROT_WRITE,
 		      MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (c.pids == MAP_FAILED) {
+		c.pids = NULL;
 		ns_wire_send_abort(out, "cannot map the terminals' process table", true);
-		_exit(1);
+		goto done;
 	}
 	for (uint32_t i = 0; i < sc->nsteps; i++)
 		if (play_step(&c, i) < 0)
 			break;
+done:
 	for (size_t i = 0; i < c.n; i++)
 		reap(&c.t[i]);
-	_exit(0);
+	free(c.t);
+	if (c.pids)
+		munmap(c.pids, (c.npids + 1) * sizeof(pid_t));
+	ns_sandbox_free(&c.sb);
+	ns_buf_free(&err);
 }
 
 static int kernel_worker_init(const struct ns_run_opts *o, void **worker,
@@ -286,28 +298,24 @@ static int kernel_play(void *worker, const struct ns_scenario *sc,
 	struct ns_buf err = NS_BUF_INIT;
 	struct ns_sandbox sb;
 	const char *what;
-	pid_t self = getpid(), pid;
 
 	*status = 0;
 	if (sc->one_way) {
-		/* its shells cannot come back: a child plays it and ends */
-		pid = fork();
-		if (pid == 0) {
-			tie_to_parent(self);
-			play_processes(base, sc, o, out);
-		}
-		if (pid < 0)
-			ns_wire_send_abort(out, "cannot start the sandbox process", true);
-		while (pid > 0 && waitpid(pid, status, 0) < 0 && errno == EINTR)
-			;
-		return 0;
-	}
-	if (ns_sandbox_enter(sc, o, base->procfd, &sb, &err) < 0)
+		/* its shells cannot come back: each terminal is a process.
+		 * The worker's heap is the runner's, freed chunks all over it
+		 * (the scenarios it let go of): handing their pages back first
+		 * leaves fewer pages for fork(2) to copy the tables of, and for
+		 * every terminal forked to copy on its first writes. */
+		malloc_trim(0);
+		play_processes(base, sc, o, out);
+	} else if (ns_sandbox_enter(sc, o, base->procfd, &sb, &err) < 0) {
 		ns_wire_send_abort(out, ns_buf_str(&err), true);
-	else
+		ns_sandbox_free(&sb);
+	} else {
 		play_in_process(sc, &sb, out);
+		ns_sandbox_free(&sb);
+	}
 	ns_buf_free(&err);
-	ns_sandbox_free(&sb);
 	/* back to the worker's base: the sandbox's namespace goes with the
 	 * last fd that held it */
 	umask(base->umask);

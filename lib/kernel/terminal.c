@@ -152,8 +152,19 @@ int ns_term_list_mounts(struct ns_term *t, enum ns_render how, struct ns_buf *ou
 			struct ns_cmd_result *res)
 {
 	struct ns_snapshot *snap;
-	int r = ns_snapshot_read(t->procfd, &snap);
+	char *text;
+	size_t len;
+	int r = ns_mountinfo_text(t->procfd, &text, &len);
 
+	/* mountinfo that libmount reads back as it is needs no parse */
+	if (r == 0 && how == NS_RENDER_MOUNTINFO && ns_mountinfo_reads_back(text, len)) {
+		ns_buf_add(out, text, len);
+		free(text);
+		return 0;
+	}
+	if (r == 0)
+		r = ns_snapshot_parse(text, len, &snap);
+	free(text);
 	if (r < 0)
 		return ns_cmd_fail(res, "read mountinfo", -r);
 	ns_snapshot_render(snap, how, out);

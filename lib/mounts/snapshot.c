@@ -303,13 +303,19 @@ static void memo_flush(void)
 	memo.used = 0;
 }
 
-static size_t memo_hash(const char *s, size_t len)
+/* FNV-1a of s, as an index into a table of `slots` (a power of two). */
+static size_t text_hash(const char *s, size_t len, size_t slots)
 {
-	uint64_t h = 1469598103934665603ull; /* FNV-1a */
+	uint64_t h = 1469598103934665603ull;
 
 	for (size_t i = 0; i < len; i++)
 		h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-	return (size_t)h & (MEMO_SLOTS - 1);
+	return (size_t)h & (slots - 1);
+}
+
+static size_t memo_hash(const char *s, size_t len)
+{
+	return text_hash(s, len, MEMO_SLOTS);
 }
 
 /* The parse of e's line with its IDs and places set aside, or NULL with
@@ -339,6 +345,144 @@ static const struct ns_mount_entry *memo_parse(const struct ns_mount_entry *e,
 	memo.key[i] = xstrdup(line->data);
 	memo.used++;
 	return ns_snapshot_entries(memo.parsed[i]);
+}
+
+/* ---- mountinfo as the kernel printed it ---------------------------------
+ *
+ * `cat /proc/self/mountinfo` prints the parse's rendering, which is the
+ * kernel's text itself whenever libmount reads each line back unchanged.
+ * A line is taken as it is when it has no escape (no backslash, no tab),
+ * its numbers are plain decimal, its root and target are no "(deleted)"
+ * libmount would cut off, and the rest after the target (the device with
+ * the options, fields, type and source) was seen to come back unchanged
+ * from libmount's parse in this process before: the first time a rest
+ * appears, "1 1 DEV / / REST" goes through ns_snapshot_parse() and its
+ * rendering is compared. Any other line sends the whole text through the
+ * parse, as before. */
+#define SEEN_SLOTS 512 /* a power of two; forgotten at half full */
+
+static struct {
+	char *key[SEEN_SLOTS];  /* "DEV REST" of a line that reads back as it is */
+	size_t used;
+} seen;
+
+static void seen_forget(void)
+{
+	for (size_t i = 0; i < SEEN_SLOTS; i++) {
+		free(seen.key[i]);
+		seen.key[i] = NULL;
+	}
+	seen.used = 0;
+}
+
+/* A plain decimal number of up to 9 digits ending at a space: the IDs
+ * libmount reads as ints and the renderer prints back alike. */
+static const char *plain_number(const char *p, const char *end, char stop)
+{
+	const char *q = p;
+
+	while (q < end && *q >= '0' && *q <= '9' && q - p < 9)
+		q++;
+	if (q == p || q >= end || *q != stop || (*p == '0' && q - p > 1))
+		return NULL;
+	return q + 1;
+}
+
+/* The end of a path field starting at p (at the space after it), or
+ * NULL when libmount would not give it back as it is. */
+static const char *plain_path(const char *p, const char *end)
+{
+	static const char deleted[] = "(deleted)";
+	const char *q = memchr(p, ' ', (size_t)(end - p));
+
+	if (!q || q == p)
+		return NULL;
+	if ((size_t)(q - p) >= sizeof(deleted) - 1 &&
+	    !memcmp(q - (sizeof(deleted) - 1), deleted, sizeof(deleted) - 1))
+		return NULL;
+	return q;
+}
+
+/* True when "DEV REST" (dev..end, without the newline) comes back from
+ * libmount's parse unchanged, remembered per process. */
+static bool rest_reads_back(const char *dev, const char *root, const char *rest,
+			    const char *end)
+{
+	size_t dlen = (size_t)(root - dev), rlen = (size_t)(end - rest), i;
+	struct ns_buf line = NS_BUF_INIT, again = NS_BUF_INIT;
+	struct ns_snapshot *s;
+	bool same = false;
+	char *key = xmalloc(dlen + rlen + 1);
+
+	memcpy(key, dev, dlen);
+	memcpy(key + dlen, rest, rlen);
+	key[dlen + rlen] = '\0';
+	for (i = text_hash(key, dlen + rlen, SEEN_SLOTS); seen.key[i]; i = (i + 1) & (SEEN_SLOTS - 1)) {
+		if (!strcmp(seen.key[i], key)) {
+			free(key);
+			return true;
+		}
+	}
+	/* "1 1 " DEV "/ /" REST: dev ends with its space, rest starts with one */
+	ns_buf_adds(&line, "1 1 ");
+	ns_buf_add(&line, dev, dlen);
+	ns_buf_adds(&line, "/ /");
+	ns_buf_add(&line, rest, rlen);
+	ns_buf_addc(&line, '\n');
+	if (ns_snapshot_parse(line.data, line.len, &s) == 0) {
+		if (ns_snapshot_count(s) == 1)
+			ns_snapshot_render_mountinfo(s, &again);
+		ns_snapshot_free(s);
+		same = again.len == line.len && !memcmp(again.data, line.data, line.len);
+	}
+	ns_buf_free(&line);
+	ns_buf_free(&again);
+	if (!same) {
+		free(key);
+		return false;
+	}
+	if (seen.used + 1 > SEEN_SLOTS / 2) {
+		seen_forget();
+		i = text_hash(key, dlen + rlen, SEEN_SLOTS);
+	}
+	seen.key[i] = key;
+	seen.used++;
+	return true;
+}
+
+/* One line, start..end (at its newline): see above. */
+static bool line_reads_back(const char *p, const char *end)
+{
+	const char *dev, *root, *rest;
+
+	if (memchr(p, '\\', (size_t)(end - p)) || memchr(p, '\t', (size_t)(end - p)))
+		return false;
+	if (!(p = plain_number(p, end, ' ')) || !(p = plain_number(p, end, ' ')))
+		return false;
+	dev = p;
+	if (!(p = plain_number(p, end, ':')) || !(p = plain_number(p, end, ' ')))
+		return false;
+	root = p;
+	if (!(p = plain_path(p, end)) || !(p = plain_path(p + 1, end)))
+		return false;
+	rest = p;
+	return rest_reads_back(dev, root, rest, end);
+}
+
+bool ns_mountinfo_reads_back(const char *text, size_t len)
+{
+	const char *p = text, *end = text + len;
+
+	if (len == 0)
+		return false; /* no mounts: the parse says what that is */
+	while (p < end) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+
+		if (!nl || !line_reads_back(p, nl))
+			return false;
+		p = nl + 1;
+	}
+	return true;
 }
 
 /* The strings of an entry, in one place so that copying them is a loop. */

@@ -50,6 +50,12 @@ const struct ns_mount_entry *ns_snapshot_entries(const struct ns_snapshot *s);
 /* Byte-for-byte what the kernel printed: "ID PARENT MAJ:MIN ROOT
  * MOUNTPOINT OPTS [FIELDS...] - FSTYPE SOURCE SUPEROPTS\n" per mount. */
 void ns_snapshot_render_mountinfo(const struct ns_snapshot *s, struct ns_buf *out);
+
+/* True when text, mountinfo as the kernel printed it, is known to be
+ * exactly what ns_snapshot_parse() and ns_snapshot_render_mountinfo()
+ * give back: the text may then be printed as it is, without the parse.
+ * False says nothing: take the parse. */
+bool ns_mountinfo_reads_back(const char *text, size_t len);
 /* What mount(8) prints with no arguments: "SOURCE on TARGET type FSTYPE (OPTS)\n". */
 void ns_snapshot_render_mount(const struct ns_snapshot *s, struct ns_buf *out);
 

@@ -33,9 +33,9 @@ SCN
 }
 
 # The same in a scenario that needs a process per shell level (capsh is a
-# command no process can undo): the worker (depth 1) starts a sandbox
-# process (depth 2), which starts terminal '#' (depth 3), whose capsh
-# shell (depth 4) sits in `sleep 30` at line 3.
+# command no process can undo): the worker (depth 1) is the sandbox and
+# starts terminal '#' (depth 2), whose capsh shell (depth 3) sits in
+# `sleep 30` at line 3.
 write_shell_sleeper() {
 	write_scn "${1:-shell-sleeper}" <<'SCN'
     # capsh --drop=cap_sys_time --
@@ -119,9 +119,9 @@ kill_during() {
 	assert_host_unchanged
 }
 
-@test "faults: a killed sandbox process fails its scenario, and the run goes on" {
+@test "faults: a killed worker that is a one-way scenario's sandbox fails its scenario, and the run goes on" {
 	sleeper=$(write_shell_sleeper)
-	kill_during 4 2 "$sleeper" "$(write_other)"
+	kill_during 3 1 "$sleeper" "$(write_other)"
 	assert_equal "$st" 1
 	assert_line "FAIL  $sleeper (the sandbox ended with the step at line 3 unfinished (signal 9))"
 	assert_line --regexp "^PASS  .*/other.scn$"
@@ -130,7 +130,7 @@ kill_during() {
 
 @test "faults: a killed terminal process fails its scenario, naming the terminal and the step" {
 	sleeper=$(write_shell_sleeper)
-	kill_during 4 3 "$sleeper"
+	kill_during 3 2 "$sleeper"
 	assert_equal "$st" 1
 	assert_line "FAIL  $sleeper (terminal '#' died during the step at line 3)"
 	assert_host_unchanged
@@ -138,7 +138,7 @@ kill_during() {
 
 @test "faults: a killed inner shell process fails its scenario, naming the terminal and the step" {
 	sleeper=$(write_shell_sleeper)
-	kill_during 4 4 "$sleeper"
+	kill_during 3 3 "$sleeper"
 	assert_equal "$st" 1
 	assert_line "FAIL  $sleeper (terminal '#' died during the step at line 3)"
 	assert_host_unchanged

@@ -68,6 +68,64 @@ SCN
 	assert_host_unchanged
 }
 
+# The same mess in a scenario whose terminals are processes (capsh is a
+# command no process can undo): the worker itself is then that sandbox,
+# and must come out of it as it went in. It also holds a file open, makes
+# / shared, and leaves a shell in a user namespace and one without
+# capabilities behind.
+write_messy_one_way() {
+	write_scn "$1" <<'SCN'
+    # mkdir /a /a/b
+    # mount --make-shared /
+    # mount /dev/sdb1 /a/b
+    # mkdir /a/b/c
+    # touch /a/b/c/f
+    # cd /a/b/c
+    # exec 3< /a/b/c/f
+    # unshare -m --propagation unchanged sh
+    # open_tree /a @T
+    # chroot /a
+    # ls /b/c
+    f
+    t2# cd /a/b
+    t2# unshare -U -r -m sh
+    t3# capsh --drop=cap_sys_admin --
+SCN
+}
+
+# What a fresh sandbox shows, in more ways than write_fresh: its table
+# (one mount, private), its directory, a mount allowed (capabilities),
+# and a second terminal at its top. A file left held shows in the fd
+# count of the test after this one.
+write_fresh_more() {
+	write_scn "$1" <<'SCN'
+    # cat /proc/self/mountinfo | wc -l
+    1
+    # cat /proc/self/mountinfo | grep -c shared
+    0
+    # pwd
+    /
+    # ls /
+    # mkdir /a
+    # mount /dev/sdb1 /a
+    # cat /proc/self/mountinfo | wc -l
+    2
+    t2# pwd
+    /
+SCN
+}
+
+@test "workers: a one-way scenario left deep in mounts, shells and held files does not reach the next one" {
+	for mode in tmpfs loop; do
+		run "$NSTEST" run -j 1 --devices=$mode "$(write_messy_one_way a-messy)" \
+			"$(write_fresh_more b-fresh)" "$(write_messy_one_way c-messy)" \
+			"$(write_fresh_more d-fresh)" "$(write_fresh e-fresh)"
+		assert_success
+		assert_line "5 passed, 0 failed, 0 skipped"
+	done
+	assert_host_unchanged
+}
+
 # The worker's open file descriptors while it sits in the last scenario's
 # `sleep 30`, after the scenarios before it in the same run.
 worker_fds_after() {
@@ -80,9 +138,10 @@ SCN
 	pid=$!
 	wait_for_depth "$pid" 1 || fail "no worker appeared"
 	worker=$(at_depth "$pid" 1)
-	# in the sleeper once it holds a mount namespace other than its base's
-	wait_until 10 eval '[[ $(ls /proc/$worker/fd | wc -l) -gt 0 ]]'
-	sleep 0.3
+	# in the sleeper's `sleep 30`: the worker sits in nanosleep(2) (35,
+	# or clock_nanosleep, 230, on x86_64), which no other step calls
+	wait_until 60 eval '[[ " 35 230 " == *" $(cut -d" " -f1 /proc/$worker/syscall 2>/dev/null) "* ]]' ||
+		fail "the worker never reached the sleeper"
 	ls "/proc/$worker/fd" | wc -l
 	kill -9 "$pid"
 	wait "$pid" || true
@@ -92,10 +151,11 @@ SCN
 	scns=()
 	for i in $(seq 1 12); do
 		scns+=("$(write_messy "m$i")")
+		scns+=("$(write_messy_one_way "w$i")")
 	done
 	alone=$(worker_fds_after)
 	after=$(worker_fds_after "${scns[@]}")
-	echo "fds in the sleeper: alone $alone, after 12 scenarios $after" >&3
+	echo "fds in the sleeper: alone $alone, after 24 scenarios $after" >&3
 	assert_equal "$after" "$alone"
 	assert_host_unchanged
 }

@@ -10,16 +10,17 @@
  *   depth 0  nstest       the runner, which holds the watchdogs
  *   depth 1  worker       one per -j slot, reused from scenario to
  *                         scenario; it is the sandbox and plays every
- *                         terminal itself, unless the scenario needs
- *                         processes (mke2fs and the loop-image helper
- *                         also sit here, briefly)
- *   depth 2  sandbox      for a scenario that needs processes
- *   depth 3  terminal     its terminals, one per prompt name (their
- *                         inner shell levels are deeper)
+ *                         terminal itself, or, when the scenario needs
+ *                         processes, starts them (mke2fs and the
+ *                         loop-image helper also sit here, briefly)
+ *   depth 2  terminal     a scenario's terminals, one per prompt name,
+ *                         when it needs processes
+ *   depth 3  shell        their inner shell levels (deeper ones are
+ *                         deeper)
  *
  * Each of KILLS kills (default: 1 to 3, at random; 0 for none) waits a log-uniform
  * random time (0.05 ms to MAX_MS, default 1500) after the one before, then
- * picks a role at random (nstest, worker, sandbox, terminal or any
+ * picks a role at random (nstest, worker, terminal, shell or any
  * process of the tree) and a random live process of that role, and sends
  * it SIGKILL. If no process has that role at that moment, it retries for
  * a few milliseconds and then takes any process of the tree.
@@ -93,7 +94,7 @@ static FILE *report;
 static uint64_t rng_state;
 static char mark[64];
 
-static const char *const roles[] = { "nstest", "worker", "sandbox", "terminal", "any" };
+static const char *const roles[] = { "nstest", "worker", "terminal", "shell", "any" };
 
 static uint64_t rng(void)
 {

@@ -587,3 +587,86 @@ TEST(entries_memo_refuses_what_parse_refuses)
 	ok(ns_snapshot_from_entries(&e, 1, &s) < 0 && !s, "... nor does an entry with none");
 	ok(ns_snapshot_from_entries(&e, 1, &s) < 0 && !s, "... not even the second time");
 }
+
+/* ns_mountinfo_reads_back() may only say yes to text that the parse
+ * renders back byte for byte; what it refuses still goes through the
+ * parse, so a no is always safe. */
+static void reads_back_as_is(const char *text, bool want, const char *what)
+{
+	_cleanup_free_ char *again = render_mountinfo(text);
+	bool said = ns_mountinfo_reads_back(text, strlen(text));
+
+	ok(said == want, "reads back %s: %s", want ? "as is" : "only through the parse", what);
+	if (said)
+		is_str(again, text, "and the parse agrees: %s", what);
+}
+
+/* Where the answer is libmount's (its version), only a yes is checked. */
+static void never_wrong(const char *text, const char *what)
+{
+	_cleanup_free_ char *again = render_mountinfo(text);
+
+	if (ns_mountinfo_reads_back(text, strlen(text)))
+		is_str(again, text, "a yes agrees with the parse: %s", what);
+	else
+		ok(1, "through the parse: %s", what);
+}
+
+TEST(reads_back)
+{
+	_cleanup_free_ char *tricky = slurp(data_path("tricky.mountinfo"));
+	_cleanup_free_ char *host = NULL;
+	size_t len = 0;
+
+	reads_back_as_is("54 51 0:43 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw,inode64\n"
+			 "60 54 0:44 / /a rw,relatime shared:2 master:1 - tmpfs /dev/d1 rw\n"
+			 "61 54 0:44 /x /b/x/y ro,nosuid - tmpfs /dev/d1 rw\n",
+			 true, "plain lines");
+	/* the second time the same rests are known */
+	reads_back_as_is("70 54 0:43 / / rw,relatime shared:1 - tmpfs /dev/sda1 rw,inode64\n",
+			 true, "a rest seen before");
+	reads_back_as_is("", false, "no text");
+	reads_back_as_is("1 0 0:2 / / rw - tmpfs t rw", false, "no newline at the end");
+	reads_back_as_is("1 0 0:2 / /a\\040b rw - tmpfs t rw\n", false, "an escape");
+	reads_back_as_is("01 0 0:2 / / rw - tmpfs t rw\n", false, "a number with a leading zero");
+	reads_back_as_is("1 0 0:2 / /a(deleted) rw - tmpfs t rw\n", false, "a target libmount cuts");
+	/* a libmount that drops source "none" prints it as nothing: a
+	 * rest that reads back otherwise is never taken as it is */
+	never_wrong("1 0 0:2 / / rw - tmpfs none rw\n", "source \"none\"");
+	reads_back_as_is("1 0 0:2 / / rw - tmpfs /dev/root rw\n", true, "/dev/root, kept");
+	reads_back_as_is("garbage\n", false, "not mountinfo");
+	reads_back_as_is("1 0 0:2 / / rw tmpfs t rw\n", false, "no separator");
+	/* far more rests than the table of those seen holds: it forgets
+	 * and learns again, and every answer stays right */
+	{
+		size_t yes = 0, agree = 0;
+
+		for (unsigned i = 0; i < 3000; i++) {
+			char line[96];
+			_cleanup_free_ char *again = NULL;
+
+			snprintf(line, sizeof(line), "%u 1 0:%u / /a rw - tmpfs t%u rw\n",
+				 i + 2, i % 7, i);
+			again = render_mountinfo(line);
+			if (ns_mountinfo_reads_back(line, strlen(line))) {
+				yes++;
+				agree += again && !strcmp(again, line);
+			}
+		}
+		ok(yes == 3000 && agree == 3000, "3000 different rests: %zu read back, %zu agree",
+		   yes, agree);
+	}
+	if (tricky && ns_mountinfo_reads_back(tricky, strlen(tricky))) {
+		_cleanup_free_ char *again = render_mountinfo(tricky);
+		is_str(again, tricky, "tricky.mountinfo: a yes agrees with the parse");
+	} else {
+		ok(tricky != NULL, "tricky.mountinfo goes through the parse");
+	}
+	if (ns_read_file("/proc/self/mountinfo", 1u << 24, &host, &len) == 0 &&
+	    ns_mountinfo_reads_back(host, len)) {
+		_cleanup_free_ char *again = render_mountinfo(host);
+		is_str(again, host, "this host's table: a yes agrees with the parse");
+	} else {
+		ok(1, "this host's table goes through the parse");
+	}
+}
