@@ -196,7 +196,7 @@ static void mangle_line(struct ns_rng *r, const char *line, size_t len, struct n
 		"", " ", "-", "x y z", "1 2 3:4 / / rw - tmpfs /dev/d1 rw", "1 1 0:1 / / rw",
 		"12 12 0:3 /a /b rw shared:1 master:1 propagate_from:1 - t s o",
 		"5 9 0:3 / / rw,x shared:x master: - tmpfs /dev/ ro,a,b", "5 6 0:1 / /c rw - ",
-		"07 0x1 0:1 / / rw - a b c", "1 2 3:4 a / rw - a b c", "99999999999999999999 1 0:1 / / r - a b c",
+		"07 0x1 0:1 / / rw - a b c", "4 1 0:3 / /x rw -x shared:2 - tmpfs /dev/d1 rw,a", "1 2 3:4 a / rw - a b c", "99999999999999999999 1 0:1 / / r - a b c",
 	};
 	unsigned what = (unsigned)(ns_rng_next(r) % 16);
 
