@@ -20,7 +20,7 @@
 #include "fuzz/rng.h"
 #include "tap.h"
 
-#define CASES 1500
+#define CASES 1000
 
 static unsigned model_features(const struct ns_backend *be)
 {
@@ -117,8 +117,27 @@ static char *differs(const struct ns_fuzz_outcome *a, const struct ns_fuzz_outco
 	return NULL;
 }
 
-/* CASES cases of seed on the model with these quirks, both ways. */
-static void both_ways(uint64_t seed, const char *quirks, unsigned steps, unsigned terms)
+/* A shrinker's candidates of case c, which may not parse (a handle of a
+ * terminal they dropped): variant v of it into *d. */
+static void candidate(const struct ns_fuzz_case *c, unsigned v, size_t i, struct ns_fuzz_case *d)
+{
+	if (v == 1)
+		ns_fuzz_case_drop_term(d, c, 1);
+	else if (v == 2)
+		ns_fuzz_case_drop(d, c, 1, c->n / 2);
+	else if (v == 3)
+		ns_fuzz_case_rename(d, c, "a", "b") || (ns_fuzz_case_free(d), ns_fuzz_case_copy(d, c), 0);
+	else
+		ns_fuzz_case_copy(d, c);
+	if (v == 4)
+		/* a line no parser takes, and one a handle never made */
+		ns_fuzz_case_add(d, 2, i % 2 ? "frobnicate /a" : "move_mount @nope /b");
+}
+
+/* CASES cases of seed on the model with these quirks, both ways; with
+ * variant v of each (candidate()). */
+static void both_ways(uint64_t seed, const char *quirks, unsigned steps, unsigned terms,
+		      unsigned v)
 {
 	const struct ns_backend *be = ns_backend_find("model");
 	struct ns_fuzz_side side = { .label = "model", .be = be, .jobs = 1,
@@ -128,11 +147,15 @@ static void both_ways(uint64_t seed, const char *quirks, unsigned steps, unsigne
 	struct ns_fuzz_outcome *fast = xcalloc(CASES, sizeof(*fast));
 	struct ns_buf err = NS_BUF_INIT;
 	struct ns_fuzz_parsed p;
-	size_t bad = 0, tables = 0;
+	size_t bad = 0, tables = 0, unparsed = 0;
 	char *first = NULL;
 
-	for (size_t i = 0; i < CASES; i++)
-		ns_fuzz_generate(seed, i, &go, &cases[i]);
+	for (size_t i = 0; i < CASES; i++) {
+		struct ns_fuzz_case c;
+		ns_fuzz_generate(seed, i, &go, &c);
+		candidate(&c, v, i, &cases[i]);
+		ns_fuzz_case_free(&c);
+	}
 	ns_fuzz_parse_cases(cases, CASES, &p);
 	ok(ns_fuzz_play(&side, cases, CASES, &p, fast, &err) == 0, "seed %llu played: %s",
 	   (unsigned long long)seed, ns_buf_str(&err));
@@ -145,6 +168,7 @@ static void both_ways(uint64_t seed, const char *quirks, unsigned steps, unsigne
 		why = differs(&slow, &fast[i]);
 		for (size_t k = 0; k < slow.n; k++)
 			tables += slow.s[k].canon != NULL;
+		unparsed += slow.unparsed;
 		if (why && !bad++)
 			first = xasprintf("case %zu: %s", i, why);
 		free(why);
@@ -152,9 +176,11 @@ static void both_ways(uint64_t seed, const char *quirks, unsigned steps, unsigne
 		ns_fuzz_outcome_free(&fast[i]);
 		ns_fuzz_case_free(&cases[i]);
 	}
-	ok(bad == 0, "seed %llu, quirks [%s]: %zu cases, %zu tables; %zu differ%s%s",
-	   (unsigned long long)seed, quirks ? quirks : "", (size_t)CASES, tables, bad,
+	ok(bad == 0, "seed %llu, quirks [%s], variant %u: %zu cases (%zu unparsed), %zu tables; %zu differ%s%s",
+	   (unsigned long long)seed, quirks ? quirks : "", v, (size_t)CASES, unparsed, tables, bad,
 	   first ? ": " : "", first ? first : "");
+	if (v == 4)
+		ok(unparsed > 0, "some cases do not parse");
 	ok(tables > CASES, "the cases observed tables");
 	free(first);
 	ns_fuzz_parsed_free(&p);
@@ -165,9 +191,15 @@ static void both_ways(uint64_t seed, const char *quirks, unsigned steps, unsigne
 
 TEST(model_cases_both_ways)
 {
-	both_ways(1, NULL, 10, 3);
-	both_ways(7, "kernel", 10, 3);
-	both_ways(11, "mountinfo-attach-order,umount-shifts-stacks", 14, 5);
+	both_ways(1, NULL, 10, 3, 0);
+	both_ways(7, "kernel", 10, 3, 0);
+	both_ways(11, "mountinfo-attach-order,umount-shifts-stacks", 14, 5, 0);
+}
+
+TEST(shrink_candidates_both_ways)
+{
+	for (unsigned v = 1; v <= 4; v++)
+		both_ways(20 + v, v % 2 ? "kernel" : NULL, 10, 4, v);
 }
 
 /* ---- the canonical form alone, on tables mangled on purpose ---------- */
