@@ -9,7 +9,7 @@ void ns_fuzz_outcome_take(struct ns_fuzz_outcome *o, const struct ns_run *run,
 			  const struct ns_fuzz_plan *p)
 {
 	struct ns_fuzz_groups g = NS_FUZZ_GROUPS_INIT;
-	size_t round = (size_t)-1;
+	size_t round = (size_t)-1, first = 0;
 
 	memset(o, 0, sizeof(*o));
 	o->n = p->n;
@@ -31,9 +31,22 @@ void ns_fuzz_outcome_take(struct ns_fuzz_outcome *o, const struct ns_run *run,
 		s->out = xstrdup(ob->out.output ? ob->out.output : "");
 		if (p->s[i].op == NS_FUZZ_NO_OP) {
 			struct ns_buf b = NS_BUF_INIT, ord = NS_BUF_INIT;
+			const struct ns_fuzz_step *same = NULL;
 			if (p->s[i].round != round) {
 				ns_fuzz_groups_free(&g);
 				round = p->s[i].round;
+				first = i;
+			}
+			/* a table of the round printed as an earlier one (two
+			 * terminals in one namespace): the renaming named all
+			 * its numbers then, so it is what that one became */
+			for (size_t k = first; k < i && !same; k++)
+				if (o->s[k].canon && !strcmp(o->s[k].out, s->out))
+					same = &o->s[k];
+			if (same) {
+				s->canon = xstrdup(same->canon);
+				s->order = xstrdup(same->order);
+				continue;
 			}
 			ns_fuzz_canon_mountinfo(s->out, &g, &b, &ord);
 			s->canon = ns_buf_detach(&b);
