@@ -16,6 +16,11 @@ struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 			  enum m_break broken, bool trace);
 /* Leave each step's alive numbers out (struct ns_run_opts, no_alive). */
 void m_play_no_alive(struct m_play *p);
+/* Render every table a step prints anew: without it, a lone `cat
+ * /proc/self/mountinfo` right after another one that saw the same
+ * namespace from the same root, no other step between, prints that one's
+ * text again (the reference tests/unit/test_fuzz_fast.c holds it to). */
+void m_play_fresh_tables(struct m_play *p);
 /* Carry out step i (steps in order) into *out (ns_step_out owns output). */
 void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out);
 /* Why the mounts the last step made or removed are there or gone, a line
