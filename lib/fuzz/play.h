@@ -37,6 +37,7 @@ struct ns_scenario *ns_fuzz_case_scenario(const struct ns_fuzz_case *c, const ch
 struct ns_fuzz_parsed {
 	struct ns_scenario **sc;
 	struct ns_scenario **ops;
+	struct ns_fuzz_plan *plans;     /* plans[i]: case i's (case.h) */
 	size_t *index, m;
 	char **why;
 	size_t n;
