@@ -104,18 +104,27 @@ static void vfs_options(unsigned f, bool idmapped, struct ns_buf *b)
 		ns_buf_adds(b, ",idmapped");
 }
 
+/* mountinfo's optional fields of m, appended to b (which may hold
+ * other text before them) */
 static void fields(struct m_world *w, struct m_mount *m, struct m_path root, struct ns_buf *b)
 {
-	if (m->group)
-		ns_buf_addf(b, "shared:%u", m->group->id);
+	size_t start = b->len;
+
+	if (m->group) {
+		ns_buf_adds(b, "shared:");
+		ns_buf_addu(b, m->group->id);
+	}
 	if (m->master) {
 		unsigned dom = dominating(w, m, root);
-		ns_buf_addf(b, "%smaster:%u", b->len ? " " : "", m->master->id);
-		if (dom && dom != m->master->id)
-			ns_buf_addf(b, " propagate_from:%u", dom);
+		ns_buf_adds(b, b->len > start ? " master:" : "master:");
+		ns_buf_addu(b, m->master->id);
+		if (dom && dom != m->master->id) {
+			ns_buf_adds(b, " propagate_from:");
+			ns_buf_addu(b, dom);
+		}
 	}
 	if (m->unbindable)
-		ns_buf_addf(b, "%sunbindable", b->len ? " " : "");
+		ns_buf_adds(b, b->len > start ? " unbindable" : "unbindable");
 }
 
 /* statmount(2)'s mnt_attr: the mount's flags as MOUNT_ATTR_*, and
@@ -185,8 +194,8 @@ static void super_options(const struct m_world *w, const struct m_sb *sb, struct
 	m_fsopts_show(&sb->opts, w->ram_pages, b);
 }
 
-/* The text an entry points to: target, root, mount options, optional
- * fields, super options. */
+/* The strings of an entry, in one buffer of the table's, each ended by
+ * a NUL: target, root, mount options, optional fields, super options. */
 #define NTEXT 5
 
 /* Before 6.8 the namespace kept its mounts in a list, a tree put at its
@@ -204,9 +213,10 @@ static int by_list(const void *a, const void *b)
 int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
 {
 	struct ns_mount_entry *v = NULL;
-	struct ns_buf *text = NULL;
+	struct ns_buf text = NS_BUF_INIT;
+	size_t *at = NULL;      /* at[n * NTEXT + k]: where string k of entry n starts */
 	struct m_mount **order = w->mounts;
-	size_t n = 0, cap = 0, tcap = 0;
+	size_t n = 0, cap = 0, acap = 0;
 	int r;
 
 	if (w->quirks & (1u << M_QUIRK_MOUNTINFO_ATTACH_ORDER) && w->nmounts) {
@@ -216,30 +226,39 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 	}
 	for (size_t i = 0; i < w->nmounts; i++) {
 		struct m_mount *m = order[i];
-		struct m_path at = { m, m->root };
-		struct ns_buf *t;
+		struct m_path pos = { m, m->root };
+		size_t *t, start = text.len;
 		void *p = v;
 
 		if (m->dead || m->ns != ns)
 			continue;
 		ns_grow(&p, &cap, n + 1, sizeof(*v));
 		v = p;
-		p = text;
-		ns_grow(&p, &tcap, (n + 1) * NTEXT, sizeof(*text));
-		text = p;
-		t = &text[n * NTEXT];
-		for (int k = 0; k < NTEXT; k++)
-			t[k] = (struct ns_buf)NS_BUF_INIT;
-		if (!m_path_string(at, root, &t[0])) {
+		p = at;
+		ns_grow(&p, &acap, (n + 1) * NTEXT, sizeof(*at));
+		at = p;
+		t = &at[n * NTEXT];
+		t[0] = start;
+		if (!m_path_string(pos, root, &text)) {
 			/* not under the reader's root: not listed */
-			for (int k = 0; k < NTEXT; k++)
-				ns_buf_free(&t[k]);
+			text.len = start;
+			if (text.data)
+				text.data[start] = '\0';
 			continue;
 		}
-		m_node_path(m->root, &t[1]);
-		vfs_options(m->flags, m->idmap, &t[2]);
-		fields(w, m, root, &t[3]);
-		super_options(w, m->sb, &t[4]);
+		ns_buf_addc(&text, '\0');
+		t[1] = text.len;
+		m_node_path(m->root, &text);
+		ns_buf_addc(&text, '\0');
+		t[2] = text.len;
+		vfs_options(m->flags, m->idmap, &text);
+		ns_buf_addc(&text, '\0');
+		t[3] = text.len;
+		fields(w, m, root, &text);
+		ns_buf_addc(&text, '\0');
+		t[4] = text.len;
+		super_options(w, m->sb, &text);
+		ns_buf_addc(&text, '\0');
 		v[n] = (struct ns_mount_entry){
 			.id = m->id,
 			.parent = m->parent ? m->parent->id : m->id,
@@ -248,19 +267,19 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 		};
 		n++;
 	}
+	/* the buffer is whole now: its strings stay where they are */
 	for (size_t i = 0; i < n; i++) {
-		v[i].target = ns_buf_str(&text[i * NTEXT]);
-		v[i].root = ns_buf_str(&text[i * NTEXT + 1]);
-		v[i].vfs_options = ns_buf_str(&text[i * NTEXT + 2]);
-		v[i].fields = ns_buf_str(&text[i * NTEXT + 3]);
-		v[i].fs_options = ns_buf_str(&text[i * NTEXT + 4]);
+		v[i].target = text.data + at[i * NTEXT];
+		v[i].root = text.data + at[i * NTEXT + 1];
+		v[i].vfs_options = text.data + at[i * NTEXT + 2];
+		v[i].fields = text.data + at[i * NTEXT + 3];
+		v[i].fs_options = text.data + at[i * NTEXT + 4];
 	}
 	if (order != w->mounts)
 		free(order);
 	r = ns_snapshot_from_entries(v, n, out);
-	for (size_t i = 0; i < n * NTEXT; i++)
-		ns_buf_free(&text[i]);
-	free(text);
+	ns_buf_free(&text);
+	free(at);
 	free(v);
 	return r;
 }
