@@ -81,6 +81,24 @@ static bool number(const char *s, unsigned long *v)
 	return !*end;
 }
 
+/* ns_buf_add and ns_buf_addc where the buffer has room and no limit:
+ * the canonical form is written a field at a time. */
+static inline void put(struct ns_buf *b, const char *s, size_t n)
+{
+	if (b->max || b->len + n >= b->cap) {
+		ns_buf_add(b, s, n);
+		return;
+	}
+	memcpy(b->data + b->len, s, n);
+	b->len += n;
+	b->data[b->len] = '\0';
+}
+
+static inline void putc1(struct ns_buf *b, char c)
+{
+	put(b, &c, 1);
+}
+
 static const struct field *fld(const struct table *t, const struct rec *r, size_t i)
 {
 	return &t->f[r->f0 + i];
@@ -94,17 +112,18 @@ static bool cut(struct table *t, char *s)
 	struct rec r = { t->nf, 0, 0, 0, 0, NONE, 0, NULL, 0 };
 	const struct field *f;
 
+	ns_grow((void **)&t->f, &t->fcap, t->nf + MAX_FIELDS, sizeof(*t->f));
 	while (r.nf < MAX_FIELDS) {
-		size_t len;
+		char *e;
 		while (*s == ' ')
 			s++;
 		if (!*s)
 			break;
-		len = strcspn(s, " ");
-		ns_grow((void **)&t->f, &t->fcap, t->nf + 1, sizeof(*t->f));
-		t->f[t->nf++] = (struct field){ s, len };
+		for (e = s; *e && *e != ' '; e++)
+			;
+		t->f[t->nf++] = (struct field){ s, (size_t)(e - s) };
 		r.nf++;
-		s += len;
+		s = e;
 		if (*s)
 			*s++ = '\0';
 	}
@@ -170,25 +189,25 @@ static void make_key(struct table *t, struct rec *r)
 	/* ancestry, bounded: a table with a cycle still ends */
 	for (size_t depth = 0; p && depth <= t->n; depth++) {
 		const struct field *src = source(t, p);
-		ns_buf_add(k, fld(t, p, 4)->s, fld(t, p, 4)->len);
-		ns_buf_addc(k, '\x01');
-		ns_buf_add(k, fld(t, p, 3)->s, fld(t, p, 3)->len);
-		ns_buf_addc(k, '\x01');
-		ns_buf_add(k, src->s, src->len);
-		ns_buf_addc(k, '\x02');
+		put(k, fld(t, p, 4)->s, fld(t, p, 4)->len);
+		putc1(k, '\x01');
+		put(k, fld(t, p, 3)->s, fld(t, p, 3)->len);
+		putc1(k, '\x01');
+		put(k, src->s, src->len);
+		putc1(k, '\x02');
 		p = p->parent == p->id || p->up == NONE ? NULL : &t->v[p->up];
 	}
-	ns_buf_addc(k, '\x03');
+	putc1(k, '\x03');
 	for (size_t i = 5; i < r->nf; i++) {
 		const struct field *f = fld(t, r, i);
 		const char *tag = group_tag(f, &num, &taglen);
 		if (tag)
-			ns_buf_add(k, tag, taglen);
+			put(k, tag, taglen);
 		else
-			ns_buf_add(k, f->s, f->len);
-		ns_buf_addc(k, ' ');
+			put(k, f->s, f->len);
+		putc1(k, ' ');
 	}
-	ns_buf_addc(k, '\0');
+	putc1(k, '\0');
 }
 
 static int by_key(const void *a, const void *b)
@@ -207,39 +226,39 @@ static void emit(const struct table *t, const struct rec *r, struct ns_fuzz_grou
 	size_t taglen;
 
 	ns_buf_addu(out, r->pos);
-	ns_buf_addc(out, ' ');
+	putc1(out, ' ');
 	if (r->up != NONE) {
 		ns_buf_addu(out, t->v[r->up].pos);
 	} else if (id_name(g, r->parent)) {
 		/* a mount of another table of the round */
 		ns_buf_addu(out, id_name(g, r->parent));
 	} else {
-		ns_buf_addc(out, 'p');
+		putc1(out, 'p');
 		ns_buf_addu(out, name_in(&g->outside, &g->noutside, &g->outside_cap, r->parent));
 	}
 	/* MAJ:MIN (field 2) is left out */
 	for (size_t i = 3; i < r->nf; i++) {
 		const struct field *f = fld(t, r, i);
 		const char *tag = i > 5 && i < r->dash ? group_tag(f, &num, &taglen) : NULL;
-		ns_buf_addc(out, ' ');
+		putc1(out, ' ');
 		if (standin && i == r->dash + 1) {
 			/* a stand-in's type is the run's (--devices), not a
 			 * mount's: a case may fall back to loop stand-ins on
 			 * one side only */
-			ns_buf_add(out, "stand-in", 8);
+			put(out, "stand-in", 8);
 		} else if (standin && i == r->dash + 3) {
 			/* of its superblock's options, the read-only state */
 			const char *comma = memchr(f->s, ',', f->len);
-			ns_buf_add(out, f->s, comma ? (size_t)(comma - f->s) : f->len);
+			put(out, f->s, comma ? (size_t)(comma - f->s) : f->len);
 		} else if (tag) {
-			ns_buf_add(out, tag, taglen);
-			ns_buf_addc(out, 'g');
+			put(out, tag, taglen);
+			putc1(out, 'g');
 			ns_buf_addu(out, group_name(g, num));
 		} else {
-			ns_buf_add(out, f->s, f->len);
+			put(out, f->s, f->len);
 		}
 	}
-	ns_buf_addc(out, '\n');
+	putc1(out, '\n');
 }
 
 void ns_fuzz_canon_mountinfo(const char *text, struct ns_fuzz_groups *g, struct ns_buf *out,

@@ -241,9 +241,7 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 		t[0] = start;
 		if (!m_path_string(pos, root, &text)) {
 			/* not under the reader's root: not listed */
-			text.len = start;
-			if (text.data)
-				text.data[start] = '\0';
+			ns_buf_truncate(&text, start);
 			continue;
 		}
 		ns_buf_addc(&text, '\0');

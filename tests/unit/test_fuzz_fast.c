@@ -15,6 +15,7 @@
 
 #include "backends/backends.h"
 #include "canon_ref.h"
+#include "fuzz/compare.h"
 #include "fuzz/gen.h"
 #include "fuzz/play.h"
 #include "fuzz/rng.h"
@@ -39,16 +40,18 @@ static void fresh_play(const struct ns_scenario *sc, const struct ns_run_opts *r
 {
 	struct ns_buf err = NS_BUF_INIT;
 	unsigned quirks = 0;
+	enum m_break broken = M_BREAK_NONE;
 	struct m_play *p;
 
 	memset(run, 0, sizeof(*run));
 	run->n = sc->nsteps;
 	run->obs = xcalloc(sc->nsteps ? sc->nsteps : 1, sizeof(*run->obs));
 	if (m_quirks_parse(ro->config.quirks, ns_list_has(ro->config.quirks, "kernel") ?
-			   ns_backend_find("model")->release(ro) : NULL, &quirks, &err) < 0)
+			   ns_backend_find("model")->release(ro) : NULL, &quirks, &err) < 0 ||
+	    m_break_parse(ro->config.broken, &broken, &err) < 0)
 		abort();
 	ns_buf_free(&err);
-	p = m_play_new(sc, quirks, M_BREAK_NONE, false);
+	p = m_play_new(sc, quirks, broken, false);
 	m_play_no_alive(p);
 	m_play_fresh_tables(p);
 	for (size_t i = 0; i < sc->nsteps; i++) {
@@ -228,6 +231,60 @@ TEST(shrink_candidates_both_ways)
 {
 	for (unsigned v = 1; v <= 4; v++)
 		both_ways(20 + v, v % 2 ? "kernel" : NULL, 10, 4, v);
+}
+
+/* The first step (1-based) where compare.c's tests tell a and b apart
+ * (ran, errno, text, order), or 0: what ns_fuzz_compare must report. */
+static size_t first_difference(const struct ns_fuzz_outcome *a, const struct ns_fuzz_outcome *b)
+{
+	for (size_t i = 0; i < a->n && i < b->n; i++) {
+		const struct ns_fuzz_step *x = &a->s[i], *y = &b->s[i];
+		if (x->ran != y->ran)
+			return i + 1;
+		if (x->ran && (x->err != y->err ||
+			       strcmp(ns_fuzz_step_text(x), ns_fuzz_step_text(y)) ||
+			       (x->order && y->order && strcmp(x->order, y->order))))
+			return i + 1;
+	}
+	return 0;
+}
+
+TEST(compare_finds_the_first_difference)
+{
+	const struct ns_backend *be = ns_backend_find("model");
+	struct ns_run_opts plain = { NS_DEVICES_TMPFS, 0, false, { NULL, NULL }, true },
+			   other = { NS_DEVICES_TMPFS, 0, false, { "mountinfo-attach-order,umount-shifts-stacks", "slaves-receive-nothing" }, true };
+	struct ns_fuzz_gen_opts go = { 10, 3, model_features(be) };
+	size_t bad = 0, diverged = 0;
+
+	for (uint64_t i = 0; i < 600; i++) {
+		struct ns_fuzz_case c;
+		struct ns_fuzz_outcome a, b;
+		struct ns_fuzz_diff d;
+		enum ns_fuzz_verdict v;
+		size_t want;
+
+		ns_fuzz_generate(9, i, &go, &c);
+		slow_outcome(be, &plain, &c, "fuzz-0.scn", &a);
+		slow_outcome(be, i % 3 ? &other : &plain, &c, "fuzz-0.scn", &b);
+		if (i % 3 == 0 && b.n && b.s[i % b.n].ran) {
+			/* the same play, one step's text made to differ */
+			struct ns_fuzz_step *st = &b.s[i % b.n];
+			char **t = st->canon ? &st->canon : &st->out, *x = xasprintf("%sx\n", *t);
+			free(*t);
+			*t = x;
+		}
+		want = first_difference(&a, &b);
+		v = ns_fuzz_compare(&c, &a, &b, &d);
+		diverged += v == NS_FUZZ_DIVERGES;
+		if (want ? v != NS_FUZZ_DIVERGES || d.step + 1 != want : v != NS_FUZZ_SAME)
+			bad++;
+		ns_fuzz_diff_free(&d);
+		ns_fuzz_outcome_free(&a);
+		ns_fuzz_outcome_free(&b);
+		ns_fuzz_case_free(&c);
+	}
+	ok(bad == 0 && diverged > 200, "600 pairs, %zu diverge: %zu judged otherwise", diverged, bad);
 }
 
 /* ---- the canonical form alone, on tables mangled on purpose ---------- */
