@@ -23,7 +23,7 @@ struct m_term {
  * the world, so the same namespace seen from the same root prints the
  * same text (a round of the fuzzer's observations, several terminals in
  * one namespace). */
-struct m_table_memo {
+struct m_last_table {
 	bool ok;
 	struct m_ns *ns;
 	struct m_path root;
@@ -40,7 +40,7 @@ struct m_play {
 	bool no_alive;      /* m_play_no_alive() */
 	bool observing;     /* the step is a lone cat of mountinfo */
 	bool fresh_tables;  /* m_play_fresh_tables() */
-	struct m_table_memo table;
+	struct m_last_table table;
 };
 
 /* For nsenter: the running terminal called name. */
@@ -83,6 +83,7 @@ void m_play_no_alive(struct m_play *p)
 void m_play_fresh_tables(struct m_play *p)
 {
 	p->fresh_tables = true;
+	p->sb.w.fresh_tables = true;
 }
 
 /* Is step st `cat /proc/self/mountinfo` alone: no filter, no list? */
@@ -97,7 +98,7 @@ static bool lone_mountinfo(const struct ns_step *st)
 	return a->nops == 1 && ns_cat_mounts_file(a->ops[0]) == NS_CAT_MOUNTINFO;
 }
 
-static void forget_table(struct m_table_memo *t)
+static void forget_table(struct m_last_table *t)
 {
 	free(t->text);
 	memset(t, 0, sizeof(*t));
@@ -109,7 +110,7 @@ static int observe(struct m_play *p, struct m_shell *sh, const struct ns_stage *
 		   struct ns_buf *out, struct ns_cmd_result *res)
 {
 	struct m_level *lv = m_cur(sh);
-	struct m_table_memo *t = &p->table;
+	struct m_last_table *t = &p->table;
 	int r;
 
 	if (t->ok && t->ns == lv->ns && t->root.mnt == lv->root.mnt && t->root.d == lv->root.d &&
@@ -120,7 +121,7 @@ static int observe(struct m_play *p, struct m_shell *sh, const struct ns_stage *
 	forget_table(t);
 	r = m_exec[st->def->id](sh, st->args, out, res);
 	if (r == 0 && !out->cut) {
-		*t = (struct m_table_memo){ true, lv->ns, lv->root, NULL, out->len };
+		*t = (struct m_last_table){ true, lv->ns, lv->root, NULL, out->len };
 		t->text = xmalloc(out->len + 1);
 		memcpy(t->text, out->data ? out->data : "", out->len);
 	}

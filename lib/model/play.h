@@ -19,7 +19,9 @@ void m_play_no_alive(struct m_play *p);
 /* Render every table a step prints anew: without it, a lone `cat
  * /proc/self/mountinfo` right after another one that saw the same
  * namespace from the same root, no other step between, prints that one's
- * text again (the reference tests/unit/test_fuzz_fast.c holds it to). */
+ * text again, and a table made of the same entries as one of the last
+ * few printed takes its text (m_render_text); the reference
+ * tests/unit/test_fuzz_fast.c holds both to. */
 void m_play_fresh_tables(struct m_play *p);
 /* Carry out step i (steps in order) into *out (ns_step_out owns output). */
 void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out);

@@ -210,15 +210,22 @@ static int by_list(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
-{
-	struct ns_mount_entry *v = NULL;
-	struct ns_buf text = NS_BUF_INIT;
-	size_t *at = NULL;      /* at[n * NTEXT + k]: where string k of entry n starts */
-	struct m_mount **order = w->mounts;
-	size_t n = 0, cap = 0, acap = 0;
-	int r;
+/* A table's entries before the shared snapshot is made of them: their
+ * strings in text, at[n * NTEXT + k] the offset of string k of entry n
+ * (the pointers are set once the buffer is whole). */
+struct entries {
+	struct ns_mount_entry *v;
+	size_t n, cap;
+	struct ns_buf text;
+	size_t *at, acap;
+};
 
+static void make_entries(struct m_world *w, struct m_ns *ns, struct m_path root,
+			 struct entries *e)
+{
+	struct m_mount **order = w->mounts;
+
+	*e = (struct entries){ .text = NS_BUF_INIT };
 	if (w->quirks & (1u << M_QUIRK_MOUNTINFO_ATTACH_ORDER) && w->nmounts) {
 		order = xcalloc(w->nmounts, sizeof(*order));
 		memcpy(order, w->mounts, w->nmounts * sizeof(*order));
@@ -227,59 +234,137 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 	for (size_t i = 0; i < w->nmounts; i++) {
 		struct m_mount *m = order[i];
 		struct m_path pos = { m, m->root };
-		size_t *t, start = text.len;
-		void *p = v;
+		size_t *t, start = e->text.len;
+		void *p = e->v;
 
 		if (m->dead || m->ns != ns)
 			continue;
-		ns_grow(&p, &cap, n + 1, sizeof(*v));
-		v = p;
-		p = at;
-		ns_grow(&p, &acap, (n + 1) * NTEXT, sizeof(*at));
-		at = p;
-		t = &at[n * NTEXT];
+		ns_grow(&p, &e->cap, e->n + 1, sizeof(*e->v));
+		e->v = p;
+		p = e->at;
+		ns_grow(&p, &e->acap, (e->n + 1) * NTEXT, sizeof(*e->at));
+		e->at = p;
+		t = &e->at[e->n * NTEXT];
 		t[0] = start;
-		if (!m_path_string(pos, root, &text)) {
+		if (!m_path_string(pos, root, &e->text)) {
 			/* not under the reader's root: not listed */
-			ns_buf_truncate(&text, start);
+			ns_buf_truncate(&e->text, start);
 			continue;
 		}
-		ns_buf_addc(&text, '\0');
-		t[1] = text.len;
-		m_node_path(m->root, &text);
-		ns_buf_addc(&text, '\0');
-		t[2] = text.len;
-		vfs_options(m->flags, m->idmap, &text);
-		ns_buf_addc(&text, '\0');
-		t[3] = text.len;
-		fields(w, m, root, &text);
-		ns_buf_addc(&text, '\0');
-		t[4] = text.len;
-		super_options(w, m->sb, &text);
-		ns_buf_addc(&text, '\0');
-		v[n] = (struct ns_mount_entry){
+		ns_buf_addc(&e->text, '\0');
+		t[1] = e->text.len;
+		m_node_path(m->root, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		t[2] = e->text.len;
+		vfs_options(m->flags, m->idmap, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		t[3] = e->text.len;
+		fields(w, m, root, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		t[4] = e->text.len;
+		super_options(w, m->sb, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		e->v[e->n++] = (struct ns_mount_entry){
 			.id = m->id,
 			.parent = m->parent ? m->parent->id : m->id,
 			.major = 0, .minor = m->sb->minor,
 			.fstype = m->sb->fstype, .source = m->sb->source,
 		};
-		n++;
-	}
-	/* the buffer is whole now: its strings stay where they are */
-	for (size_t i = 0; i < n; i++) {
-		v[i].target = text.data + at[i * NTEXT];
-		v[i].root = text.data + at[i * NTEXT + 1];
-		v[i].vfs_options = text.data + at[i * NTEXT + 2];
-		v[i].fields = text.data + at[i * NTEXT + 3];
-		v[i].fs_options = text.data + at[i * NTEXT + 4];
 	}
 	if (order != w->mounts)
 		free(order);
-	r = ns_snapshot_from_entries(v, n, out);
-	ns_buf_free(&text);
-	free(at);
-	free(v);
+}
+
+static int snapshot_of(struct entries *e, struct ns_snapshot **out)
+{
+	/* the buffer is whole now: its strings stay where they are */
+	for (size_t i = 0; i < e->n; i++) {
+		e->v[i].target = e->text.data + e->at[i * NTEXT];
+		e->v[i].root = e->text.data + e->at[i * NTEXT + 1];
+		e->v[i].vfs_options = e->text.data + e->at[i * NTEXT + 2];
+		e->v[i].fields = e->text.data + e->at[i * NTEXT + 3];
+		e->v[i].fs_options = e->text.data + e->at[i * NTEXT + 4];
+	}
+	return ns_snapshot_from_entries(e->v, e->n, out);
+}
+
+static void entries_free(struct entries *e)
+{
+	ns_buf_free(&e->text);
+	free(e->at);
+	free(e->v);
+}
+
+int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
+{
+	struct entries e;
+	int r;
+
+	make_entries(w, ns, root, &e);
+	r = snapshot_of(&e, out);
+	entries_free(&e);
 	return r;
+}
+
+/* Everything of e the rendering reads, and how, as bytes to compare. */
+static void entries_key(const struct entries *e, enum ns_render how, struct ns_buf *key)
+{
+	ns_buf_add(key, &how, sizeof(how));
+	for (size_t i = 0; i < e->n; i++) {
+		const struct ns_mount_entry *v = &e->v[i];
+		ns_buf_add(key, &v->id, sizeof(v->id));
+		ns_buf_add(key, &v->parent, sizeof(v->parent));
+		ns_buf_add(key, &v->major, sizeof(v->major));
+		ns_buf_add(key, &v->minor, sizeof(v->minor));
+		ns_buf_add(key, v->fstype, strlen(v->fstype) + 1);
+		ns_buf_add(key, v->source, strlen(v->source) + 1);
+	}
+	ns_buf_add(key, e->text.data ? e->text.data : "", e->text.len);
+}
+
+int m_render_text(struct m_world *w, struct m_ns *ns, struct m_path root, enum ns_render how,
+		  struct ns_buf *out)
+{
+	struct ns_buf key = NS_BUF_INIT;
+	struct ns_snapshot *snap;
+	struct m_table_memo *t;
+	struct entries e;
+	size_t start = out->len;
+	int r;
+
+	make_entries(w, ns, root, &e);
+	entries_key(&e, how, &key);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(w->tables) && !w->fresh_tables; i++) {
+		t = &w->tables[i];
+		if (t->key && t->klen == key.len && !memcmp(t->key, key.data, key.len) &&
+		    (!out->max || out->len + t->tlen <= out->max)) {
+			ns_buf_add(out, t->text, t->tlen);
+			ns_buf_free(&key);
+			entries_free(&e);
+			return 0;
+		}
+	}
+	r = snapshot_of(&e, &snap);
+	entries_free(&e);
+	if (r < 0) {
+		ns_buf_free(&key);
+		return r;
+	}
+	ns_snapshot_render(snap, how, out);
+	ns_snapshot_free(snap);
+	if (!out->cut && !w->fresh_tables) {
+		/* the oldest of the slots takes it */
+		t = &w->tables[w->next_table++ % NS_ARRAY_SIZE(w->tables)];
+		free(t->key);
+		free(t->text);
+		t->klen = key.len;
+		t->key = ns_buf_detach(&key);
+		t->tlen = out->len - start;
+		t->text = xmalloc(t->tlen + 1);
+		memcpy(t->text, out->data ? out->data + start : "", t->tlen);
+	}
+	ns_buf_free(&key);
+	return 0;
 }
 
 void m_alive(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_alive *a)
