@@ -14,7 +14,10 @@ struct m_play;
  * causes are kept for m_play_causes(). */
 struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 			  enum m_break broken, bool trace);
-/* Leave each step's alive numbers out (struct ns_run_opts, no_alive). */
+/* Leave out what only the judge reads (struct ns_run_opts, no_alive):
+ * each step's alive numbers, and whether a lone `cat
+ * /proc/self/mountinfo` showed the whole table (view.complete stays 0:
+ * such a step is played without the shared pipeline). */
 void m_play_no_alive(struct m_play *p);
 /* Render every table a step prints anew: without it, a lone `cat
  * /proc/self/mountinfo` right after another one that saw the same
