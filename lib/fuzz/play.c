@@ -40,7 +40,7 @@ static const struct ns_scenario *observations(void)
 	tried = true;
 	ns_buf_adds(&text, "title: fuzz observations\n\n");
 	for (unsigned t = 1; t <= NS_FUZZ_MAX_TERMS; t++)
-		ns_buf_addf(&text, "    sh%u# %s\n", t, NS_FUZZ_OBSERVE);
+		ns_fuzz_session_line(&text, t, NS_FUZZ_OBSERVE);
 	sc = ns_scenario_parse("fuzz-observations.scn", ns_buf_str(&text), text.len, &d);
 	if (sc && sc->nsteps != NS_FUZZ_MAX_TERMS) {
 		ns_scenario_free(sc);
@@ -71,7 +71,7 @@ static struct ns_scenario *case_plan_scenario(const struct ns_fuzz_case *c, cons
 		return NULL;
 	ns_buf_adds(&text, "title: fuzz case\n\n");
 	for (size_t i = 0; i < c->n; i++)
-		ns_buf_addf(&text, "    sh%u# %s\n", c->ops[i].term, c->ops[i].cmd);
+		ns_fuzz_session_line(&text, c->ops[i].term, c->ops[i].cmd);
 	*ops = ns_scenario_parse(path, ns_buf_str(&text), text.len, &d);
 	ns_diag_free(&d);
 	ns_buf_free(&text);
