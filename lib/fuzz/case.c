@@ -148,6 +148,15 @@ size_t ns_fuzz_case_nsteps(const struct ns_fuzz_case *c)
 	return n;
 }
 
+void ns_fuzz_session_line(struct ns_buf *out, unsigned term, const char *cmd)
+{
+	ns_buf_adds(out, "    sh");
+	ns_buf_addu(out, term);
+	ns_buf_adds(out, "# ");
+	ns_buf_adds(out, cmd);
+	ns_buf_addc(out, '\n');
+}
+
 void ns_fuzz_case_text(const struct ns_fuzz_case *c, const char *title, struct ns_buf *out)
 {
 	struct ns_fuzz_plan p;
@@ -155,7 +164,7 @@ void ns_fuzz_case_text(const struct ns_fuzz_case *c, const char *title, struct n
 	ns_fuzz_case_plan(c, &p);
 	ns_buf_addf(out, "title: %s\n\n", title);
 	for (size_t i = 0; i < p.n; i++)
-		ns_buf_addf(out, "    sh%u# %s\n", p.s[i].term, p.s[i].cmd);
+		ns_fuzz_session_line(out, p.s[i].term, p.s[i].cmd);
 	ns_fuzz_plan_free(&p);
 }
 

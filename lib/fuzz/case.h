@@ -71,6 +71,9 @@ void ns_fuzz_plan_free(struct ns_fuzz_plan *p);
 /* Steps of the scenario text: ns_fuzz_case_plan's n. */
 size_t ns_fuzz_case_nsteps(const struct ns_fuzz_case *c);
 
+/* One session line: "    shTERM# CMD\n", appended to out. */
+void ns_fuzz_session_line(struct ns_buf *out, unsigned term, const char *cmd);
+
 /* The scenario text: `title: TITLE`, a blank line, then each step as a
  * session line. */
 void ns_fuzz_case_text(const struct ns_fuzz_case *c, const char *title, struct ns_buf *out);

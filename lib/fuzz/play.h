@@ -28,9 +28,16 @@ struct ns_scenario *ns_fuzz_case_scenario(const struct ns_fuzz_case *c, const ch
 
 /* A batch of cases parsed once for every side that plays it here: the
  * scenarios of the cases that parse, sc[k] being case index[k], and why
- * each other case did not (why[i] NULL for a case that parsed). */
+ * each other case did not (why[i] NULL for a case that parsed). sc[k] is
+ * ns_fuzz_case_scenario's scenario, built faster: a plan (scenario/plan.h)
+ * of the steps of a parse of the case's operations alone, ops[k], and of
+ * observation steps parsed once for the process, each numbered by its
+ * line in the case's text (ops[k] NULL: sc[k] is the whole text's parse,
+ * which only a case whose operations do not parse alone needs). */
 struct ns_fuzz_parsed {
 	struct ns_scenario **sc;
+	struct ns_scenario **ops;
+	struct ns_fuzz_plan *plans;     /* plans[i]: case i's (case.h) */
 	size_t *index, m;
 	char **why;
 	size_t n;

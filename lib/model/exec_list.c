@@ -14,13 +14,10 @@ int m_list_mounts(struct m_shell *sh, enum ns_render how, struct ns_buf *out,
 		  struct ns_cmd_result *res)
 {
 	struct m_level *lv = m_cur(sh);
-	struct ns_snapshot *snap;
-	int r = m_render(&sh->sb->w, lv->ns, lv->root, &snap);
+	int r = m_render_text(&sh->sb->w, lv->ns, lv->root, how, out);
 
 	if (r < 0)
 		return ns_cmd_fail(res, "read mountinfo", -r);
-	ns_snapshot_render(snap, how, out);
-	ns_snapshot_free(snap);
 	return 0;
 }
 

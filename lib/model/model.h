@@ -16,6 +16,7 @@
 #include <stddef.h>
 
 #include "base/util.h"
+#include "mounts/snapshot.h"
 
 struct m_sb;
 struct m_userns;
@@ -271,6 +272,14 @@ struct m_world {
 	struct m_mount **tucked;    /* the mounts tucked this step */
 	size_t ntucked, tucked_cap;
 	unsigned mark_gen;
+	/* the last tables m_render_text printed, by what they were made of
+	 * (none kept with fresh_tables) */
+	struct m_table_memo {
+		char *key, *text;
+		size_t klen, tlen;
+	} tables[4];
+	unsigned next_table;
+	bool fresh_tables;
 };
 
 /* A place: a mount and a directory or file of its superblock. */
@@ -406,6 +415,12 @@ struct m_ns *m_ns_copy(struct m_world *w, struct m_ns *old, struct m_userns *own
 struct ns_snapshot;
 /* The mounts of ns seen from root, in mountinfo order; returns 0 or -errno. */
 int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out);
+/* m_render's table printed as `how` does (mounts/snapshot.h), appended
+ * to out; 0 or -errno. A table made of the same entries as one of the
+ * last few it printed in this world takes that one's text: the snapshot
+ * and its rendering are a function of the entries. */
+int m_render_text(struct m_world *w, struct m_ns *ns, struct m_path root, enum ns_render how,
+		  struct ns_buf *out);
 /* Every number the table m_render makes would show (match/view.h), read
  * from the world without making it. */
 struct ns_alive;

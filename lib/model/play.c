@@ -5,6 +5,7 @@
 #include "model/play.h"
 
 #include <errno.h>
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -17,6 +18,19 @@ struct m_term {
 	struct m_shell sh;
 };
 
+/* The table the last step printed, when it was a lone `cat
+ * /proc/self/mountinfo` and no other step ran since: nothing has changed
+ * the world, so the same namespace seen from the same root prints the
+ * same text (a round of the fuzzer's observations, several terminals in
+ * one namespace). */
+struct m_last_table {
+	bool ok;
+	struct m_ns *ns;
+	struct m_path root;
+	char *text;
+	size_t len;
+};
+
 struct m_play {
 	struct m_sandbox sb;
 	struct m_term *t;
@@ -24,6 +38,9 @@ struct m_play {
 	size_t before;      /* mounts that existed before the step */
 	bool trace;
 	bool no_alive;      /* m_play_no_alive() */
+	bool observing;     /* the step is a lone cat of mountinfo */
+	bool fresh_tables;  /* m_play_fresh_tables() */
+	struct m_last_table table;
 };
 
 /* For nsenter: the running terminal called name. */
@@ -61,6 +78,54 @@ struct m_play *m_play_new(const struct ns_scenario *sc, unsigned quirks,
 void m_play_no_alive(struct m_play *p)
 {
 	p->no_alive = true;
+}
+
+void m_play_fresh_tables(struct m_play *p)
+{
+	p->fresh_tables = true;
+	p->sb.w.fresh_tables = true;
+}
+
+/* Is step st `cat /proc/self/mountinfo` alone: no filter, no list? */
+static bool lone_mountinfo(const struct ns_step *st)
+{
+	const struct ns_stage *c = &st->pipeline.stages[0];
+	const struct ns_fs_args *a;
+
+	if (st->nmore || st->pipeline.n != 1 || c->def->id != NS_CMD_CAT)
+		return false;
+	a = c->args;
+	return a->nops == 1 && ns_cat_mounts_file(a->ops[0]) == NS_CAT_MOUNTINFO;
+}
+
+static void forget_table(struct m_last_table *t)
+{
+	free(t->text);
+	memset(t, 0, sizeof(*t));
+}
+
+/* The lone cat of a step that observes: the table the last step printed
+ * when it is the same view, else m_exec_cat's, remembered. */
+static int observe(struct m_play *p, struct m_shell *sh, const struct ns_stage *st,
+		   struct ns_buf *out, struct ns_cmd_result *res)
+{
+	struct m_level *lv = m_cur(sh);
+	struct m_last_table *t = &p->table;
+	int r;
+
+	if (t->ok && t->ns == lv->ns && t->root.mnt == lv->root.mnt && t->root.d == lv->root.d &&
+	    !out->len) {
+		ns_buf_add(out, t->text, t->len);
+		return 0;
+	}
+	forget_table(t);
+	r = m_exec[st->def->id](sh, st->args, out, res);
+	if (r == 0 && !out->cut) {
+		*t = (struct m_last_table){ true, lv->ns, lv->root, NULL, out->len };
+		t->text = xmalloc(out->len + 1);
+		memcpy(t->text, out->data ? out->data : "", out->len);
+	}
+	return r;
 }
 
 static struct m_shell *terminal(struct m_play *p, const char *name)
@@ -104,11 +169,38 @@ static bool bad_handle(struct m_shell *sh, const struct ns_stage *st)
 	return false;
 }
 
+/* A lone cat of mountinfo played without the shared pipeline, for a play
+ * that leaves out what only the judge reads (m_play_no_alive): out as
+ * ns_pipeline_run makes it but for view.complete, which is left 0.
+ * False, and out untouched, when the table cannot be read or passes
+ * the output's limit: the pipeline then plays the step (reading a table
+ * changes nothing) and says so as it does. */
+static bool observe_alone(struct m_play *p, struct m_shell *sh, const struct ns_step *st,
+			  struct ns_step_out *out)
+{
+	struct ns_buf text = NS_BUF_LIMITED(NS_STEP_OUTPUT_MAX);
+	struct ns_cmd_result res = { .err = 0 };
+
+	if (observe(p, sh, &st->pipeline.stages[0], &text, &res) < 0 || text.cut ||
+	    res.status) {
+		ns_buf_free(&text);
+		return false;
+	}
+	memset(out, 0, sizeof(*out));
+	out->output = ns_buf_detach(&text);
+	return true;
+}
+
 static int exec_stage(void *term, const struct ns_stage *st, struct ns_buf *out,
 		      struct ns_cmd_result *res)
 {
+	struct m_shell *sh = term;
+	struct m_play *p = (struct m_play *)(void *)((char *)sh->sb - offsetof(struct m_play, sb));
+
 	if (bad_handle(term, st))
 		return ns_cmd_fail(res, st->def->name, EBADF);
+	if (p->observing)
+		return observe(p, sh, st, out, res);
 	return m_exec[st->def->id](term, st->args, out, res);
 }
 
@@ -134,10 +226,15 @@ void m_play_step(struct m_play *p, size_t i, struct ns_step_out *out)
 
 	ns_lines_free(&p->sb.w.events);
 	p->before = p->sb.w.nmounts;
+	/* any other step may change the world: the table is read again */
+	p->observing = !p->fresh_tables && lone_mountinfo(st);
+	if (!p->observing)
+		forget_table(&p->table);
 	sh->closing = false;
 	m_watch_step_done(&p->sb.w);
 	cwd = shell_cwd(sh);
-	ns_pipeline_run(st, exec_stage, sh, out);
+	if (!p->observing || !p->no_alive || !observe_alone(p, sh, st, out))
+		ns_pipeline_run(st, exec_stage, sh, out);
 	out->cwd = cwd;
 	for (size_t k = 0; k < p->n; k++)
 		m_watch_after_step(&p->t[k].sh);
@@ -190,6 +287,7 @@ void m_play_free(struct m_play *p)
 	for (size_t i = 0; i < p->n; i++)
 		m_shell_free(&p->t[i].sh);
 	free(p->t);
+	forget_table(&p->table);
 	m_sandbox_free(&p->sb);
 	free(p);
 }

@@ -104,18 +104,27 @@ static void vfs_options(unsigned f, bool idmapped, struct ns_buf *b)
 		ns_buf_adds(b, ",idmapped");
 }
 
+/* mountinfo's optional fields of m, appended to b (which may hold
+ * other text before them) */
 static void fields(struct m_world *w, struct m_mount *m, struct m_path root, struct ns_buf *b)
 {
-	if (m->group)
-		ns_buf_addf(b, "shared:%u", m->group->id);
+	size_t start = b->len;
+
+	if (m->group) {
+		ns_buf_adds(b, "shared:");
+		ns_buf_addu(b, m->group->id);
+	}
 	if (m->master) {
 		unsigned dom = dominating(w, m, root);
-		ns_buf_addf(b, "%smaster:%u", b->len ? " " : "", m->master->id);
-		if (dom && dom != m->master->id)
-			ns_buf_addf(b, " propagate_from:%u", dom);
+		ns_buf_adds(b, b->len > start ? " master:" : "master:");
+		ns_buf_addu(b, m->master->id);
+		if (dom && dom != m->master->id) {
+			ns_buf_adds(b, " propagate_from:");
+			ns_buf_addu(b, dom);
+		}
 	}
 	if (m->unbindable)
-		ns_buf_addf(b, "%sunbindable", b->len ? " " : "");
+		ns_buf_adds(b, b->len > start ? " unbindable" : "unbindable");
 }
 
 /* statmount(2)'s mnt_attr: the mount's flags as MOUNT_ATTR_*, and
@@ -185,8 +194,8 @@ static void super_options(const struct m_world *w, const struct m_sb *sb, struct
 	m_fsopts_show(&sb->opts, w->ram_pages, b);
 }
 
-/* The text an entry points to: target, root, mount options, optional
- * fields, super options. */
+/* The strings of an entry, in one buffer of the table's, each ended by
+ * a NUL: target, root, mount options, optional fields, super options. */
 #define NTEXT 5
 
 /* Before 6.8 the namespace kept its mounts in a list, a tree put at its
@@ -201,14 +210,22 @@ static int by_list(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
-{
-	struct ns_mount_entry *v = NULL;
-	struct ns_buf *text = NULL;
-	struct m_mount **order = w->mounts;
-	size_t n = 0, cap = 0, tcap = 0;
-	int r;
+/* A table's entries before the shared snapshot is made of them: their
+ * strings in text, at[n * NTEXT + k] the offset of string k of entry n
+ * (the pointers are set once the buffer is whole). */
+struct entries {
+	struct ns_mount_entry *v;
+	size_t n, cap;
+	struct ns_buf text;
+	size_t *at, acap;
+};
 
+static void make_entries(struct m_world *w, struct m_ns *ns, struct m_path root,
+			 struct entries *e)
+{
+	struct m_mount **order = w->mounts;
+
+	*e = (struct entries){ .text = NS_BUF_INIT };
 	if (w->quirks & (1u << M_QUIRK_MOUNTINFO_ATTACH_ORDER) && w->nmounts) {
 		order = xcalloc(w->nmounts, sizeof(*order));
 		memcpy(order, w->mounts, w->nmounts * sizeof(*order));
@@ -216,53 +233,138 @@ int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_s
 	}
 	for (size_t i = 0; i < w->nmounts; i++) {
 		struct m_mount *m = order[i];
-		struct m_path at = { m, m->root };
-		struct ns_buf *t;
-		void *p = v;
+		struct m_path pos = { m, m->root };
+		size_t *t, start = e->text.len;
+		void *p = e->v;
 
 		if (m->dead || m->ns != ns)
 			continue;
-		ns_grow(&p, &cap, n + 1, sizeof(*v));
-		v = p;
-		p = text;
-		ns_grow(&p, &tcap, (n + 1) * NTEXT, sizeof(*text));
-		text = p;
-		t = &text[n * NTEXT];
-		for (int k = 0; k < NTEXT; k++)
-			t[k] = (struct ns_buf)NS_BUF_INIT;
-		if (!m_path_string(at, root, &t[0])) {
+		ns_grow(&p, &e->cap, e->n + 1, sizeof(*e->v));
+		e->v = p;
+		p = e->at;
+		ns_grow(&p, &e->acap, (e->n + 1) * NTEXT, sizeof(*e->at));
+		e->at = p;
+		t = &e->at[e->n * NTEXT];
+		t[0] = start;
+		if (!m_path_string(pos, root, &e->text)) {
 			/* not under the reader's root: not listed */
-			for (int k = 0; k < NTEXT; k++)
-				ns_buf_free(&t[k]);
+			ns_buf_truncate(&e->text, start);
 			continue;
 		}
-		m_node_path(m->root, &t[1]);
-		vfs_options(m->flags, m->idmap, &t[2]);
-		fields(w, m, root, &t[3]);
-		super_options(w, m->sb, &t[4]);
-		v[n] = (struct ns_mount_entry){
+		ns_buf_addc(&e->text, '\0');
+		t[1] = e->text.len;
+		m_node_path(m->root, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		t[2] = e->text.len;
+		vfs_options(m->flags, m->idmap, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		t[3] = e->text.len;
+		fields(w, m, root, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		t[4] = e->text.len;
+		super_options(w, m->sb, &e->text);
+		ns_buf_addc(&e->text, '\0');
+		e->v[e->n++] = (struct ns_mount_entry){
 			.id = m->id,
 			.parent = m->parent ? m->parent->id : m->id,
 			.major = 0, .minor = m->sb->minor,
 			.fstype = m->sb->fstype, .source = m->sb->source,
 		};
-		n++;
-	}
-	for (size_t i = 0; i < n; i++) {
-		v[i].target = ns_buf_str(&text[i * NTEXT]);
-		v[i].root = ns_buf_str(&text[i * NTEXT + 1]);
-		v[i].vfs_options = ns_buf_str(&text[i * NTEXT + 2]);
-		v[i].fields = ns_buf_str(&text[i * NTEXT + 3]);
-		v[i].fs_options = ns_buf_str(&text[i * NTEXT + 4]);
 	}
 	if (order != w->mounts)
 		free(order);
-	r = ns_snapshot_from_entries(v, n, out);
-	for (size_t i = 0; i < n * NTEXT; i++)
-		ns_buf_free(&text[i]);
-	free(text);
-	free(v);
+}
+
+static int snapshot_of(struct entries *e, struct ns_snapshot **out)
+{
+	/* the buffer is whole now: its strings stay where they are */
+	for (size_t i = 0; i < e->n; i++) {
+		e->v[i].target = e->text.data + e->at[i * NTEXT];
+		e->v[i].root = e->text.data + e->at[i * NTEXT + 1];
+		e->v[i].vfs_options = e->text.data + e->at[i * NTEXT + 2];
+		e->v[i].fields = e->text.data + e->at[i * NTEXT + 3];
+		e->v[i].fs_options = e->text.data + e->at[i * NTEXT + 4];
+	}
+	return ns_snapshot_from_entries(e->v, e->n, out);
+}
+
+static void entries_free(struct entries *e)
+{
+	ns_buf_free(&e->text);
+	free(e->at);
+	free(e->v);
+}
+
+int m_render(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_snapshot **out)
+{
+	struct entries e;
+	int r;
+
+	make_entries(w, ns, root, &e);
+	r = snapshot_of(&e, out);
+	entries_free(&e);
 	return r;
+}
+
+/* Everything of e the rendering reads, and how, as bytes to compare. */
+static void entries_key(const struct entries *e, enum ns_render how, struct ns_buf *key)
+{
+	ns_buf_add(key, &how, sizeof(how));
+	for (size_t i = 0; i < e->n; i++) {
+		const struct ns_mount_entry *v = &e->v[i];
+		ns_buf_add(key, &v->id, sizeof(v->id));
+		ns_buf_add(key, &v->parent, sizeof(v->parent));
+		ns_buf_add(key, &v->major, sizeof(v->major));
+		ns_buf_add(key, &v->minor, sizeof(v->minor));
+		ns_buf_add(key, v->fstype, strlen(v->fstype) + 1);
+		ns_buf_add(key, v->source, strlen(v->source) + 1);
+	}
+	ns_buf_add(key, e->text.data ? e->text.data : "", e->text.len);
+}
+
+int m_render_text(struct m_world *w, struct m_ns *ns, struct m_path root, enum ns_render how,
+		  struct ns_buf *out)
+{
+	struct ns_buf key = NS_BUF_INIT;
+	struct ns_snapshot *snap;
+	struct m_table_memo *t;
+	struct entries e;
+	size_t start = out->len;
+	int r;
+
+	make_entries(w, ns, root, &e);
+	entries_key(&e, how, &key);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(w->tables) && !w->fresh_tables; i++) {
+		t = &w->tables[i];
+		if (t->key && t->klen == key.len && !memcmp(t->key, key.data, key.len) &&
+		    (!out->max || out->len + t->tlen <= out->max)) {
+			ns_buf_add(out, t->text, t->tlen);
+			ns_buf_free(&key);
+			entries_free(&e);
+			return 0;
+		}
+	}
+	r = snapshot_of(&e, &snap);
+	entries_free(&e);
+	if (r < 0) {
+		ns_buf_free(&key);
+		return r;
+	}
+	ns_snapshot_render(snap, how, out);
+	ns_snapshot_free(snap);
+	if (!out->cut && !w->fresh_tables) {
+		/* the oldest of the slots takes it */
+		t = &w->tables[w->next_table++ % NS_ARRAY_SIZE(w->tables)];
+		free(t->key);
+		free(t->text);
+		t->klen = key.len;
+		t->key = ns_buf_detach(&key);
+		t->tlen = out->len - start;
+		t->text = xmalloc(t->tlen + 1);
+		memcpy(t->text, out->data ? out->data + start : "", t->tlen);
+	}
+	ns_buf_free(&key);
+	return 0;
 }
 
 void m_alive(struct m_world *w, struct m_ns *ns, struct m_path root, struct ns_alive *a)

@@ -71,6 +71,10 @@ void m_world_free(struct m_world *w)
 	free(w->id_used);
 	free(w->gid_used);
 	ns_lines_free(&w->events);
+	for (size_t i = 0; i < NS_ARRAY_SIZE(w->tables); i++) {
+		free(w->tables[i].key);
+		free(w->tables[i].text);
+	}
 	memset(w, 0, sizeof(*w));
 }
 
