@@ -267,7 +267,9 @@ static int bind_mount(struct m_shell *sh, const struct ns_mount_args *a,
 		return ns_cmd_fail(res, "mount", -r);
 	if (!attached(to.mnt))
 		return ns_cmd_fail(res, "mount", unmounted_target(sh));
-	if (!ours(sh, to.mnt) || !may_use(sh, from.mnt))
+	if (!(ours(sh, to.mnt) || (sh->sb->w.quirks & (1u << M_QUIRK_BIND_ONTO_DETACHED) &&
+				   may_use(sh, to.mnt))) ||
+	    !may_use(sh, from.mnt))
 		return ns_cmd_fail(res, "mount", EINVAL);
 	/* an unbindable mount cannot be bound (sharedsubtree.rst 5b, case 8) */
 	if (from.mnt->unbindable)

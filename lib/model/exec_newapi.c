@@ -256,6 +256,8 @@ static int set_group(struct m_shell *sh, struct m_path from, struct m_path to,
 			return ns_cmd_fail(res, "move_mount", EINVAL);
 	if (t->group || t->master)
 		return ns_cmd_fail(res, "move_mount", EINVAL);
+	if (t->unbindable && sh->sb->w.quirks & (1u << M_QUIRK_SET_GROUP_NOT_UNBINDABLE))
+		return ns_cmd_fail(res, "move_mount", EINVAL);
 	if (!f->group && !f->master)
 		return ns_cmd_fail(res, "move_mount", EINVAL);
 	t->master = f->master;

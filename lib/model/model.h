@@ -211,6 +211,8 @@ enum m_quirk {
 	M_QUIRK_COPY_UNDER_LOCK_TAKES_LOCK, /* ... locked, and the mount on top not */
 	M_QUIRK_MOUNTINFO_ATTACH_ORDER, /* mountinfo in the namespace list's order */
 	M_QUIRK_MAKE_SLAVE_SAME_ROOT, /* do_make_slave() before 6.17: slave lists */
+	M_QUIRK_BIND_ONTO_DETACHED, /* 6.17: mount --bind onto a detached tree */
+	M_QUIRK_SET_GROUP_NOT_UNBINDABLE, /* 7.2.11 on: no --set-group to unbindable */
 	M_QUIRK_TMPFS_INODE64,      /* CONFIG_TMPFS_INODE64: a build option */
 	M_QUIRK__COUNT
 };

@@ -168,6 +168,30 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"on Debian's 6.12.118 and 6.16.12; the 6.17 order on 6.17.8, 6.18.44 "
 		"and 7.3.4 (scenarios/regressions/04-slave-list-order.scn).",
 	},
+	[M_QUIRK_BIND_ONTO_DETACHED] = {
+		"bind-onto-detached", ">= 6.17, < 6.18",
+		"mount(2) with MS_BIND (mount --bind, --rbind) accepts a target in "
+		"a detached tree that may be used as a bind source (one cloned by "
+		"open_tree -c from the caller's namespace, or made by fsmount) and "
+		"attaches the copy there; 6.16 and 6.18 refuse it with EINVAL, as "
+		"the rule that mount(2) acts on the caller's namespace says "
+		"(mount_namespaces(7); move_mount(2) is the call that attaches onto "
+		"a detached tree). Found by ci/fuzz-campaign (kernel against kernel, "
+		"6.16 against 6.17 and 6.17 against 6.18), bisected to 6.16.12 "
+		"(refuses) and 6.17.8 (accepts); 6.17.13 accepts, 6.18.15 refuses "
+		"(scenarios/newapi/bind-onto-detached.scn, docs/findings.md).",
+	},
+	[M_QUIRK_SET_GROUP_NOT_UNBINDABLE] = {
+		"set-group-not-unbindable", ">= 7.2.11",
+		"move_mount --set-group (MOVE_MOUNT_SET_GROUP) onto an unbindable "
+		"mount fails with EINVAL; up to 7.2.9 an unbindable TO, being "
+		"neither shared nor a slave, joined FROM's peer group and stopped "
+		"being unbindable, which is the rule move_mount(2) gives (TO must "
+		"not be shared or a slave already). Found by ci/fuzz-campaign (7.1 "
+		"against 7.2), bisected to 7.2.9 (accepts) and 7.2.11 (refuses); "
+		"7.2.13 and 7.3.4 refuse too, and a private TO still joins "
+		"(scenarios/newapi/set-group-unbindable.scn, docs/findings.md).",
+	},
 	[M_QUIRK_TMPFS_INODE64] = {
 		"tmpfs-inode64", M_QUIRK_BUILD "CONFIG_TMPFS_INODE64",
 		"the kernel is built with CONFIG_TMPFS_INODE64: a tmpfs uses 64-bit "

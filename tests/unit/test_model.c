@@ -1056,6 +1056,83 @@ TEST(move_mount_set_group)
 	finish(r);
 }
 
+TEST(quirk_set_group_not_unbindable)
+{
+	/* TO unbindable: neither shared nor a slave, so it may join (the
+	 * rule, and every kernel up to 7.2.9); from 7.2.11 EINVAL */
+#define SET_GROUP_UNBINDABLE \
+	C("# mkdir /a /b /c") \
+	C("# mount --make-shared /dev/sdb1 /a") \
+	C("# mount --bind /a /b") \
+	C("# mount --make-unbindable /b") \
+	C("# mount --bind /a /c") \
+	C("# mount --make-private /c") \
+	C("# move_mount --set-group /a /b") \
+	C("# move_mount --set-group /a /c") \
+	C("# " MI)
+	struct run *r = start("move_mount --set-group onto an unbindable mount", SET_GROUP_UNBINDABLE);
+
+	setup(r, 6);
+	quiet(r, "an unbindable TO joins FROM's group");
+	quiet(r, "a private one too");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime shared:1",
+		   "23 20 8:17 / /c rw,relatime shared:1"),
+	      "both peers of /a, /b no longer unbindable");
+	finish(r);
+
+	r = start_with("quirk set-group-not-unbindable", SET_GROUP_UNBINDABLE,
+		       1u << M_QUIRK_SET_GROUP_NOT_UNBINDABLE, M_BREAK_NONE);
+	setup(r, 6);
+	fails(r, EINVAL, "move_mount", "an unbindable TO: EINVAL");
+	quiet(r, "a private TO still joins");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime shared:1",
+		   "22 20 8:17 / /b rw,relatime unbindable",
+		   "23 20 8:17 / /c rw,relatime shared:1"),
+	      "/b stays unbindable");
+	finish(r);
+#undef SET_GROUP_UNBINDABLE
+}
+
+TEST(quirk_bind_onto_detached)
+{
+	/* mount --bind acts on the caller's namespace: a target in a
+	 * detached tree is EINVAL, except on 6.17 */
+#define BIND_ONTO_DETACHED \
+	C("# mkdir -p /a/x /b") \
+	C("# mount /dev/sdb1 /a") \
+	C("# mkdir /a/x") \
+	C("# open_tree -c /a @t") \
+	C("# mount --bind /b @t/x") \
+	C("# move_mount @t /b") \
+	C("# " MI)
+	struct run *r = start("mount --bind onto a detached tree", BIND_ONTO_DETACHED);
+
+	setup(r, 4);
+	fails(r, EINVAL, "mount", "a target in the detached tree: EINVAL");
+	quiet(r, "the tree attaches as it was");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime",
+		   "22 20 8:17 / /b rw,relatime"),
+	      "nothing on /b/x");
+	finish(r);
+
+	r = start_with("quirk bind-onto-detached", BIND_ONTO_DETACHED,
+		       1u << M_QUIRK_BIND_ONTO_DETACHED, M_BREAK_NONE);
+	setup(r, 4);
+	quiet(r, "6.17: the bind goes into the detached tree");
+	quiet(r, "which attaches with it");
+	table(r, L("20 19 8:1 / / rw,relatime",
+		   "21 20 8:17 / /a rw,relatime",
+		   "22 20 8:17 / /b rw,relatime",
+		   "23 22 8:1 /b /b/x rw,relatime"),
+	      "the bind of /b on /b/x came along");
+	finish(r);
+#undef BIND_ONTO_DETACHED
+}
+
 TEST(move_mount_set_group_other_superblock)
 {
 	struct run *r = start("move_mount(2) MOVE_MOUNT_SET_GROUP, superblocks",
@@ -1328,6 +1405,9 @@ TEST(quirks_parse)
 #define ORDER (1u << M_QUIRK_MOUNTINFO_ATTACH_ORDER)
 	/* make-slave-same-root: every kernel before 6.17 */
 #define SLAVE (1u << M_QUIRK_MAKE_SLAVE_SAME_ROOT)
+	/* the campaign's two: 6.17 only, and from 7.2.11 */
+#define ONTO (1u << M_QUIRK_BIND_ONTO_DETACHED)
+#define SETG (1u << M_QUIRK_SET_GROUP_NOT_UNBINDABLE)
 	static const struct { const char *release; unsigned want; } kernel[] = {
 		/* the ranges measured on Debian's kernels (docs/kernels.md) */
 		{ "6.1.0-18-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_UNMOUNTED_TARGET_EINVAL |
@@ -1367,7 +1447,9 @@ TEST(quirks_parse)
 		{ "6.16.12+deb13-cloud-amd64", 1u << M_QUIRK_UMOUNT_SHIFTS | 1u << M_QUIRK_MOVE_TARGET_FIRST |
 					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | SLAVE },
 		{ "6.17.8", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST |
-			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
+			    1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ONTO },
+		{ "6.17.13+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_MOVE_TARGET_FIRST |
+					       1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT | ONTO },
 		{ "6.18.44-fc-v1252", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
 				      LOCK | ROOT },
 		{ "6.18", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | LOCK | ROOT },
@@ -1384,8 +1466,8 @@ TEST(quirks_parse)
 		{ "7.1.13", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS | TAKES },
 		{ "7.2.9+deb13-cloud-amd64", 1u << M_QUIRK_COPY_DROPS_UNBINDABLE | 1u << M_QUIRK_UMOUNT_BUSY_SKIPS_CHAINS |
 					     TAKES },
-		{ "7.2.11", 0 },
-		{ "7.3.4", 0 },
+		{ "7.2.11", SETG },
+		{ "7.3.4", SETG },
 		{ "garbage", 0 },
 	};
 #undef LOCK
@@ -1393,6 +1475,8 @@ TEST(quirks_parse)
 #undef TAKES
 #undef ORDER
 #undef SLAVE
+#undef ONTO
+#undef SETG
 	struct ns_buf err = NS_BUF_INIT;
 	unsigned mask = 99;
 
@@ -1432,7 +1516,7 @@ TEST(quirks_parse)
 
 	ok(m_quirks_parse("bogus", "6.18.0", &mask, &err) < 0, "quirks: an unknown name fails");
 	is_str(ns_buf_str(&err),
-	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order, make-slave-same-root, tmpfs-inode64; or kernel)",
+	       "unknown quirk 'bogus' (known: umount-shifts-stacks, copy-drops-unbindable, unmounted-target-einval, move-target-first, change-type-ours-only, detached-ours-only, umount-busy-skips-chains, namespace-of-a-file, beneath-not-root, beneath-not-locked, copy-under-lock-unlocked, copy-under-lock-takes-lock, mountinfo-attach-order, make-slave-same-root, bind-onto-detached, set-group-not-unbindable, tmpfs-inode64; or kernel)",
 	       "quirks: the message names it and every known one");
 	ns_buf_reset(&err);
 	ok(m_quirks_parse("umount-shifts-stacks,kernelx", "6.18.0", &mask, &err) < 0 &&
