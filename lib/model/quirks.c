@@ -179,7 +179,11 @@ const struct m_quirk_def m_quirks[M_QUIRK__COUNT] = {
 		"a detached tree). Found by ci/fuzz-campaign (kernel against kernel, "
 		"6.16 against 6.17 and 6.17 against 6.18), bisected to 6.16.12 "
 		"(refuses) and 6.17.8 (accepts); 6.17.13 accepts, 6.18.15 refuses "
-		"(scenarios/newapi/bind-onto-detached.scn, docs/findings.md).",
+		"(scenarios/newapi/bind-onto-detached.scn, docs/findings.md). Only "
+		"the acceptance is imitated: where the detached tree is a clone of a "
+		"shared mount, the model propagates the bind to that mount's peers "
+		"as for any shared parent, and the campaign's 6.17 case shows no "
+		"such copy; what 6.17 does there is still to be derived.",
 	},
 	[M_QUIRK_SET_GROUP_NOT_UNBINDABLE] = {
 		"set-group-not-unbindable", ">= 7.2.11",
