@@ -5,6 +5,7 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
@@ -37,12 +38,21 @@ static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t
 	return 0;
 }
 
-/* The start of a command line that runs `nstest fuzz` in s's VM. */
-static void guest_fuzz(const struct ns_fuzz_side *s, struct ns_lines *argv)
+/* The start of a command line that runs `nstest fuzz` in s's VM, which
+ * plays n scenarios. vm-run's timeout (600 s, or NSTEST_VM_TIMEOUT) grows
+ * by 2 s a scenario past the first 100, so that a long batch on a loaded
+ * host is no lost boot: the timeout only ever ends a hung guest, with no
+ * verdict, never a finding. */
+static void guest_fuzz(const struct ns_fuzz_side *s, size_t n, struct ns_lines *argv)
 {
 	ns_lines_push(argv, s->vm_run);
 	ns_lines_push(argv, "--nstest");
 	ns_lines_push(argv, s->nstest);
+	if (n > 100 && !getenv("NSTEST_VM_TIMEOUT")) {
+		char t[32];
+		snprintf(t, sizeof(t), "--timeout=%zu", 600 + 2 * (n - 100));
+		ns_lines_push(argv, t);
+	}
 	ns_lines_push(argv, s->image);
 	ns_lines_push(argv, "--");
 	ns_lines_push(argv, "fuzz");
@@ -131,7 +141,7 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
 		r = 0;          /* nothing left to boot for */
 		goto out;
 	}
-	guest_fuzz(s, &argv);
+	guest_fuzz(s, m, &argv);
 	ns_lines_push(&argv, "--play-dump");
 	for (size_t i = 0; i < files.n; i++)
 		ns_lines_push(&argv, files.v[i]);
@@ -181,7 +191,7 @@ int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **releas
 
 	*release = NULL;
 	*inode64 = false;
-	guest_fuzz(s, &argv);
+	guest_fuzz(s, 0, &argv);
 	ns_lines_push(&argv, "--probe");
 	ns_lines_push(&argv, "");
 	free(argv.v[argv.n - 1]);

@@ -352,6 +352,49 @@ known_gap() {
 	[[ ! -e $BATS_TEST_TMPDIR/out ]] || fail "--out was made before the error"
 }
 
+# A stand-in for ci/vm-run (NSTEST_VM_RUN) that logs each boot, its
+# options and how many scenario files it got, and plays them here.
+fake_vm_run() {
+	cat >"$BATS_TEST_TMPDIR/vm-run" <<'EOF'
+#!/bin/bash
+opts=() nstest=''
+while [[ $1 != -- ]]; do
+	[[ $1 == --nstest ]] && nstest=$2
+	opts+=("$1")
+	shift
+done
+shift
+n=0
+for a in "$@"; do [[ $a == *.scn ]] && n=$((n + 1)); done
+echo "${opts[*]} | $1 $2 files=$n" >>"${0%/*}/boots.log"
+exec "$nstest" "$@"
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/vm-run"
+	export NSTEST_VM_RUN=$BATS_TEST_TMPDIR/vm-run
+}
+
+@test "fuzz --vs-kernel: --count up to 1000 is one boot, its timeout grown with the batch" {
+	local k=$BATS_TEST_TMPDIR/bzImage
+	: >"$k"
+	fake_vm_run
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 210 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "fuzz: 210 scenarios in"
+	run cat "$BATS_TEST_TMPDIR/boots.log"
+	# the probe, then every scenario in one boot (not 200 and 10)
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --partial "| fuzz --probe files=0"
+	assert_line --index 1 --partial "| fuzz --play-dump files=210"
+	assert_line --index 1 --partial " --timeout=820 "
+	# NSTEST_VM_TIMEOUT, when set, is vm-run's to read
+	rm "$BATS_TEST_TMPDIR/boots.log"
+	NSTEST_VM_TIMEOUT=900 run "$NSTEST" fuzz --vs-kernel "$k" --count 110 --steps 4 \
+		--out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	run grep -c -- --timeout "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 0
+}
+
 @test "fuzz: --vs with --vs-kernel, in either order, exits 2" {
 	local k=$BATS_TEST_TMPDIR/bzImage
 	: >"$k"
