@@ -370,7 +370,7 @@ echo "${opts[*]} | $1 $2 files=$n" >>"${0%/*}/boots.log"
 exec "$nstest" "$@"
 EOF
 	chmod +x "$BATS_TEST_TMPDIR/vm-run"
-	export NSTEST_VM_RUN=$BATS_TEST_TMPDIR/vm-run
+	export NSTEST_VM_RUN=$BATS_TEST_TMPDIR/vm-run NSTEST_VM_CACHE=$BATS_TEST_TMPDIR/vm-cache
 }
 
 @test "fuzz --vs-kernel: --count up to 1000 is one boot, its timeout grown with the batch" {
@@ -393,6 +393,42 @@ EOF
 	assert_success
 	run grep -c -- --timeout "$BATS_TEST_TMPDIR/boots.log"
 	assert_output 0
+}
+
+@test "fuzz --vs-kernel: the probe is kept per image, nstest and vm-run; a kept one boots nothing" {
+	local k=$BATS_TEST_TMPDIR/bzImage
+	echo one >"$k"
+	fake_vm_run
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "kernel vs the kernel in a VM (Linux $(uname -r))"
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 1
+	# the same image: the kept probe, the same release in the summary
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "kernel vs the kernel in a VM (Linux $(uname -r))"
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 1
+	run grep -c -- "| fuzz --play-dump" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 2
+	# another image (or nstest, or vm-run) is probed again
+	echo two >"$k"
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 2
+	echo "# changed" >>"$BATS_TEST_TMPDIR/vm-run"
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 3
+	# a probe that gave no answer is not kept
+	rm -r "$BATS_TEST_TMPDIR/vm-cache"
+	printf '#!/bin/sh\necho "$*" >>"%s/boots.log"\nexit 125\n' "$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/vm-run"
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	[[ ! -e $BATS_TEST_TMPDIR/vm-cache ]] || fail "kept: $(find "$BATS_TEST_TMPDIR/vm-cache")"
 }
 
 @test "fuzz: --vs with --vs-kernel, in either order, exits 2" {
