@@ -41,7 +41,8 @@ static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t
 }
 
 /* The start of a command line that runs `nstest fuzz` in s's VM, which
- * plays n scenarios. vm-run's timeout (600 s, or NSTEST_VM_TIMEOUT) grows
+ * plays n scenarios (0: the probe), with s's workers (-j) and a CPU for
+ * each, up to this host's. vm-run's timeout (600 s, or NSTEST_VM_TIMEOUT) grows
  * by 2 s a scenario past the first 100, so that a long batch on a loaded
  * host is no lost boot: the timeout only ever ends a hung guest, with no
  * verdict, never a finding. */
@@ -55,9 +56,21 @@ static void guest_fuzz(const struct ns_fuzz_side *s, size_t n, struct ns_lines *
 		snprintf(t, sizeof(t), "--timeout=%zu", 600 + 2 * (n - 100));
 		ns_lines_push(argv, t);
 	}
+	if (n && s->jobs > 1) {
+		/* -j N in the guest, on as many CPUs as it and this host have */
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		char o[32];
+		snprintf(o, sizeof(o), "--smp=%ld", cpus > 0 && cpus < (long)s->jobs ? cpus : (long)s->jobs);
+		ns_lines_push(argv, o);
+	}
 	ns_lines_push(argv, s->image);
 	ns_lines_push(argv, "--");
 	ns_lines_push(argv, "fuzz");
+	if (n && s->jobs > 1) {
+		char j[32];
+		snprintf(j, sizeof(j), "-j%u", s->jobs);
+		ns_lines_push(argv, j);
+	}
 }
 
 /* Run argv with its standard output into *out; its exit status. */

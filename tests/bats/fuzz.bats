@@ -395,6 +395,22 @@ EOF
 	assert_output 0
 }
 
+@test "fuzz --vs-kernel -j 2: the guest plays with two workers, on a CPU each as far as this host has them" {
+	local k=$BATS_TEST_TMPDIR/bzImage cpus
+	: >"$k"
+	fake_vm_run
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 6 --steps 4 -j 2 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	cpus=$(nproc)
+	((cpus < 2)) || cpus=2
+	run grep -- "files=6" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output --partial " --smp=$cpus "
+	assert_output --partial "| fuzz -j2 files=6"
+	# the probe is asked with neither
+	run grep -- "--probe" "$BATS_TEST_TMPDIR/boots.log"
+	refute_output --partial "--smp"
+}
+
 @test "fuzz --vs-kernel: the probe is kept per image, nstest and vm-run; a kept one boots nothing" {
 	local k=$BATS_TEST_TMPDIR/bzImage
 	echo one >"$k"

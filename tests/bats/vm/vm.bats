@@ -241,6 +241,17 @@ EOF
 	assert_output 1
 }
 
+@test "vm-run: --smp N gives the guest N CPUs, each a thread of its own under TCG" {
+	fake_logging_qemu
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" --accel tcg --smp 2 "$KERNEL"
+	assert_failure 125
+	run grep -c -- ' -accel tcg,thread=multi .* -smp 2 ' "$BATS_TEST_TMPDIR/qemu.log"
+	assert_output 1
+	run "$CI_DIR/vm-run" --smp 0 "$KERNEL"
+	assert_failure 2
+	assert_output --partial "'0' is not a positive whole number"
+}
+
 @test "vm-run: command-line errors exit 2 and boot nothing" {
 	run "$CI_DIR/vm-run"
 	assert_failure 2
