@@ -42,10 +42,10 @@ static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t
 
 /* The start of a command line that runs `nstest fuzz` in s's VM, which
  * plays n scenarios (0: the probe), with s's workers (-j) and a CPU for
- * each, up to this host's. vm-run's timeout (600 s, or NSTEST_VM_TIMEOUT) grows
- * by 2 s a scenario past the first 100, so that a long batch on a loaded
- * host is no lost boot: the timeout only ever ends a hung guest, with no
- * verdict, never a finding. */
+ * each, up to this host's. vm-run's timeout (600 s, or NSTEST_VM_TIMEOUT)
+ * grows by 2 s a scenario past the first 100, so that a long batch on a
+ * loaded host is no lost boot: the timeout only ever ends a hung guest,
+ * with no verdict, never a finding. */
 static void guest_fuzz(const struct ns_fuzz_side *s, size_t n, struct ns_lines *argv)
 {
 	ns_lines_push(argv, s->vm_run);
