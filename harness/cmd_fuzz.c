@@ -65,8 +65,9 @@ static const char fuzz_help[] =
 	"  --print-scenarios      print the generated scenarios, run nothing\n"
 	"  --start I              begin at scenario I of the seed (default: 0); with\n"
 	"                         --count 1, one finding played and shrunk again\n"
-	"  --batch N              scenarios per runner call (default: 64 per worker,\n"
-	"                         200 with --vs-kernel)\n"
+	"  --batch N              scenarios per runner call (default: 64 per worker;\n"
+	"                         with --vs-kernel, one VM boot per batch: --count up\n"
+	"                         to 1000, or 200 with --time)\n"
 	"  --first NAME           the first side: kernel (the default) or model;\n"
 	"                         --first model --vs-kernel IMAGE --quirks=kernel: the\n"
 	"                         model imitating IMAGE's release\n"
@@ -774,7 +775,7 @@ static int session(struct fuzz_cli *cli)
 		return EXIT_USAGE;
 	}
 	if (!cli->o.batch)
-		cli->o.batch = b.be ? 64 * cli->jobs : 200;
+		cli->o.batch = b.be ? 64 * cli->jobs : cli->o.count ? (size_t)(cli->o.count < 1000 ? cli->o.count : 1000) : 200;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_sigint;
 	sa.sa_flags = SA_RESETHAND; /* a second ^C ends the program */

@@ -178,36 +178,54 @@ static void load_modules(void)
 	}
 }
 
-/* The whole (small) file in a new buffer, or NULL; *len gets its size. */
+/* The whole file in a new buffer, or NULL; *len gets its size. */
 static char *slurp(const char *path, size_t *len)
 {
-	enum { MAX = 65536 };
-	char *buf = malloc(MAX);
 	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n;
+	struct stat st;
+	size_t got = 0;
+	char *buf;
 
-	if (!buf || fd < 0)
+	if (fd < 0 || fstat(fd, &st) < 0 || !(buf = malloc((size_t)st.st_size + 1))) {
+		if (fd >= 0)
+			close(fd);
 		return NULL;
-	n = read(fd, buf, MAX - 1);
+	}
+	while (got < (size_t)st.st_size) {
+		ssize_t n = read(fd, buf + got, (size_t)st.st_size - got);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
 	close(fd);
-	if (n < 0 || n == MAX - 1)
+	if (got != (size_t)st.st_size) {
+		free(buf);
 		return NULL;
-	buf[n] = '\0';
-	*len = (size_t)n;
+	}
+	buf[got] = '\0';
+	*len = got;
 	return buf;
 }
 
-/* argv for nstest from /nstest-args: NUL-terminated words. */
+/* argv for nstest from /nstest-args: NUL-terminated words, as many as
+ * there are (a --vs-kernel batch names every scenario file). */
 static char **read_args(void)
 {
-	static char *argv[1024];
-	size_t len, argc = 0;
+	size_t len, argc = 0, words = 0;
 	char *buf = slurp("/nstest-args", &len);
+	char **argv;
 
 	if (!buf)
 		fail("read /nstest-args");
+	for (size_t off = 0; off < len; off++)
+		words += buf[off] == '\0';
+	argv = malloc((words + 3) * sizeof(*argv)); /* a last word without its NUL too */
+	if (!argv)
+		fail("argv for nstest");
 	argv[argc++] = "nstest";
-	for (size_t off = 0; off < len && argc < 1023; off += strlen(buf + off) + 1)
+	for (size_t off = 0; off < len; off += strlen(buf + off) + 1)
 		argv[argc++] = buf + off;
 	argv[argc] = NULL;
 	return argv;

@@ -5,8 +5,11 @@
 
 #include <errno.h>
 #include <fcntl.h>
+#include <stdio.h>
 #include <stdlib.h>
+#include <stdint.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -37,15 +40,37 @@ static int write_cases(const char *dir, const struct ns_fuzz_case *cases, size_t
 	return 0;
 }
 
-/* The start of a command line that runs `nstest fuzz` in s's VM. */
-static void guest_fuzz(const struct ns_fuzz_side *s, struct ns_lines *argv)
+/* The start of a command line that runs `nstest fuzz` in s's VM, which
+ * plays n scenarios (0: the probe), with s's workers (-j) and a CPU for
+ * each, up to this host's. vm-run's timeout (600 s, or NSTEST_VM_TIMEOUT)
+ * grows by 2 s a scenario past the first 100, so that a long batch on a
+ * loaded host is no lost boot: the timeout only ever ends a hung guest,
+ * with no verdict, never a finding. */
+static void guest_fuzz(const struct ns_fuzz_side *s, size_t n, struct ns_lines *argv)
 {
 	ns_lines_push(argv, s->vm_run);
 	ns_lines_push(argv, "--nstest");
 	ns_lines_push(argv, s->nstest);
+	if (n > 100 && !getenv("NSTEST_VM_TIMEOUT")) {
+		char t[32];
+		snprintf(t, sizeof(t), "--timeout=%zu", 600 + 2 * (n - 100));
+		ns_lines_push(argv, t);
+	}
+	if (n && s->jobs > 1) {
+		/* -j N in the guest, on as many CPUs as it and this host have */
+		long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+		char o[32];
+		snprintf(o, sizeof(o), "--smp=%ld", cpus > 0 && cpus < (long)s->jobs ? cpus : (long)s->jobs);
+		ns_lines_push(argv, o);
+	}
 	ns_lines_push(argv, s->image);
 	ns_lines_push(argv, "--");
 	ns_lines_push(argv, "fuzz");
+	if (n && s->jobs > 1) {
+		char j[32];
+		snprintf(j, sizeof(j), "-j%u", s->jobs);
+		ns_lines_push(argv, j);
+	}
 }
 
 /* Run argv with its standard output into *out; its exit status. */
@@ -131,7 +156,7 @@ int ns_fuzz_vm_play(const struct ns_fuzz_side *s, const struct ns_fuzz_case *cas
 		r = 0;          /* nothing left to boot for */
 		goto out;
 	}
-	guest_fuzz(s, &argv);
+	guest_fuzz(s, m, &argv);
 	ns_lines_push(&argv, "--play-dump");
 	for (size_t i = 0; i < files.n; i++)
 		ns_lines_push(&argv, files.v[i]);
@@ -171,25 +196,87 @@ out:
 	return r;
 }
 
-int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **release,
-		     bool *inode64, struct ns_buf *err)
+/* FNV-1a over the file at path into *h: 0, or -1. */
+static int hash_file(const char *path, uint64_t *h)
 {
-	struct ns_lines argv = NS_LINES_INIT;
-	struct ns_buf text = NS_BUF_INIT;
-	bool have_mask = false;
-	int status, r = -1;
+	char chunk[65536];
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t got;
 
-	*release = NULL;
-	*inode64 = false;
-	guest_fuzz(s, &argv);
-	ns_lines_push(&argv, "--probe");
-	ns_lines_push(&argv, "");
-	free(argv.v[argv.n - 1]);
-	argv.v[argv.n - 1] = NULL;
-	status = run_capture(argv.v, &text, err);
+	if (fd < 0)
+		return -1;
+	while ((got = read(fd, chunk, sizeof(chunk))) > 0 || (got < 0 && errno == EINTR))
+		for (ssize_t i = 0; i < got; i++)
+			*h = (*h ^ (unsigned char)chunk[i]) * 0x100000001b3ULL;
+	close(fd);
+	return got < 0 ? -1 : 0;
+}
+
+/* Where the probe of s is kept: a file named by the contents of the
+ * kernel image, of the nstest that probes it and of the vm-run that
+ * boots it, in NSTEST_VM_CACHE (as ci/vm-run has it) /probe. NULL when
+ * a file cannot be read. */
+static char *probe_cache(const struct ns_fuzz_side *s)
+{
+	const char *paths[] = { s->image, s->nstest, s->vm_run };
+	const char *dir = getenv("NSTEST_VM_CACHE"), *xdg = getenv("XDG_CACHE_HOME");
+	const char *home = getenv("HOME");
+	uint64_t h = 0xcbf29ce484222325ULL;
+	char *base;
+
+	for (size_t i = 0; i < NS_ARRAY_SIZE(paths); i++)
+		if (hash_file(paths[i], &h) < 0)
+			return NULL;
+	if (dir && *dir)
+		base = xstrdup(dir);
+	else if (xdg && *xdg)
+		base = xasprintf("%s/nstest", xdg);
+	else if (home && *home)
+		base = xasprintf("%s/.cache/nstest", home);
+	else
+		return NULL;
+	char *path = xasprintf("%s/probe/%016llx", base, (unsigned long long)h);
+	free(base);
+	return path;
+}
+
+/* Keep text (the probe's three lines) at path, whole or not at all. */
+static void probe_keep(const char *path, const char *text)
+{
+	char *dir = xstrdup(path), *tmp = xasprintf("%s.%ld", path, (long)getpid());
+	int fd;
+
+	*strrchr(dir, '/') = '\0';
+	if (mkdir(dir, 0755) < 0 && errno == ENOENT) {
+		/* the cache folder itself first */
+		char *up = xstrdup(dir);
+		*strrchr(up, '/') = '\0';
+		mkdir(up, 0755);
+		mkdir(dir, 0755);
+		free(up);
+	}
+	fd = open(tmp, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0) {
+		int w = ns_write_all(fd, text, strlen(text));
+		if (close(fd) == 0 && w == 0 && rename(tmp, path) == 0) {
+			free(tmp);
+			free(dir);
+			return;
+		}
+		unlink(tmp);
+	}
+	free(tmp);
+	free(dir);
+}
+
+/* The probe's lines in text: 0, or -1 if features or release lack. */
+static int probe_parse(const char *text, unsigned *mask, char **release, bool *inode64)
+{
+	bool have_mask = false;
+
 	/* the guest's "features N", "release R" and "tmpfs-inode64 0|1"
 	 * lines, wherever they stand among what else it printed */
-	for (const char *p = ns_buf_str(&text); *p; ) {
+	for (const char *p = text; *p; ) {
 		size_t l = strcspn(p, "\n");
 		char *line = xstrndup(p, l), *end;
 
@@ -209,8 +296,46 @@ int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **releas
 		p += l;
 		p += *p == '\n';
 	}
-	if (status == 0 && have_mask && *release) {
-		r = 0;
+	if (have_mask && *release)
+		return 0;
+	free(*release);
+	*release = NULL;
+	return -1;
+}
+
+int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **release,
+		     bool *inode64, struct ns_buf *err)
+{
+	struct ns_lines argv = NS_LINES_INIT;
+	struct ns_buf text = NS_BUF_INIT;
+	char *cache = probe_cache(s), *kept = NULL;
+	size_t len;
+	int status;
+
+	*release = NULL;
+	*inode64 = false;
+	/* the same image, nstest and vm-run say the same: no boot */
+	if (cache && ns_read_file(cache, 4096, &kept, &len) == 0 &&
+	    probe_parse(kept, mask, release, inode64) == 0) {
+		free(kept);
+		free(cache);
+		return 0;
+	}
+	free(kept);
+	*inode64 = false;
+	guest_fuzz(s, 0, &argv);
+	ns_lines_push(&argv, "--probe");
+	ns_lines_push(&argv, "");
+	free(argv.v[argv.n - 1]);
+	argv.v[argv.n - 1] = NULL;
+	status = run_capture(argv.v, &text, err);
+	if (status == 0 && probe_parse(ns_buf_str(&text), mask, release, inode64) == 0) {
+		if (cache) {
+			char *lines = xasprintf("features %u\nrelease %s\ntmpfs-inode64 %d\n", *mask,
+						*release, *inode64);
+			probe_keep(cache, lines);
+			free(lines);
+		}
 	} else {
 		free(*release);
 		*release = NULL;
@@ -218,7 +343,8 @@ int ns_fuzz_vm_probe(const struct ns_fuzz_side *s, unsigned *mask, char **releas
 			ns_buf_addf(err, "%s %s: its features and release could not be read (exit status %d)",
 				    s->vm_run, s->image, status);
 	}
+	free(cache);
 	ns_buf_free(&text);
 	ns_lines_free(&argv);
-	return r;
+	return *release ? 0 : -1;
 }

@@ -352,6 +352,101 @@ known_gap() {
 	[[ ! -e $BATS_TEST_TMPDIR/out ]] || fail "--out was made before the error"
 }
 
+# A stand-in for ci/vm-run (NSTEST_VM_RUN) that logs each boot, its
+# options and how many scenario files it got, and plays them here.
+fake_vm_run() {
+	cat >"$BATS_TEST_TMPDIR/vm-run" <<'EOF'
+#!/bin/bash
+opts=() nstest=''
+while [[ $1 != -- ]]; do
+	[[ $1 == --nstest ]] && nstest=$2
+	opts+=("$1")
+	shift
+done
+shift
+n=0
+for a in "$@"; do [[ $a == *.scn ]] && n=$((n + 1)); done
+echo "${opts[*]} | $1 $2 files=$n" >>"${0%/*}/boots.log"
+exec "$nstest" "$@"
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/vm-run"
+	export NSTEST_VM_RUN=$BATS_TEST_TMPDIR/vm-run NSTEST_VM_CACHE=$BATS_TEST_TMPDIR/vm-cache
+}
+
+@test "fuzz --vs-kernel: --count up to 1000 is one boot, its timeout grown with the batch" {
+	local k=$BATS_TEST_TMPDIR/bzImage
+	: >"$k"
+	fake_vm_run
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 210 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "fuzz: 210 scenarios in"
+	run cat "$BATS_TEST_TMPDIR/boots.log"
+	# the probe, then every scenario in one boot (not 200 and 10)
+	assert_equal "${#lines[@]}" 2
+	assert_line --index 0 --partial "| fuzz --probe files=0"
+	assert_line --index 1 --partial "| fuzz --play-dump files=210"
+	assert_line --index 1 --partial " --timeout=820 "
+	# NSTEST_VM_TIMEOUT, when set, is vm-run's to read
+	rm "$BATS_TEST_TMPDIR/boots.log"
+	NSTEST_VM_TIMEOUT=900 run "$NSTEST" fuzz --vs-kernel "$k" --count 110 --steps 4 \
+		--out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	run grep -c -- --timeout "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 0
+}
+
+@test "fuzz --vs-kernel -j 2: the guest plays with two workers, on a CPU each as far as this host has them" {
+	local k=$BATS_TEST_TMPDIR/bzImage cpus
+	: >"$k"
+	fake_vm_run
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 6 --steps 4 -j 2 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	cpus=$(nproc)
+	((cpus < 2)) || cpus=2
+	run grep -- "files=6" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output --partial " --smp=$cpus "
+	assert_output --partial "| fuzz -j2 files=6"
+	# the probe is asked with neither
+	run grep -- "--probe" "$BATS_TEST_TMPDIR/boots.log"
+	refute_output --partial "--smp"
+}
+
+@test "fuzz --vs-kernel: the probe is kept per image, nstest and vm-run; a kept one boots nothing" {
+	local k=$BATS_TEST_TMPDIR/bzImage
+	echo one >"$k"
+	fake_vm_run
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "kernel vs the kernel in a VM (Linux $(uname -r))"
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 1
+	# the same image: the kept probe, the same release in the summary
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	assert_output --partial "kernel vs the kernel in a VM (Linux $(uname -r))"
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 1
+	run grep -c -- "| fuzz --play-dump" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 2
+	# another image (or nstest, or vm-run) is probed again
+	echo two >"$k"
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 2
+	echo "# changed" >>"$BATS_TEST_TMPDIR/vm-run"
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_success
+	run grep -c -- "| fuzz --probe" "$BATS_TEST_TMPDIR/boots.log"
+	assert_output 3
+	# a probe that gave no answer is not kept
+	rm -r "$BATS_TEST_TMPDIR/vm-cache"
+	printf '#!/bin/sh\necho "$*" >>"%s/boots.log"\nexit 125\n' "$BATS_TEST_TMPDIR" >"$BATS_TEST_TMPDIR/vm-run"
+	run "$NSTEST" fuzz --vs-kernel "$k" --count 3 --steps 4 --out "$BATS_TEST_TMPDIR/out"
+	assert_failure 2
+	[[ ! -e $BATS_TEST_TMPDIR/vm-cache ]] || fail "kept: $(find "$BATS_TEST_TMPDIR/vm-cache")"
+}
+
 @test "fuzz: --vs with --vs-kernel, in either order, exits 2" {
 	local k=$BATS_TEST_TMPDIR/bzImage
 	: >"$k"

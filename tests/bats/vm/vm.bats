@@ -219,6 +219,39 @@ EOF
 	assert_output 0
 }
 
+# A qemu that logs what it was asked and boots nothing.
+fake_logging_qemu() {
+	cat >"$BATS_TEST_TMPDIR/qemu" <<EOF
+#!/bin/bash
+echo "\$*" >>"$BATS_TEST_TMPDIR/qemu.log"
+exit 1
+EOF
+	chmod +x "$BATS_TEST_TMPDIR/qemu"
+}
+
+@test "vm-run: under TCG the CPU has no ERMS (TCG copies rep movsb a byte at a time); --cpu overrides" {
+	fake_logging_qemu
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" --accel tcg "$KERNEL"
+	assert_failure 125
+	run grep -c -- ' -accel tcg -cpu max,-erms,-fsrm ' "$BATS_TEST_TMPDIR/qemu.log"
+	assert_output 1
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" --accel tcg --cpu qemu64 "$KERNEL"
+	assert_failure 125
+	run grep -c -- ' -accel tcg -cpu qemu64 ' "$BATS_TEST_TMPDIR/qemu.log"
+	assert_output 1
+}
+
+@test "vm-run: --smp N gives the guest N CPUs, each a thread of its own under TCG" {
+	fake_logging_qemu
+	QEMU=$BATS_TEST_TMPDIR/qemu run --separate-stderr "$CI_DIR/vm-run" --accel tcg --smp 2 "$KERNEL"
+	assert_failure 125
+	run grep -c -- ' -accel tcg,thread=multi .* -smp 2 ' "$BATS_TEST_TMPDIR/qemu.log"
+	assert_output 1
+	run "$CI_DIR/vm-run" --smp 0 "$KERNEL"
+	assert_failure 2
+	assert_output --partial "'0' is not a positive whole number"
+}
+
 @test "vm-run: command-line errors exit 2 and boot nothing" {
 	run "$CI_DIR/vm-run"
 	assert_failure 2
