@@ -118,6 +118,33 @@ PY
 	assert_line '| `t/two` | fail | pass |'
 }
 
+@test "kernel-matrix --markdown: how the guests ran is what ci/vm-run said, not whether /dev/kvm exists" {
+	matrix_dir "$BATS_TEST_TMPDIR/m"
+	md=$BATS_TEST_TMPDIR/doc.md
+	# /dev/kvm was there (kvm: true), but vm-run fell back to TCG
+	python3 - "$BATS_TEST_TMPDIR/m/matrix.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+m["kvm"] = True
+json.dump(m, open(sys.argv[1], "w"))
+PY
+	echo 'vm-run: vmlinuz-6.1.0-57-cloud-amd64 under tcg: booting the kernel, 10 s elapsed' \
+		>"$BATS_TEST_TMPDIR/m/01-6.1.0-57-cloud-amd64.stderr"
+	run --separate-stderr "$CI_DIR/kernel-matrix" --from "$BATS_TEST_TMPDIR/m" --markdown "$md"
+	run cat "$md"
+	assert_line --partial 'every guest under TCG, no KVM'
+	# one guest under KVM and one under TCG
+	echo 'vm-run: vmlinuz-7.3.4 under kvm: booting the kernel, 1 s elapsed' >"$BATS_TEST_TMPDIR/m/02-x.stderr"
+	run --separate-stderr "$CI_DIR/kernel-matrix" --from "$BATS_TEST_TMPDIR/m" --markdown "$md"
+	run cat "$md"
+	assert_line --partial 'guests under KVM and under TCG'
+	# no word from vm-run at all: what matrix.json says of /dev/kvm
+	rm "$BATS_TEST_TMPDIR"/m/*.stderr
+	run --separate-stderr "$CI_DIR/kernel-matrix" --from "$BATS_TEST_TMPDIR/m" --markdown "$md"
+	run cat "$md"
+	assert_line --partial 'every guest under KVM'
+}
+
 @test "kernel-matrix --markdown: a new file holds only the block; a kernel without a verdict counts its scenarios" {
 	matrix_dir "$BATS_TEST_TMPDIR/m"
 	python3 - "$BATS_TEST_TMPDIR/m/matrix.json" <<'PY'
