@@ -322,15 +322,31 @@ static int image_copy(const char *name, struct ns_buf *err)
 		ns_buf_addf(err, "memfd for %s: %s", name, strerror(errno));
 		return -1;
 	}
+	/* only the template's data: mke2fs wrote about 96 KiB of the 8 MiB,
+	 * the rest is a hole, which reads as zeros in the copy too (copying
+	 * it all was the largest cost of a scenario in a TCG guest) */
 	while (in < (off_t)IMAGE_SIZE) {
-		ssize_t r = copy_file_range(tmpl, &in, fd, &out, IMAGE_SIZE - (size_t)in, 0);
-		if (r <= 0) {
-			ns_buf_addf(err, "copying the loop image: %s", strerror(errno));
-			close(fd);
-			return -1;
+		off_t end;
+
+		in = lseek(tmpl, in, SEEK_DATA);
+		if (in < 0 && errno == ENXIO)
+			break;
+		end = in < 0 ? -1 : lseek(tmpl, in, SEEK_HOLE);
+		if (end < 0)
+			goto fail;
+		out = in;
+		while (in < end) {
+			ssize_t r = copy_file_range(tmpl, &in, fd, &out, (size_t)(end - in), 0);
+
+			if (r <= 0)
+				goto fail;
 		}
 	}
 	return fd;
+fail:
+	ns_buf_addf(err, "copying the loop image: %s", strerror(errno ? errno : EIO));
+	close(fd);
+	return -1;
 }
 
 /* /dev, once a worker has let go of the host's tree (-1: by path). */
