@@ -163,7 +163,7 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_CD: return t->in_dir ? 3 : 2;
 	case OP_HOLD: return t->held ? 3 : 4;
 	case OP_FINDMNT: return 1;
-	case OP_STATMOUNT: return gen_has(g, NS_FEAT_STATMOUNT) ? 1 : 0;
+	case OP_STATMOUNT: return gen_has(g, NS_FEAT_STATMOUNT) ? 2 : 0;
 	case OP_LISTMOUNT: return gen_has(g, NS_FEAT_LISTMOUNT) ? 1 : 0;
 	case OP_OPEN_TREE: return gen_has(g, NS_FEAT_OPEN_TREE) ? 4 : 0;
 	case OP_OPEN_TREE_ATTR: return gen_has(g, NS_FEAT_OPEN_TREE_ATTR) ? 1 : 0;
@@ -188,6 +188,9 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_STAT: return 2;
 	case OP_PATHS: return 3;
 	case OP_CAPSH: return 1;
+	case OP_WATCH:
+		return gen_has(g, NS_FEAT_MOUNT_NOTIFY) ? (t->watch & gen_level_bit(t->depth) ? 4 : 2) : 0;
+	case OP_DF: return 1;
 	case OP__COUNT:
 		break;
 	}
@@ -239,6 +242,7 @@ void gen_shell_starts(struct gen *g, unsigned term)
 {
 	g->t[term].depth++;
 	g->t[term].userns &= ~gen_level_bit(g->t[term].depth);
+	g->t[term].watch &= ~gen_level_bit(g->t[term].depth);
 }
 
 /* The inner shell just started entered a user namespace. */

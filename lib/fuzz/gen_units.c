@@ -58,15 +58,47 @@ static void mount_op(struct gen *g, unsigned term, struct ns_buf *b)
 	(void)term;
 }
 
-static void add_unshare(struct gen *g, unsigned term, bool user)
+/* How `unshare` maps ids: -U -r most of the time, and now and then the
+ * other forms unshare(1) has (bundled, the current user, single ids,
+ * ranges written from outside as newuidmap does), or -U with no map. */
+static const char *user_opts(struct gen *g)
+{
+	static const char *const forms[] = {
+		"-U -r ", "-U -r ", "-U -r ", "-U -r ", "-Ur ", "-U -c ",
+		"--map-user=0 --map-group=0 ", "-U --map-users=0,0,1 --map-groups=0,0,1 ",
+		"-U --map-users=0,0,65536 --map-groups=0,0,65536 ", "-U ",
+	};
+
+	return PICK(g, forms);
+}
+
+/* --propagation MODE (also --propagation=MODE), or none: private. */
+static void add_propagation(struct gen *g, struct ns_buf *b)
 {
 	unsigned r = ns_rng_below(&g->rng, 5);
-	const char *u = user ? "-U -r " : "";
 
-	if (r == 4)
-		gen_addf(g, term, "unshare %s-m sh", u);
-	else
-		gen_addf(g, term, "unshare %s-m --propagation %s sh", u, unshare_props[r]);
+	if (r < 4)
+		ns_buf_addf(b, "--propagation%s%s ", ns_rng_pct(&g->rng, 20) ? "=" : " ",
+			    unshare_props[r]);
+}
+
+static void add_unshare(struct gen *g, unsigned term, bool user)
+{
+	struct ns_buf b = NS_BUF_INIT;
+	/* a user namespace alone, now and then: the shell keeps its mount
+	 * namespace, owned by a more privileged one (EPERM to mount) */
+	bool mnt = !user || !ns_rng_pct(&g->rng, 8);
+
+	ns_buf_adds(&b, "unshare ");
+	if (user)
+		ns_buf_adds(&b, user_opts(g));
+	if (mnt) {
+		ns_buf_adds(&b, "-m ");
+		add_propagation(g, &b);
+	}
+	ns_buf_adds(&b, "sh");
+	gen_add(g, term, ns_buf_str(&b));
+	ns_buf_free(&b);
 	gen_shell_starts(g, term);
 	if (user)
 		gen_in_userns(g, term);
@@ -75,11 +107,13 @@ static void add_unshare(struct gen *g, unsigned term, bool user)
 static void add_umount(struct gen *g, unsigned term)
 {
 	static const char *const opts[] = { "", "", "", "-l ", "-R ", "-R -l ", "--no-follow ",
-					    "--expire ", "-f " };
+					    "--expire ", "-f ", "-lR ", "-R -f ", "-R --no-follow ",
+					    "--recursive --lazy " };
 	const char *o = PICK(g, opts);
 
 	/* umount -R finds the mount by its path: no handles */
-	gen_addf(g, term, "umount %s%s", o, !strncmp(o, "-R", 2) ? gen_busy_dir(g) : gen_place(g, term));
+	gen_addf(g, term, "umount %s%s", o, strchr(o, 'R') || strstr(o, "recursive") ? gen_busy_dir(g)
+								      : gen_place(g, term));
 }
 
 /* The entry below directory d that the usual opening makes (what a mount
@@ -267,6 +301,166 @@ static void add_fsconfig_opts(struct gen *g, unsigned term, bool ramfs)
 		gen_addf(g, term, "fsconfig @fc set-string %s", ramfs ? "mode 711" : PICK(g, kv));
 }
 
+/* A command a wrapper (unshare, nsenter) runs instead of a shell: a
+ * mount operation, or a look at the namespace it runs in. */
+static void wrapped_cmd(struct gen *g, unsigned term, struct ns_buf *b)
+{
+	switch (ns_rng_below(&g->rng, 6)) {
+	case 0:
+		ns_buf_addf(b, "findmnt -n -r -o TARGET,PROPAGATION %s", gen_dir(g));
+		break;
+	case 1:
+		if (gen_has(g, NS_FEAT_STATMOUNT)) {
+			ns_buf_addf(b, "statmount -o point,propagation %s", gen_busy_dir(g));
+			break;
+		}
+		/* fall through */
+	default:
+		mount_op(g, term, b);
+		break;
+	}
+}
+
+/* mount notifications (fanotify): a watch of the shell's namespace; its
+ * events read through a filter, since the kernel's unique mount IDs are
+ * not the model's and the order of one step's events is no rule: their
+ * kinds sorted, or their count. watch and watch stop without a watch are
+ * EBADF; a shell started later has none. */
+static void add_watch(struct gen *g, unsigned term)
+{
+	static const char *const reads[] = {
+		"watch | cut -d' ' -f1 | sort", "watch | cut -d' ' -f1 | sort", "watch | wc -l",
+		"watch | grep -c detach",
+	};
+	struct term_state *t = &g->t[term];
+	unsigned bit = gen_level_bit(t->depth);
+
+	if (!(t->watch & bit)) {
+		if (ns_rng_pct(&g->rng, 90)) {
+			gen_add(g, term, "watch start");
+			t->watch |= bit;
+		} else {
+			gen_add(g, term, ns_rng_pct(&g->rng, 50) ? "watch" : "watch stop");
+		}
+		return;
+	}
+	switch (ns_rng_below(&g->rng, 10)) {
+	case 0:
+		gen_add(g, term, "watch stop");
+		t->watch &= ~bit;
+		break;
+	case 1:
+		/* a new watch drops what the old one queued */
+		gen_add(g, term, "watch start");
+		break;
+	default:
+		gen_add(g, term, PICK(g, reads));
+		break;
+	}
+}
+
+/* statmount(2) of the mount a path or handle is on: one to four fields
+ * of those both sides give alike (no IDs, device or type: a stand-in's
+ * are the run's), in any order, in any of -o's spellings. Where: mostly
+ * a place (a handle's detached tree and a mount of another namespace
+ * are ENOENT), else "." (the shell's directory, perhaps unmounted
+ * since), a handle that may be closed or never opened (EBADF), or a
+ * path that does not exist (statx's ENOENT). */
+static void add_statmount(struct gen *g, unsigned term)
+{
+	static const char *const fields[] = { "point", "root", "attr", "propagation" };
+	static const char *const spell[] = { "-o ", "--output ", "--output=" };
+	struct ns_buf b = NS_BUF_INIT;
+	unsigned n = 1 + ns_rng_below(&g->rng, 4), used = 0, r;
+	const char *at;
+
+	ns_buf_adds(&b, "statmount ");
+	for (unsigned i = 0; i < n; i++) {
+		unsigned f = ns_rng_below(&g->rng, NS_ARRAY_SIZE(fields));
+		if (used & (1u << f))
+			continue;
+		/* a new -o now and then: several add up */
+		if (!used || ns_rng_pct(&g->rng, 15))
+			ns_buf_addf(&b, "%s%s", used ? " " : "", PICK(g, spell));
+		else
+			ns_buf_addc(&b, ',');
+		ns_buf_adds(&b, fields[f]);
+		used |= 1u << f;
+	}
+	r = ns_rng_below(&g->rng, 10);
+	at = r < 6 ? gen_place(g, term) : r < 8 ? "." : r < 9 ? PICK(g, gen_mount_handles) : gen_dir(g);
+	gen_addf(g, term, "%s %s", ns_buf_str(&b), at);
+	ns_buf_free(&b);
+}
+
+/* df(1)'s choice of mounts (one per device, by stat(2) of each mount
+ * point) and of the mount a file is on, without its sizes, which are a
+ * stand-in's and so the run's: source and mount point, or with -T the
+ * type too. */
+static void add_df(struct gen *g, unsigned term)
+{
+	if (ns_rng_pct(&g->rng, 50)) {
+		gen_add(g, term, "df | awk '{print $1, $6}'");
+		return;
+	}
+	if (ns_rng_pct(&g->rng, 50))
+		gen_addf(g, term, "df -T %s | awk '{print $1, $2, $7}'", gen_busy_dir(g));
+	else
+		gen_addf(g, term, "df %s %s | awk '{print $1, $6}'", gen_busy_dir(g), gen_busy_dir(g));
+}
+
+/* nsenter into another terminal's namespaces: the mount namespace, with
+ * the user namespace now and then (root there: it must be mapped), the
+ * user namespace alone, the target's root (-r) and working directory
+ * (-w); a shell most of the time, else one command run there. */
+static void add_nsenter(struct gen *g, unsigned term)
+{
+	unsigned k2 = gen_other_term(g, term);
+	struct ns_buf b = NS_BUF_INIT;
+	bool user = ns_rng_pct(&g->rng, 30), mnt = !user || !ns_rng_pct(&g->rng, 20);
+	bool shell = ns_rng_pct(&g->rng, 75);
+
+	if (!k2)
+		k2 = term;
+	ns_buf_addf(&b, ns_rng_pct(&g->rng, 80) ? "nsenter -t sh%u" : "nsenter --target=sh%u", k2);
+	if (mnt)
+		ns_buf_adds(&b, " -m");
+	if (user)
+		ns_buf_adds(&b, " -U");
+	if (mnt && ns_rng_pct(&g->rng, 20))
+		ns_buf_adds(&b, " -r");
+	if (mnt && ns_rng_pct(&g->rng, 20))
+		ns_buf_adds(&b, " -w");
+	ns_buf_addc(&b, ' ');
+	if (shell)
+		ns_buf_adds(&b, "sh");
+	else
+		wrapped_cmd(g, term, &b);
+	gen_add(g, term, ns_buf_str(&b));
+	ns_buf_free(&b);
+	if (!shell)
+		return;
+	gen_shell_starts(g, term);
+	if (user)
+		gen_in_userns(g, term);
+}
+
+/* unshare with one command: it runs in the new namespaces, which end
+ * with it; propagation may carry its mounts out. */
+static void add_unshare_cmd(struct gen *g, unsigned term)
+{
+	struct ns_buf b = NS_BUF_INIT;
+
+	ns_buf_adds(&b, "unshare ");
+	if (ns_rng_pct(&g->rng, 30))
+		ns_buf_adds(&b, user_opts(g));
+	ns_buf_adds(&b, "-m ");
+	add_propagation(g, &b);
+	wrapped_cmd(g, term, &b);
+	gen_add(g, term, ns_buf_str(&b));
+	ns_buf_free(&b);
+}
+
 static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
 {
 	struct term_state *t = &g->t[term];
@@ -382,9 +576,13 @@ static void add_new_api(struct gen *g, unsigned term, enum op_kind k)
 	case OP_NAMESPACE:
 		gen_addf(g, term, "open_tree --namespace %s%s @ns", ns_rng_pct(&g->rng, 50) ? "-R " : "", gen_dir(g));
 		t->ns = true;
-		if (ns_rng_pct(&g->rng, 70)) {
+		if (ns_rng_pct(&g->rng, 50)) {
 			gen_add(g, term, "nsenter --mount=@ns sh");
 			gen_shell_starts(g, term);
+		} else if (ns_rng_pct(&g->rng, 40)) {
+			ns_buf_adds(&b, "nsenter --mount=@ns ");
+			wrapped_cmd(g, term, &b);
+			gen_add(g, term, ns_buf_str(&b));
 		}
 		break;
 	default:
@@ -484,26 +682,12 @@ void gen_write_op(struct gen *g, unsigned term, enum op_kind k)
 	case OP_UNSHARE_USER:
 		add_unshare(g, term, true);
 		break;
-	case OP_UNSHARE_CMD: {
-		unsigned r = ns_rng_below(&g->rng, 5);
-		ns_buf_adds(&b, "unshare -m ");
-		if (r < 4)
-			ns_buf_addf(&b, "--propagation %s ", unshare_props[r]);
-		mount_op(g, term, &b);
-		gen_add(g, term, ns_buf_str(&b));
+	case OP_UNSHARE_CMD:
+		add_unshare_cmd(g, term);
 		break;
-	}
-	case OP_NSENTER: {
-		unsigned k2 = gen_other_term(g, term);
-		if (!k2)
-			k2 = term;
-		bool user = ns_rng_pct(&g->rng, 30);
-		gen_addf(g, term, "nsenter -t sh%u -m%s sh", k2, user ? " -U" : "");
-		gen_shell_starts(g, term);
-		if (user)
-			gen_in_userns(g, term);
+	case OP_NSENTER:
+		add_nsenter(g, term);
 		break;
-	}
 	case OP_CHROOT:
 		gen_addf(g, term, "chroot %s sh", PICK(g, gen_dirs));
 		gen_shell_starts(g, term);
@@ -518,10 +702,11 @@ void gen_write_op(struct gen *g, unsigned term, enum op_kind k)
 		gen_add(g, term, "exit");
 		if (t->depth) {
 			t->userns &= ~gen_level_bit(t->depth);
+			t->watch &= ~gen_level_bit(t->depth);
 			t->depth--;
 		} else {
 			/* the terminal ends: its handles and files with it */
-			t->handles = t->userns = 0;
+			t->handles = t->userns = t->watch = 0;
 			t->fc = t->ns = t->held = t->in_dir = false;
 		}
 		break;
@@ -553,8 +738,13 @@ void gen_write_op(struct gen *g, unsigned term, enum op_kind k)
 		gen_addf(g, term, "findmnt -n -r -o TARGET,SOURCE,PROPAGATION %s", gen_dir(g));
 		break;
 	case OP_STATMOUNT:
-		/* no fstype: a stand-in's is the run's (tmpfs or loop), not the mount's */
-		gen_addf(g, term, "statmount -o point,root,attr,propagation %s", gen_place(g, term));
+		add_statmount(g, term);
+		break;
+	case OP_WATCH:
+		add_watch(g, term);
+		break;
+	case OP_DF:
+		add_df(g, term);
 		break;
 	case OP_LISTMOUNT:
 		gen_add(g, term, "listmount --check");

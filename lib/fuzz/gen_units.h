@@ -31,6 +31,7 @@ struct term_state {
 	bool held;              /* exec 3< holds a file */
 	bool in_dir;            /* cd left the terminal below its root */
 	unsigned userns;        /* bit d: inner shell d entered a user namespace */
+	unsigned watch;         /* bit d: inner shell d started a watch */
 };
 
 struct gen {
@@ -70,7 +71,7 @@ enum op_kind {
 	OP_FINDMNT, OP_STATMOUNT, OP_LISTMOUNT, OP_OPEN_TREE, OP_OPEN_TREE_ATTR,
 	OP_MOVE_MOUNT, OP_BENEATH, OP_SET_GROUP, OP_SETATTR, OP_IDMAP, OP_CLOSE,
 	OP_FSMOUNT, OP_FSPICK, OP_NAMESPACE, OP_UNDER_BIND, OP_MOUNTPOINT, OP_RMDIR, OP_MV,
-	OP_STACK, OP_STAT, OP_PATHS, OP_CAPSH,
+	OP_STACK, OP_STAT, OP_PATHS, OP_CAPSH, OP_WATCH, OP_DF,
 	OP__COUNT
 };
 
