@@ -184,7 +184,7 @@ static unsigned weight(const struct gen *g, unsigned term, enum op_kind k)
 	case OP_MOUNTPOINT: return 1;
 	case OP_RMDIR: return 1;
 	case OP_MV: return 1;
-	case OP_STACK: return g->c->n + STACK_OPS <= g->o->steps ? 3 : 0;
+	case OP_STACK: return g->c->n + STACK_OPS <= g->o->steps ? 4 : 0;
 	case OP_STAT: return 2;
 	case OP_PATHS: return 3;
 	case OP_CAPSH: return 1;
