@@ -1,7 +1,9 @@
-/* test_model_statmount.c - the model's statmount(2): who may ask about a
- * mount outside the shell's root.
+/* test_model_found.c - rules of the model that the fuzzer found it
+ * breaking, each checked against 6.18 with the same steps as a scenario
+ * on the kernel backend.
  *
- * The rule, from fs/namespace.c, do_statmount(): before anything is
+ * statmount(2): who may ask about a mount outside the shell's root. The
+ * rule, from fs/namespace.c, do_statmount(): before anything is
  * filled, a mount whose root the caller's root cannot reach
  * (is_path_reachable()) is refused with EPERM unless the caller has
  * CAP_SYS_ADMIN over the user namespace that owns the mount namespace
@@ -45,5 +47,39 @@ TEST(statmount_outside_root)
 	quiet(r, "out of the chroot");
 	quiet(r, "CAP_SYS_ADMIN dropped, no chroot");
 	prints(r, "/\n", "the root mount is reachable from the namespace's root: answered");
+	finish(r);
+}
+
+/* umount --no-follow of a handle: umount2(2) gets a handle as its
+ * /proc/self/fd/N link (nstest-scenario(5), handles), and UMOUNT_NOFOLLOW
+ * does not follow a link at the end of the path, so the target is the
+ * link, a file of procfs, no mount's root: path_umount() says EPERM
+ * without CAP_SYS_ADMIN, else EINVAL. A path through the handle (@t/)
+ * follows it. Found by the fuzzer (seed 1, scenario 3125: the model
+ * answered for the handle's mount, EBUSY). */
+TEST(umount_nofollow_handle)
+{
+	struct run *r = start("umount --no-follow of a handle",
+		C("# mkdir -p /a/x /b")
+		C("# mount /dev/d1 /a/x")
+		C("# open_tree /a/x @t")
+		C("# umount --no-follow @t")
+		C("# open_tree -c /b @u")
+		C("# umount --no-follow @u")
+		C("# umount --no-follow @t/")
+		C("# close @t")
+		C("# umount --no-follow /a/x")
+		C("# capsh --drop=cap_sys_admin --")
+		C("# umount --no-follow @u"));
+
+	setup(r, 3);
+	fails(r, EINVAL, "umount2", "a mount's handle alone: the link, no mount: EINVAL");
+	quiet(r, "a detached copy");
+	fails(r, EINVAL, "umount2", "its handle alone: EINVAL too");
+	fails(r, EBUSY, "umount2", "@t/ goes through the link: the mount, held by the handle: EBUSY");
+	quiet(r, "the handle closed");
+	quiet(r, "then the mount goes");
+	quiet(r, "CAP_SYS_ADMIN dropped");
+	fails(r, EPERM, "umount2", "without it: EPERM, before the target is judged");
 	finish(r);
 }
