@@ -83,3 +83,30 @@ TEST(umount_nofollow_handle)
 	fails(r, EPERM, "umount2", "without it: EPERM, before the target is judged");
 	finish(r);
 }
+
+/* A user namespace made by a shell whose ids its own user namespace does
+ * not map (unshare -U with no map): the kernel's create_user_ns() needs
+ * the caller's effective uid and gid mapped in the parent
+ * (kuid_has_mapping(), kgid_has_mapping()); unshare(2) and
+ * user_namespaces(7) say EPERM. Found by the fuzzer (seed 1, scenario
+ * 15198: the model made the namespace). */
+TEST(userns_from_unmapped_ids)
+{
+	struct run *r = start("unshare -U from a user namespace with no map",
+		C("# unshare -U -m --propagation unchanged sh")
+		C("# unshare -U -m sh")
+		C("# unshare -U sh")
+		C("# exit")
+		C("# unshare -U -r sh")
+		C("# unshare -U sh")
+		C("# unshare -U sh"));
+
+	quiet(r, "a user namespace with no map: the shell's ids are unmapped there");
+	fails(r, EPERM, "unshare", "another one from it: EPERM");
+	fails(r, EPERM, "unshare", "without -m too");
+	quiet(r, "back out");
+	quiet(r, "with -r the shell is root there");
+	quiet(r, "so it may make one, with no map");
+	fails(r, EPERM, "unshare", "but not one more from that");
+	finish(r);
+}
