@@ -125,6 +125,17 @@ int m_exec_statmount(struct m_shell *sh, const void *args, struct ns_buf *out,
 		return ns_cmd_fail(res, "statx", -r);
 	if (at.mnt->dead || at.mnt->ns != lv->ns)
 		return ns_cmd_fail(res, "statmount", ENOENT);
+	/* a mount whose root the shell's root cannot reach (outside a
+	 * chroot) is described only to a caller with CAP_SYS_ADMIN over the
+	 * namespace's owner: the kernel's do_statmount() checks
+	 * is_path_reachable() and ns_capable_noaudit(ns->user_ns,
+	 * CAP_SYS_ADMIN) before filling anything (statmount(2), EPERM) */
+	if (!m_path_string((struct m_path){ at.mnt, at.mnt->root }, lv->root, &root_s) &&
+	    !m_capable(lv, lv->ns->owner, lv->sys_admin)) {
+		ns_buf_free(&root_s);
+		return ns_cmd_fail(res, "statmount", EPERM);
+	}
+	ns_buf_reset(&root_s);
 	m_statmount(&sh->sb->w, at.mnt, lv->root, &v, &root_s, &point_s);
 	/* a mount point the shell's root cannot reach (the mount of a
 	 * chroot's own directory): the kernel's statmount(2) gives no path

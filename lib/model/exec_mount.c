@@ -592,10 +592,17 @@ int m_exec_umount(struct m_shell *sh, const void *args, struct ns_buf *out,
 	(void)out;
 	for (size_t i = 0; i < a->ntargets; i++) {
 		struct m_path at;
+		size_t name;
 		int r = m_lookup_umount(sh, a->targets[i], !a->nofollow, &at);
 
 		if (r < 0)
 			return ns_cmd_fail(res, "umount2", -r);
+		/* a handle alone is its /proc/self/fd/N link (nstest-scenario(5),
+		 * handles): UMOUNT_NOFOLLOW stops at that link, a file of
+		 * procfs and no mount's root (path_umount(): EPERM first, then
+		 * EINVAL), measured on 6.18 */
+		if (a->nofollow && ns_is_handle_path(a->targets[i], &name) && !a->targets[i][name])
+			return ns_cmd_fail(res, "umount2", m_may_mount(sh) ? EINVAL : EPERM);
 		/* umount looks its target up as a mount point: what is on top
 		 * of the place, also when it is the shell's root or directory
 		 * (LOOKUP_MOUNTPOINT in the kernel's ksys_umount()); with

@@ -71,6 +71,13 @@ int m_exec_unshare(struct m_shell *sh, const void *args, struct ns_buf *out,
 		m_follow(&top);
 		if (top.mnt != outer->root.mnt || top.d != outer->root.d)
 			return ns_cmd_fail(res, "unshare", EPERM);
+		/* nor with ids its own user namespace does not map (a -U with
+		 * no map): the kernel's create_user_ns() needs
+		 * kuid_has_mapping() and kgid_has_mapping() of the caller's
+		 * effective ids in the parent (unshare(2), EPERM) */
+		if (m_id_up(&outer->user->uids, outer->uid) == M_NO_ID ||
+		    m_id_up(&outer->user->gids, outer->gid) == M_NO_ID)
+			return ns_cmd_fail(res, "unshare", EPERM);
 		/* a new user namespace, its creator's: every capability in it */
 		user = m_userns_new(w, outer->user);
 		user->owner = outer->uid;

@@ -73,6 +73,19 @@ TEST(every_case_parses)
 		/* paths across mounts */
 		"# ln -s ", "# realpath ", "# readlink ", "# pwd", "# echo hi > ", "# echo more >> ",
 		"# cat /", "# capsh --drop=cap_sys_admin --", "# capsh --drop=cap_sys_chroot --",
+		/* mount notifications, read through filters; statmount's
+		 * spellings, its every field counted and its error paths; df */
+		"# watch start", "# watch | cut -d' ' -f1 | sort", "# watch | wc -l", "# watch stop",
+		"# watch\n", "# statmount --output=", "# statmount --output ", "# statmount -o point",
+		"unique_id,ns,dev,fstype,propagate_from,peer_group,master", " .\n", "# df | awk ",
+		"# df /",
+		/* unshare's id maps and spellings, with a command; nsenter's
+		 * forms; umount -R's flags */
+		"# unshare -Ur -m ", "# unshare -U -c -m ", "# unshare --map-user=0 --map-group=0 ",
+		"--map-users=0,0,1 --map-groups=0,0,1", "# unshare -U -r sh", "--propagation=",
+		"# unshare -U -r -m --propagation unchanged mount ", "-m -r ", " -w sh", " -m -U sh",
+		"# nsenter -t sh1 -U sh", "# nsenter -t sh2 -m findmnt ", "# umount -lR ",
+		"# umount -R -f ", "# umount -R --no-follow ", "# umount --recursive --lazy ",
 	};
 	bool seen[NS_ARRAY_SIZE(want)] = { false };
 	size_t missing = 0;
