@@ -614,7 +614,8 @@ static void never_wrong(const char *text, const char *what)
 
 TEST(reads_back)
 {
-	_cleanup_free_ char *tricky = slurp(data_path("tricky.mountinfo"));
+	_cleanup_free_ char *tricky_path = data_path("tricky.mountinfo");
+	_cleanup_free_ char *tricky = slurp(tricky_path);
 	_cleanup_free_ char *host = NULL;
 	size_t len = 0;
 
