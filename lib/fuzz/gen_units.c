@@ -305,16 +305,18 @@ static void add_fsconfig_opts(struct gen *g, unsigned term, bool ramfs)
  * mount operation, or a look at the namespace it runs in. */
 static void wrapped_cmd(struct gen *g, unsigned term, struct ns_buf *b)
 {
-	switch (ns_rng_below(&g->rng, 6)) {
+	unsigned pick = ns_rng_below(&g->rng, 6);
+
+	/* a statmount where the kernel has none is a mount operation */
+	if (pick == 1 && !gen_has(g, NS_FEAT_STATMOUNT))
+		pick = 2;
+	switch (pick) {
 	case 0:
 		ns_buf_addf(b, "findmnt -n -r -o TARGET,PROPAGATION %s", gen_dir(g));
 		break;
 	case 1:
-		if (gen_has(g, NS_FEAT_STATMOUNT)) {
-			ns_buf_addf(b, "statmount -o point,propagation %s", gen_busy_dir(g));
-			break;
-		}
-		/* fall through */
+		ns_buf_addf(b, "statmount -o point,propagation %s", gen_busy_dir(g));
+		break;
 	default:
 		mount_op(g, term, b);
 		break;
